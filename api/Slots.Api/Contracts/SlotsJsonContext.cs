@@ -1,0 +1,25 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using Microsoft.AspNetCore.Mvc;
+
+namespace Slots.Api.Contracts;
+
+/// <summary>Source-generated JSON: no reflection on the hot path.</summary>
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(ReserveRequest))]
+[JsonSerializable(typeof(RescheduleRequest))]
+[JsonSerializable(typeof(CreatePlaceRequest))]
+[JsonSerializable(typeof(GenerateSlotsRequest))]
+[JsonSerializable(typeof(DemoDataBody))]
+[JsonSerializable(typeof(PlaceDto))]
+[JsonSerializable(typeof(PageDto<PlaceDto>))]
+[JsonSerializable(typeof(AvailabilityDto))]
+[JsonSerializable(typeof(ReservationDto))]
+[JsonSerializable(typeof(AlternativeDto[]))]
+[JsonSerializable(typeof(GenerateSlotsDto))]
+[JsonSerializable(typeof(DemoDataDto))]
+[JsonSerializable(typeof(StatsDto))]
+[JsonSerializable(typeof(string[]))]
+[JsonSerializable(typeof(ProblemDetails))]
+[JsonSerializable(typeof(HttpValidationProblemDetails))]
+internal sealed partial class SlotsJsonContext : JsonSerializerContext;

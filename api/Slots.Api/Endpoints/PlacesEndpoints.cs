@@ -1,0 +1,99 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Api.Contracts;
+using Slots.Api.Problems;
+using Slots.Places;
+using Slots.Reservations;
+using Slots.Window;
+
+namespace Slots.Api.Endpoints;
+
+/// <summary>Finding a place and its free seats.</summary>
+internal static class PlacesEndpoints
+{
+    private const int MaxDays = 31;
+
+    public static IEndpointRouteBuilder MapPlaces(this IEndpointRouteBuilder app)
+    {
+        var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads);
+        group.MapGet("/", List).WithName("ListPlaces");
+        group.MapGet("/regions", Regions).WithName("ListRegions");
+        group.MapGet("/{id:int}", Get).WithName("GetPlace");
+        group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability");
+        return app;
+    }
+
+    public static async Task<Results<Ok<PageDto<PlaceDto>>, ValidationProblem>> List(
+        PlaceCatalog catalog, string? region, string? name, int? page, int? pageSize, CancellationToken ct)
+    {
+        var v = new Validation();
+        if (page is < 1)
+        {
+            v.Add("page", "The page starts at 1.");
+        }
+        if (pageSize is < 1 or > 100)
+        {
+            v.Add("pageSize", "The page size must be 1 to 100.");
+        }
+        if (name is { Length: > 100 })
+        {
+            v.Add("name", "Search by at most 100 characters.");
+        }
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
+        var query = new PlaceQuery(region, name, page ?? 1, pageSize ?? 20);
+        var result = await catalog.ListAsync(query, ct);
+        return TypedResults.Ok(new PageDto<PlaceDto>(result.Items.Select(ToDto).ToList(), query.Page, query.PageSize, result.Total));
+    }
+
+    public static async Task<Ok<string[]>> Regions(PlaceCatalog catalog, CancellationToken ct) =>
+        TypedResults.Ok((await catalog.RegionsAsync(ct)).ToArray());
+
+    public static async Task<Results<Ok<PlaceDto>, ProblemHttpResult>> Get(int id, PlaceCatalog catalog, CancellationToken ct) =>
+        await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
+
+    public static async Task<Results<Ok<AvailabilityDto>, ProblemHttpResult, ValidationProblem>> Availability(
+        int id, string? from, string? to, PlaceDirectory places, IReservationStore store, TimeProvider clock, CancellationToken ct)
+    {
+        var place = await places.FindAsync(id, ct);
+        if (place is not { Active: true })
+        {
+            return Problem.UnknownPlace();
+        }
+        var v = new Validation();
+        var today = LocalClock.Today(place, clock.GetUtcNow());
+        var first = today;
+        if (from is not null && !Formats.TryDay(from, out first))
+        {
+            v.Add("from", "Use yyyy-MM-dd.");
+        }
+        var last = first.AddDays(6);
+        if (to is not null && !Formats.TryDay(to, out last))
+        {
+            v.Add("to", "Use yyyy-MM-dd.");
+        }
+        if (v.IsValid && last < first)
+        {
+            v.Add("to", "'to' must not be before 'from'.");
+        }
+        if (v.IsValid && last.DayNumber - first.DayNumber + 1 > MaxDays)
+        {
+            v.Add("to", $"Ask for at most {MaxDays} days at once.");
+        }
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
+        var now = clock.GetUtcNow().ToUnixTimeSeconds();
+        var slots = await store.GetAvailabilityAsync(id, first < today ? today : first, last, ct);
+        var days = slots
+            .Where(s => s.StartsAtUnix > now) // a slot that has started cannot be booked any more
+            .GroupBy(s => s.Slot.Day)
+            .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
+            .ToList();
+        return TypedResults.Ok(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days));
+    }
+
+    internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active);
+}

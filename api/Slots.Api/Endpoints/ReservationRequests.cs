@@ -1,0 +1,109 @@
+using Microsoft.Extensions.Options;
+using Slots.Api.Contracts;
+using Slots.Api.Problems;
+using Slots.Persons;
+using Slots.Reservations;
+
+namespace Slots.Api.Endpoints;
+
+/// <summary>Turns what a person sent into normalised domain requests, or field errors.</summary>
+internal sealed class ReservationRequests(PersonIdentity persons, IOptions<PersonOptions> options)
+{
+    public const string PhoneHeader = "Slots-Phone";
+    public const string NationalIdHeader = "Slots-National-Id";
+    public const string IdempotencyHeader = "Idempotency-Key";
+
+    private static readonly string[] Languages = ["sk", "en"];
+
+    public BookingRequest? Booking(ReserveRequest body, string? idempotencyKey, Validation v)
+    {
+        if (string.IsNullOrWhiteSpace(idempotencyKey))
+        {
+            v.Add(IdempotencyHeader, "The Idempotency-Key header is required: a new random value (e.g. a UUID) per booking, reused on retries.");
+        }
+        else if (!IsValidKey(idempotencyKey))
+        {
+            v.Add(IdempotencyHeader, "Use 8 to 100 letters, digits or - _ . : characters.");
+        }
+        var slot = Slot(body.PlaceId, body.Day, body.Time, v);
+        var name = body.Name?.Trim();
+        if (string.IsNullOrEmpty(name))
+        {
+            v.Add("name", "The name is required.");
+        }
+        else if (name.Length > 100 || name.Any(char.IsControl))
+        {
+            v.Add("name", "The name must be at most 100 characters, without control characters.");
+        }
+        var phone = PhoneNumber.Normalize(body.Phone, options.Value.DefaultCountryCode);
+        if (phone is null)
+        {
+            v.Add("phone", string.IsNullOrWhiteSpace(body.Phone)
+                ? "The phone number is required."
+                : "Not a phone number: use +421 905 123 456 or 0905 123 456.");
+        }
+        var nationalId = PersonIdentity.NormalizeNationalId(body.NationalId);
+        if (nationalId is null)
+        {
+            v.Add("nationalId", string.IsNullOrWhiteSpace(body.NationalId)
+                ? "The national id is required."
+                : "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");
+        }
+        var language = string.IsNullOrWhiteSpace(body.Language) ? "sk" : body.Language.Trim().ToLowerInvariant();
+        if (!Languages.Contains(language))
+        {
+            v.Add("language", "The language must be 'sk' or 'en'.");
+        }
+        return v.IsValid ? new BookingRequest(slot!.Value, name!, phone!, persons.Hash(nationalId!), language) : null;
+    }
+
+    public static SlotKey? Slot(int? placeId, string? day, string? time, Validation v)
+    {
+        if (placeId is null or < 1)
+        {
+            v.Add("placeId", "The place id is required and must be positive.");
+        }
+        if (!Formats.TryDay(day, out var parsedDay))
+        {
+            v.Add("day", "The day is required, as yyyy-MM-dd.");
+        }
+        if (!Formats.TryTime(time, out var parsedTime))
+        {
+            v.Add("time", "The time is required, as HH:mm.");
+        }
+        return v.IsValid ? new SlotKey(placeId!.Value, parsedDay, SlotKey.MinuteOf(parsedTime)) : null;
+    }
+
+    /// <summary>The phone or national id from the headers (never the URL), or field errors when neither is usable.</summary>
+    public ContactProof? Proof(HttpRequest request, Validation v)
+    {
+        string? rawPhone = request.Headers[PhoneHeader];
+        string? rawId = request.Headers[NationalIdHeader];
+        if (string.IsNullOrWhiteSpace(rawPhone) && string.IsNullOrWhiteSpace(rawId))
+        {
+            v.Add(PhoneHeader, $"Send the phone number ({PhoneHeader}) or the national id ({NationalIdHeader}) used for the booking.");
+            return null;
+        }
+        string? phone = null, hash = null;
+        if (!string.IsNullOrWhiteSpace(rawPhone) && (phone = PhoneNumber.Normalize(rawPhone, options.Value.DefaultCountryCode)) is null)
+        {
+            v.Add(PhoneHeader, "Not a phone number.");
+        }
+        if (!string.IsNullOrWhiteSpace(rawId))
+        {
+            var id = PersonIdentity.NormalizeNationalId(rawId);
+            if (id is null)
+            {
+                v.Add(NationalIdHeader, "Not a national id.");
+            }
+            else
+            {
+                hash = persons.Hash(id);
+            }
+        }
+        return v.IsValid ? new ContactProof(phone, hash) : null;
+    }
+
+    private static bool IsValidKey(string key) =>
+        key.Length is >= 8 and <= 100 && key.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' or ':');
+}

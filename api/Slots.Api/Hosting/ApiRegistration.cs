@@ -1,0 +1,66 @@
+using Microsoft.AspNetCore.Diagnostics.HealthChecks;
+using Microsoft.AspNetCore.HttpOverrides;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Slots.Api.Contracts;
+using Slots.Api.Endpoints;
+using Slots.Reservations;
+
+namespace Slots.Api.Hosting;
+
+internal static class ApiRegistration
+{
+    /// <summary>HTTP plumbing: source-generated JSON, problem details everywhere, OpenAPI, trusted proxies.</summary>
+    public static IHostApplicationBuilder AddHttpApi(this IHostApplicationBuilder builder)
+    {
+        builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SlotsJsonContext.Default));
+        builder.Services.AddProblemDetails();
+        builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
+        builder.Services.AddOpenApi();
+        builder.Services.AddScoped<ReservationRequests>();
+        builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
+        builder.Services.AddHostedService<WindowAdvancer>();
+        // X-Forwarded-For is believed only from the proxies named here (HAProxy); everyone else could forge it.
+        builder.Services.Configure<ForwardedHeadersOptions>(o =>
+        {
+            o.ForwardedHeaders = ForwardedHeaders.XForwardedFor;
+            o.KnownProxies.Clear();
+            o.KnownIPNetworks.Clear();
+            foreach (var proxy in builder.Configuration.GetSection("Slots:TrustedProxies").Get<string[]>() ?? [])
+            {
+                o.KnownProxies.Add(System.Net.IPAddress.Parse(proxy));
+            }
+        });
+        return builder;
+    }
+
+    /// <summary>Liveness says the process runs; readiness says the database answers.</summary>
+    public static IHostApplicationBuilder AddHealth(this IHostApplicationBuilder builder)
+    {
+        builder.Services.AddHealthChecks().AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
+        return builder;
+    }
+
+    public static IEndpointRouteBuilder MapHealth(this IEndpointRouteBuilder app)
+    {
+        app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
+        app.MapHealthChecks("/health/ready", new HealthCheckOptions { Predicate = c => c.Tags.Contains("ready") });
+        return app;
+    }
+
+    private sealed class DatabaseHealthCheck(IReservationStore store) : IHealthCheck
+    {
+        public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken ct)
+        {
+            try
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+                timeout.CancelAfter(TimeSpan.FromSeconds(2));
+                return await store.PingAsync(timeout.Token) ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy("no answer");
+            }
+            catch (Exception ex) when (ex is System.Data.Common.DbException or OperationCanceledException or TimeoutException)
+            {
+                return HealthCheckResult.Unhealthy(ex.GetType().Name);
+            }
+        }
+    }
+}

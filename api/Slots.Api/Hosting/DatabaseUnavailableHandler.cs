@@ -1,0 +1,32 @@
+using System.Data.Common;
+using Microsoft.AspNetCore.Diagnostics;
+using Slots.Api.Problems;
+
+namespace Slots.Api.Hosting;
+
+/// <summary>
+/// The last line for exceptions: a database that cannot be reached is 503 with Retry-After (the
+/// client may retry with the same Idempotency-Key); anything else is a bug, answered 500 without
+/// details and logged.
+/// </summary>
+internal sealed partial class DatabaseUnavailableHandler(ILogger<DatabaseUnavailableHandler> logger) : IExceptionHandler
+{
+    public async ValueTask<bool> TryHandleAsync(HttpContext http, Exception exception, CancellationToken ct)
+    {
+        if (exception is DbException or TimeoutException || exception.InnerException is DbException)
+        {
+            LogDatabaseUnavailable(logger, exception.GetType().Name);
+            http.Response.Headers.RetryAfter = "2";
+            await Problem.Of(StatusCodes.Status503ServiceUnavailable, "database-unavailable",
+                "The booking database is not answering right now.",
+                "Nothing was booked twice; retry after the seconds in Retry-After with the same Idempotency-Key.").ExecuteAsync(http);
+            return true;
+        }
+        await Problem.Of(StatusCodes.Status500InternalServerError, "internal-error", "Something went wrong on our side.").ExecuteAsync(http);
+        return true;
+    }
+
+    // The exception type only: database messages can quote the statement's values.
+    [LoggerMessage(EventId = 1001, Level = LogLevel.Warning, Message = "Database unavailable: {ExceptionType}")]
+    private static partial void LogDatabaseUnavailable(ILogger logger, string exceptionType);
+}

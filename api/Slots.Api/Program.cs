@@ -1,0 +1,37 @@
+using Slots;
+using Slots.Api.Admin;
+using Slots.Api.Endpoints;
+using Slots.Api.Hosting;
+
+var builder = WebApplication.CreateBuilder(args);
+
+builder.AddSlotsDomain();    // reservations, places, slots, window, persons
+builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
+builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
+builder.AddAdminAuth();      // API keys for staff endpoints
+builder.AddRateLimits();     // second line behind HAProxy
+builder.AddHealth();         // live and ready probes
+
+var app = builder.Build();
+
+app.UseForwardedHeaders();
+app.UseExceptionHandler();
+app.UseStatusCodePages();
+app.UseDefaultFiles();
+app.UseStaticFiles();
+app.UseAuthentication();
+app.UseAuthorization();
+app.UseRateLimiter();
+
+app.MapOpenApi();
+app.MapHealth();
+app.MapPlaces();
+app.MapReservations();
+app.MapAdmin();
+app.MapFallbackToFile("index.html");
+
+await app.PrepareDatabaseAsync();
+await app.RunAsync();
+
+/// <summary>The API host; public so tests can start it.</summary>
+public partial class Program;

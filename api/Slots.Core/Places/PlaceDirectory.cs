@@ -1,0 +1,71 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Storage;
+
+namespace Slots.Places;
+
+/// <summary>What the hot path needs to know about a place, resolved without a database round trip.</summary>
+public sealed record PlaceInfo(int Id, string Name, string Address, string Region, TimeZoneInfo TimeZone, bool Active);
+
+/// <summary>
+/// An in-memory copy of the places table. Places change rarely and every reservation needs the
+/// place's time zone, so the hot path reads them from here. Refreshed after admin writes on this
+/// instance and periodically for changes made through other instances.
+/// </summary>
+public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clock)
+{
+    private static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(30);
+    private readonly SemaphoreSlim _refreshing = new(1, 1);
+    private volatile Snapshot _snapshot = new(new Dictionary<int, PlaceInfo>(), DateTimeOffset.MinValue);
+
+    private sealed record Snapshot(IReadOnlyDictionary<int, PlaceInfo> Places, DateTimeOffset LoadedAt);
+
+    public async ValueTask<PlaceInfo?> FindAsync(int placeId, CancellationToken ct)
+    {
+        var snapshot = _snapshot;
+        if (clock.GetUtcNow() - snapshot.LoadedAt > MaxAge || !snapshot.Places.ContainsKey(placeId))
+        {
+            // A miss may be a place created on another instance a moment ago.
+            snapshot = await RefreshAsync(snapshot, ct);
+        }
+        return snapshot.Places.GetValueOrDefault(placeId);
+    }
+
+    public async ValueTask<IReadOnlyCollection<PlaceInfo>> AllAsync(CancellationToken ct)
+    {
+        var snapshot = _snapshot;
+        if (clock.GetUtcNow() - snapshot.LoadedAt > MaxAge)
+        {
+            snapshot = await RefreshAsync(snapshot, ct);
+        }
+        return snapshot.Places.Values.ToList();
+    }
+
+    /// <summary>Forget the copy; the next read loads the table again.</summary>
+    public void Invalidate() => _snapshot = _snapshot with { LoadedAt = DateTimeOffset.MinValue };
+
+    private async Task<Snapshot> RefreshAsync(Snapshot seen, CancellationToken ct)
+    {
+        await _refreshing.WaitAsync(ct);
+        try
+        {
+            if (!ReferenceEquals(seen, _snapshot) && clock.GetUtcNow() - _snapshot.LoadedAt < TimeSpan.FromSeconds(1))
+            {
+                return _snapshot; // someone else refreshed while we waited
+            }
+            await using var scope = scopes.CreateAsyncScope();
+            var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+            var rows = await db.Places.AsNoTracking().ToListAsync(ct);
+            var map = rows.ToDictionary(
+                p => p.Id,
+                p => new PlaceInfo(p.Id, p.Name, p.Address, p.Region, TimeZoneInfo.FindSystemTimeZoneById(p.TimeZone), p.Active));
+            var fresh = new Snapshot(map, clock.GetUtcNow());
+            _snapshot = fresh;
+            return fresh;
+        }
+        finally
+        {
+            _refreshing.Release();
+        }
+    }
+}

@@ -1,0 +1,28 @@
+namespace Slots.Reservations;
+
+/// <summary>
+/// The hot-path port every backend implements. Each write is ONE atomic unit in the database:
+/// the seat, the person's registry entry, the idempotency record, the SMS outbox row and the
+/// change record for the disk tables are written together or not at all.
+/// </summary>
+public interface IReservationStore
+{
+    /// <summary>
+    /// Takes a free seat of the slot for the person. Answers the recorded result instead when the
+    /// idempotency key was seen before with the same fingerprint; returns null when the key was
+    /// used before for a different request.
+    /// </summary>
+    ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct);
+
+    ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct);
+
+    ValueTask<RescheduleStatus> RescheduleAsync(RescheduleCommand command, CancellationToken ct);
+
+    Task<ReservationDetails?> FindAsync(string code, CancellationToken ct);
+
+    /// <summary>Slots of a place in [from, to] with their free seats, in start order.</summary>
+    Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct);
+
+    /// <summary>True when the database answers; used by the readiness probe.</summary>
+    Task<bool> PingAsync(CancellationToken ct);
+}

@@ -1,0 +1,263 @@
+using Microsoft.Data.Sqlite;
+using Slots.Reservations;
+
+namespace Slots.Storage.Sqlite;
+
+/// <summary>
+/// The hot-path statements on the writer's connection, prepared once and reused. Every method
+/// runs inside the writer's transaction, so its reads and writes are one atomic unit.
+/// </summary>
+public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposable
+{
+    private readonly Dictionary<string, SqliteCommand> _commands = new(StringComparer.Ordinal);
+
+    public SqliteConnection Connection { get; } = connection;
+    public SqliteTransaction? Transaction { get; set; }
+
+    public ReserveResult? Reserve(ReserveCommand c)
+    {
+        var now = c.Now.ToUnixTimeSeconds();
+        using (var seen = Command(Sql.FindIdempotency, ("$key", c.IdempotencyKey)).ExecuteReader())
+        {
+            if (seen.Read())
+            {
+                return seen.GetString(0) == c.Fingerprint
+                    ? new ReserveResult((ReservationStatus)seen.GetInt32(1), seen.IsDBNull(2) ? null : seen.GetString(2), Replayed: true)
+                    : null;
+            }
+        }
+
+        var result = TakeSeat(c, now);
+        Command(Sql.RememberIdempotency,
+            ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
+            ("$code", (object?)result.Code ?? DBNull.Value), ("$now", now)).ExecuteNonQuery();
+        return result;
+    }
+
+    private ReserveResult TakeSeat(ReserveCommand c, long now)
+    {
+        using (var holder = Command(Sql.FindActivePerson, ("$person", c.PersonHash), ("$now", now)).ExecuteReader())
+        {
+            if (holder.Read())
+            {
+                // The existing code is shown only to the phone that booked it.
+                var samePhone = !holder.IsDBNull(1) && holder.GetString(1) == c.Phone;
+                return new ReserveResult(ReservationStatus.AlreadyBooked, samePhone ? holder.GetString(0) : null);
+            }
+        }
+
+        var seat = ClaimSeat(c.Slot, c.NewCode, now);
+        if (seat is null)
+        {
+            return new ReserveResult(ProbeSlot(c.Slot, now), null);
+        }
+        var (seatNo, minutes, startsAt) = seat.Value;
+        Command(Sql.InsertReservation,
+            ("$code", c.NewCode), ("$place", c.Slot.PlaceId), ("$day", c.Slot.Day), ("$minute", c.Slot.StartMinute),
+            ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
+            ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
+        Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
+        Announce(ChangeKind.Reserved, c.NewCode, now);
+        return ReserveResult.Reserved(c.NewCode);
+    }
+
+    public CancelStatus Cancel(CancelCommand c)
+    {
+        var now = c.Now.ToUnixTimeSeconds();
+        var held = FindHeld(c.Code, c.Proof);
+        if (held is null)
+        {
+            return CancelStatus.NotFound;
+        }
+        if (held.Value.StartsAt <= now)
+        {
+            return CancelStatus.Started;
+        }
+        // Snapshot the change and the SMS before the hot row disappears.
+        Announce(ChangeKind.Cancelled, c.Code, now);
+        Command(Sql.ReleaseSeat, ("$code", c.Code), ("$place", held.Value.Slot.PlaceId), ("$day", held.Value.Slot.Day),
+            ("$minute", held.Value.Slot.StartMinute), ("$seat", held.Value.SeatNo)).ExecuteNonQuery();
+        Command(Sql.DeleteReservation, ("$code", c.Code)).ExecuteNonQuery();
+        Command(Sql.DeleteActivePerson, ("$code", c.Code)).ExecuteNonQuery();
+        return CancelStatus.Cancelled;
+    }
+
+    public RescheduleStatus Reschedule(RescheduleCommand c)
+    {
+        var now = c.Now.ToUnixTimeSeconds();
+        var held = FindHeld(c.Code, c.Proof);
+        if (held is null)
+        {
+            return RescheduleStatus.NotFound;
+        }
+        if (held.Value.StartsAt <= now)
+        {
+            return RescheduleStatus.Started;
+        }
+        if (held.Value.Slot == c.Target)
+        {
+            return RescheduleStatus.Rescheduled; // a retried reschedule that already happened
+        }
+        var seat = ClaimSeat(c.Target, c.Code, now);
+        if (seat is null)
+        {
+            return ProbeSlot(c.Target, now) switch
+            {
+                ReservationStatus.UnknownSlot => RescheduleStatus.UnknownSlot,
+                ReservationStatus.SlotStarted => RescheduleStatus.SlotStarted,
+                _ => RescheduleStatus.SlotFull,
+            };
+        }
+        var (seatNo, minutes, startsAt) = seat.Value;
+        Command(Sql.ReleaseSeat, ("$code", c.Code), ("$place", held.Value.Slot.PlaceId), ("$day", held.Value.Slot.Day),
+            ("$minute", held.Value.Slot.StartMinute), ("$seat", held.Value.SeatNo)).ExecuteNonQuery();
+        Command(Sql.MoveReservation, ("$code", c.Code), ("$place", c.Target.PlaceId), ("$day", c.Target.Day),
+            ("$minute", c.Target.StartMinute), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt)).ExecuteNonQuery();
+        Command(Sql.MoveActivePerson, ("$code", c.Code), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
+        Announce(ChangeKind.Rescheduled, c.Code, now);
+        return RescheduleStatus.Rescheduled;
+    }
+
+    private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)
+    {
+        using var claimed = Command(Sql.ClaimSeat, ("$code", code), ("$place", slot.PlaceId), ("$day", slot.Day),
+            ("$minute", slot.StartMinute), ("$now", now)).ExecuteReader();
+        return claimed.Read() ? (claimed.GetInt32(0), claimed.GetInt32(1), claimed.GetInt64(2)) : null;
+    }
+
+    /// <summary>Why no seat was free: the slot does not exist, has started, or is full.</summary>
+    private ReservationStatus ProbeSlot(SlotKey slot, long now)
+    {
+        using var probe = Command(Sql.ProbeSlot, ("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute)).ExecuteReader();
+        if (!probe.Read() || probe.IsDBNull(0))
+        {
+            return ReservationStatus.UnknownSlot;
+        }
+        return probe.GetInt64(0) <= now ? ReservationStatus.SlotStarted : ReservationStatus.SlotFull;
+    }
+
+    private (SlotKey Slot, int SeatNo, long StartsAt)? FindHeld(string code, ContactProof proof)
+    {
+        using var row = Command(Sql.FindHeld, ("$code", code)).ExecuteReader();
+        if (!row.Read())
+        {
+            return null;
+        }
+        var phoneMatches = proof.Phone is not null && proof.Phone == row.GetString(5);
+        var personMatches = proof.PersonHash is not null && proof.PersonHash == row.GetString(6);
+        if (!phoneMatches && !personMatches)
+        {
+            return null; // a code without its owner's phone or id reveals nothing
+        }
+        return (new SlotKey(row.GetInt32(0), row.GetFieldValue<DateOnly>(1), row.GetInt32(2)), row.GetInt32(3), row.GetInt64(4));
+    }
+
+    /// <summary>The SMS outbox row and the change record for the flush, from the hot reservation row.</summary>
+    private void Announce(ChangeKind kind, string code, long now)
+    {
+        Command(Sql.InsertOutbox, ("$kind", (int)kind), ("$code", code), ("$now", now)).ExecuteNonQuery();
+        Command(Sql.InsertChange, ("$kind", (int)kind), ("$code", code), ("$now", now)).ExecuteNonQuery();
+    }
+
+    private SqliteCommand Command(string sql, params ReadOnlySpan<(string Name, object Value)> parameters)
+    {
+        if (!_commands.TryGetValue(sql, out var command))
+        {
+            command = Connection.CreateCommand();
+            command.CommandText = sql;
+            _commands[sql] = command;
+        }
+        command.Transaction = Transaction;
+        command.Parameters.Clear();
+        foreach (var (name, value) in parameters)
+        {
+            command.Parameters.AddWithValue(name, value);
+        }
+        return command;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var command in _commands.Values)
+        {
+            await command.DisposeAsync();
+        }
+        await Connection.DisposeAsync();
+    }
+
+    private static class Sql
+    {
+        public const string FindIdempotency = "SELECT fingerprint, outcome, code FROM idempotency WHERE key = $key";
+
+        public const string RememberIdempotency = """
+            INSERT INTO idempotency (key, fingerprint, outcome, code, created_at) VALUES ($key, $fingerprint, $outcome, $code, $now)
+            """;
+
+        // Phone of the existing reservation, hot or (for days beyond the window) on disk.
+        public const string FindActivePerson = """
+            SELECT ap.code, COALESCE(hr.phone, r.phone)
+            FROM active_persons ap
+            LEFT JOIN hot_reservations hr ON hr.code = ap.code
+            LEFT JOIN reservations r ON r.code = ap.code
+            WHERE ap.person_hash = $person AND ap.ends_at > $now
+            """;
+
+        // The lowest free seat; the writer is alone, so no two claims can race here.
+        public const string ClaimSeat = """
+            UPDATE hot_seats SET code = $code
+            WHERE place_id = $place AND day = $day AND start_minute = $minute
+              AND seat_no = (SELECT seat_no FROM hot_seats
+                             WHERE place_id = $place AND day = $day AND start_minute = $minute
+                               AND code IS NULL AND starts_at > $now
+                             ORDER BY seat_no LIMIT 1)
+            RETURNING seat_no, minutes, starts_at
+            """;
+
+        public const string ProbeSlot = """
+            SELECT MAX(starts_at) FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
+            """;
+
+        public const string InsertReservation = """
+            INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at, person_hash, phone, name, language, created_at)
+            VALUES ($code, $place, $day, $minute, $seat, $minutes, $starts, $person, $phone, $name, $language, $now)
+            """;
+
+        // A stale row (its reservation already over) is simply replaced.
+        public const string UpsertActivePerson = """
+            INSERT INTO active_persons (person_hash, code, ends_at) VALUES ($person, $code, $ends)
+            ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
+            """;
+
+        public const string FindHeld = """
+            SELECT place_id, day, start_minute, seat_no, starts_at, phone, person_hash FROM hot_reservations WHERE code = $code
+            """;
+
+        public const string ReleaseSeat = """
+            UPDATE hot_seats SET code = NULL
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
+            """;
+
+        public const string DeleteReservation = "DELETE FROM hot_reservations WHERE code = $code";
+
+        public const string DeleteActivePerson = "DELETE FROM active_persons WHERE code = $code";
+
+        public const string MoveReservation = """
+            UPDATE hot_reservations SET place_id = $place, day = $day, start_minute = $minute, seat_no = $seat,
+                minutes = $minutes, starts_at = $starts
+            WHERE code = $code
+            """;
+
+        public const string MoveActivePerson = "UPDATE active_persons SET ends_at = $ends WHERE code = $code";
+
+        public const string InsertOutbox = """
+            INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
+            SELECT $kind, code, phone, language, place_id, day, start_minute, $now FROM hot_reservations WHERE code = $code
+            """;
+
+        public const string InsertChange = """
+            INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
+            SELECT $kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, $now
+            FROM hot_reservations WHERE code = $code
+            """;
+    }
+}

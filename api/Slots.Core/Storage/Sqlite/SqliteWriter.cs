@@ -1,0 +1,154 @@
+using System.Threading.Channels;
+using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.Logging;
+
+namespace Slots.Storage.Sqlite;
+
+/// <summary>
+/// The single writer of the SQLite file. SQLite takes one writer at a time anyway; queueing the
+/// writes here and committing up to <c>MaxBatch</c> of them in one BEGIN IMMEDIATE transaction
+/// (group commit) pays one fsync per batch instead of one per reservation and never spins on
+/// SQLITE_BUSY. Each operation runs inside its own savepoint, so a failing one is rolled back
+/// alone and the rest of the batch still commits.
+/// </summary>
+public sealed partial class SqliteWriter : IAsyncDisposable
+{
+    private readonly Channel<IWrite> _queue = Channel.CreateUnbounded<IWrite>(new() { SingleReader = true });
+    private readonly string _connectionString;
+    private readonly int _maxBatch;
+    private readonly ILogger _logger;
+    private readonly Task _loop;
+
+    public SqliteWriter(string connectionString, int maxBatch, ILogger<SqliteWriter> logger)
+    {
+        _connectionString = connectionString;
+        _maxBatch = Math.Max(1, maxBatch);
+        _logger = logger;
+        _loop = Task.Factory.StartNew(RunAsync, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
+    }
+
+    /// <summary>Runs <paramref name="work"/> inside the writer's transaction and returns its result once committed.</summary>
+    public Task<T> WriteAsync<T>(Func<SqliteHotPath, T> work, CancellationToken ct)
+    {
+        var write = new Write<T>(work, ct);
+        ObjectDisposedException.ThrowIf(!_queue.Writer.TryWrite(write), this);
+        return write.Completion.Task;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        _queue.Writer.TryComplete();
+        await _loop;
+    }
+
+    private async Task RunAsync()
+    {
+        var batch = new List<IWrite>(_maxBatch);
+        SqliteHotPath? hotPath = null;
+        try
+        {
+            while (await _queue.Reader.WaitToReadAsync())
+            {
+                while (batch.Count < _maxBatch && _queue.Reader.TryRead(out var write))
+                {
+                    batch.Add(write);
+                }
+                try
+                {
+                    hotPath ??= await OpenAsync();
+                    Commit(hotPath, batch);
+                }
+                catch (Exception ex)
+                {
+                    LogBatchFailed(_logger, batch.Count, ex);
+                    foreach (var write in batch)
+                    {
+                        write.Fail(ex);
+                    }
+                    // The connection may be unusable now; start over with a fresh one.
+                    if (hotPath is not null)
+                    {
+                        await hotPath.DisposeAsync();
+                        hotPath = null;
+                    }
+                }
+                batch.Clear();
+            }
+        }
+        finally
+        {
+            if (hotPath is not null)
+            {
+                await hotPath.DisposeAsync();
+            }
+        }
+    }
+
+    private async Task<SqliteHotPath> OpenAsync()
+    {
+        var connection = new SqliteConnection(_connectionString);
+        await connection.OpenAsync();
+        await SqliteConnections.ConfigureAsync(connection, CancellationToken.None);
+        return new SqliteHotPath(connection);
+    }
+
+    private static void Commit(SqliteHotPath hotPath, List<IWrite> batch)
+    {
+        using var tx = hotPath.Connection.BeginTransaction(deferred: false);
+        hotPath.Transaction = tx;
+        var done = new List<IWrite>(batch.Count);
+        foreach (var write in batch)
+        {
+            if (write.IsCancelled)
+            {
+                write.Cancel();
+                continue;
+            }
+            tx.Save("op");
+            try
+            {
+                write.Run(hotPath);
+                tx.Release("op");
+                done.Add(write);
+            }
+            catch (Exception ex)
+            {
+                // A bug or a constraint in one operation must not take the others down with it.
+                tx.Rollback("op");
+                tx.Release("op");
+                write.Fail(ex);
+            }
+        }
+        tx.Commit();
+        hotPath.Transaction = null;
+        // Answer only after the commit: a 201 must never precede durability.
+        foreach (var write in done)
+        {
+            write.Publish();
+        }
+    }
+
+    private interface IWrite
+    {
+        bool IsCancelled { get; }
+        void Run(SqliteHotPath hotPath);
+        void Publish();
+        void Fail(Exception ex);
+        void Cancel();
+    }
+
+    private sealed class Write<T>(Func<SqliteHotPath, T> work, CancellationToken ct) : IWrite
+    {
+        private T? _result;
+
+        public TaskCompletionSource<T> Completion { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        public bool IsCancelled => ct.IsCancellationRequested;
+        public void Run(SqliteHotPath hotPath) => _result = work(hotPath);
+        public void Publish() => Completion.TrySetResult(_result!);
+        public void Fail(Exception ex) => Completion.TrySetException(ex);
+        public void Cancel() => Completion.TrySetCanceled(ct);
+    }
+
+    [LoggerMessage(EventId = 2101, Level = LogLevel.Error, Message = "SQLite write batch of {Count} failed and was rolled back")]
+    private static partial void LogBatchFailed(ILogger logger, int count, Exception ex);
+}

@@ -1,0 +1,51 @@
+using Microsoft.EntityFrameworkCore;
+using Slots.Storage;
+
+namespace Slots.Window;
+
+/// <summary>
+/// Set-based moves between the slot catalogue and the hot seats, in the caller's transaction.
+/// One INSERT … SELECT per call: loading a month of a busy place is one statement, not a loop.
+/// </summary>
+public sealed class HotWindowLoader(SlotsDbContext db, StorageDialect dialect)
+{
+    /// <summary>Locks the place's row for the transaction and returns its horizon.</summary>
+    public async Task<DateOnly> LockHorizonAsync(int placeId, CancellationToken ct)
+    {
+        if (dialect.Provider == StorageProvider.Postgres)
+        {
+            await db.Database.ExecuteSqlRawAsync("SELECT 1 FROM places WHERE id = {0} FOR UPDATE", [placeId], ct);
+        }
+        // SQLite: the transaction is BEGIN IMMEDIATE and already holds the only write lock.
+        return await db.Places.Where(p => p.Id == placeId).Select(p => p.HotUntil).SingleAsync(ct);
+    }
+
+    /// <summary>Creates the hot seats of every catalogue slot of the place in [from, to]; existing seats are kept.</summary>
+    public Task<int> LoadSeatsAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct) =>
+        db.Database.ExecuteSqlRawAsync(dialect.LoadSeatsSql, [placeId, from, to], ct);
+}
+
+/// <summary>The few statements whose SQL differs between backends on the cold side.</summary>
+public sealed record StorageDialect(StorageProvider Provider)
+{
+    public string LoadSeatsSql => Provider switch
+    {
+        StorageProvider.Postgres => """
+            INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
+            SELECT s.place_id, s.day, s.start_minute, n.seat_no, s.minutes, s.starts_at, NULL
+            FROM slots s CROSS JOIN LATERAL generate_series(1, s.capacity) AS n(seat_no)
+            WHERE s.place_id = {0} AND s.day >= {1} AND s.day <= {2}
+            ON CONFLICT DO NOTHING
+            """,
+        _ => """
+            WITH RECURSIVE seat(n) AS (
+                SELECT 1 UNION ALL SELECT n + 1 FROM seat
+                WHERE n < (SELECT MAX(capacity) FROM slots WHERE place_id = {0} AND day >= {1} AND day <= {2}))
+            INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
+            SELECT s.place_id, s.day, s.start_minute, seat.n, s.minutes, s.starts_at, NULL
+            FROM slots s JOIN seat ON seat.n <= s.capacity
+            WHERE s.place_id = {0} AND s.day >= {1} AND s.day <= {2}
+            ON CONFLICT DO NOTHING
+            """,
+    };
+}
