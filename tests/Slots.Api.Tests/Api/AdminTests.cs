@@ -72,7 +72,8 @@ public sealed class AdminTests : ApiTestBase
         var place = await admin.PostAsJsonAsync("/api/admin/places", new { name = "", address = "x", region = "y", timeZone = "Mars/Olympus" });
         var generate = await admin.PostAsJsonAsync("/api/admin/slots/generate", new
         {
-            from = Day(Today.AddDays(5)), to = Day(Today.AddDays(1)),
+            from = Day(Today.AddDays(5)),
+            to = Day(Today.AddDays(1)),
             template = new { firstStart = "9am", lastStart = "18:00", intervalMinutes = 0, lengthMinutes = 10 },
             capacity = 0,
         });
