@@ -28,10 +28,6 @@ export async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-export async function expectOk(response: Response): Promise<void> {
-  if (!response.ok) throw new ApiError(await readProblem(response));
-}
-
 /** Query string from the defined, non-empty values. */
 export function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
