@@ -24,7 +24,7 @@ export function CreatePlaceForm({ admin }: { admin: AdminApi }) {
     <section className="card" aria-labelledby="create-place">
       <h2 id="create-place">{t('createPlace')}</h2>
       <form onSubmit={create}>
-        <Field label={t('name')} value={place.name} onChange={set('name')} required maxLength={200} />
+        <Field label={t('placeName')} value={place.name} onChange={set('name')} required maxLength={200} />
         <Field label={t('address')} value={place.address} onChange={set('address')} required maxLength={300} />
         <Field label={t('region')} value={place.region} onChange={set('region')} required maxLength={100} />
         <Field label={t('timeZone')} value={place.timeZone} onChange={set('timeZone')} required />

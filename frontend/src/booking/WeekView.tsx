@@ -50,7 +50,7 @@ export function WeekView({ placeId, onPick }: { placeId: number; onPick: (slot: 
         <ul className="days" aria-label={t('chooseDay')}>
           {days.map((d) => (
             <li key={d.day}>
-              <button type="button" className="day" aria-pressed={d.day === shown?.day} onClick={() => setChosenDay(d.day)}>
+              <button type="button" className="day" data-day={d.day} aria-pressed={d.day === shown?.day} onClick={() => setChosenDay(d.day)}>
                 <strong>{formatDay(d.day, lang)}</strong>
                 <span>{t('dayFree', { count: freeOf(d.slots) })}</span>
               </button>
