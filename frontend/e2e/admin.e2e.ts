@@ -47,8 +47,8 @@ describe('a staff member', () => {
     await generate.getByLabel('Čísla miest').fill(String(id));
     expect(await generate.getByRole('button', { name: 'Vygenerovať' }).isDisabled()).toBe(true);
     await generate.getByRole('button', { name: 'Náhľad' }).click();
-    await expect.poll(() => generate.getByRole('status').textContent()).toMatch(/^Vznikne \d+ termínov/);
-    const preview = Number(/Vznikne (\d+)/.exec((await generate.getByRole('status').textContent()) ?? '')?.[1]);
+    await expect.poll(() => generate.getByRole('status').textContent()).toMatch(/^Náhľad – nové termíny: \d+,/);
+    const preview = Number(/nové termíny: (\d+)/.exec((await generate.getByRole('status').textContent()) ?? '')?.[1]);
     expect(preview).toBeGreaterThan(0);
     const before = await getJson<Availability>(`${apiUrl}/api/places/${id}/availability`);
     expect(before.days.flatMap((d) => d.slots)).toHaveLength(0);
@@ -56,8 +56,8 @@ describe('a staff member', () => {
     await screenshot(page, '08-admin-preview');
 
     await generate.getByRole('button', { name: 'Vygenerovať' }).click();
-    await expect.poll(() => generate.getByRole('status').textContent()).toMatch(/^Vytvorených \d+ termínov/);
-    expect(await generate.getByRole('status').textContent()).toContain(`Vytvorených ${preview} termínov`);
+    await expect.poll(() => generate.getByRole('status').textContent()).toMatch(/^Vygenerované – nové termíny: \d+,/);
+    expect(await generate.getByRole('status').textContent()).toContain(`nové termíny: ${preview},`);
     const after = await getJson<Availability>(`${apiUrl}/api/places/${id}/availability?from=${before.from}&to=${before.to}`);
     expect(after.days.flatMap((d) => d.slots).length).toBeGreaterThan(0);
   });
@@ -68,7 +68,7 @@ describe('a staff member', () => {
     await demo.getByLabel('Miest', { exact: true }).fill('1');
     await demo.getByLabel('Dní').fill('2');
     await demo.getByRole('button', { name: 'Vytvoriť' }).click();
-    await expect.poll(() => demo.getByRole('status').textContent()).toMatch(/^Vytvorených 1 miest/);
+    await expect.poll(() => demo.getByRole('status').textContent()).toMatch(/^Vytvorené – miesta: 1,/);
 
     const stats = page.locator('section.card', { has: page.getByRole('heading', { name: 'Štatistika po dňoch' }) });
     await stats.getByRole('button', { name: 'Zobraziť' }).click();

@@ -30,7 +30,7 @@ describe('a person books, looks up, reschedules and cancels', () => {
     await screenshot(page, '01-places');
 
     await choosePlace(page, place);
-    expect(await shownFreeSeats(page, slot.day, slot.time)).toBe(`${slot.free} voľné`);
+    expect(await shownFreeSeats(page, slot.day, slot.time)).toBe(`voľné: ${slot.free}`);
     await expectAccessible(page, 'week');
     await screenshot(page, '02-week');
 
@@ -62,7 +62,7 @@ describe('a person books, looks up, reschedules and cancels', () => {
     expect(await freeSeats(apiUrl, place.id, slot.day, slot.time)).toBe(slot.free - 1);
     await page.getByRole('button', { name: 'Nová rezervácia' }).click();
     await choosePlace(page, place);
-    expect(await shownFreeSeats(page, slot.day, slot.time)).toBe(`${slot.free - 1} voľné`);
+    expect(await shownFreeSeats(page, slot.day, slot.time)).toBe(`voľné: ${slot.free - 1}`);
 
     // Personal data stays in memory: nothing of it in storage or the address bar.
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);

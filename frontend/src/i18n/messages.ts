@@ -1,4 +1,5 @@
 // Every text the person reads, in Slovak (the default) and English. {name} marks a value.
+// Slovak counts are written "voľné: 5" so one form fits every number without plural rules.
 
 export const sk = {
   appName: 'Slots – rezervácia termínu',
@@ -25,9 +26,9 @@ export const sk = {
   weekOf: 'Týždeň {from} – {to}',
   prevWeek: 'Predchádzajúci týždeň',
   nextWeek: 'Nasledujúci týždeň',
-  freeSeats: '{count} voľné',
+  freeSeats: 'voľné: {count}',
   full: 'obsadené',
-  dayFree: '{count} voľných miest',
+  dayFree: 'voľné miesta: {count}',
   noSlotsDay: 'V tento deň nie sú voľné termíny.',
   noSlotsWeek: 'V tomto týždni nie sú žiadne termíny.',
   chooseDay: 'Deň',
@@ -63,7 +64,7 @@ export const sk = {
 
   slotFull: 'Tento termín sa medzitým obsadil. Vyberte si jeden z najbližších voľných:',
   noAlternatives: 'Najbližšie voľné termíny nie sú. Vyberte iný deň.',
-  alternative: '{day} o {time} ({count} voľné)',
+  alternative: '{day} o {time} (voľné: {count})',
   alreadyBooked: 'Na tieto údaje už rezervácia existuje. Zrušte ju alebo presuňte v časti Moja rezervácia.',
   alreadyBookedCode: 'Na tieto údaje už existuje rezervácia s kódom {code}.',
   slotGone: 'Tento termín už nie je možné rezervovať. Vyberte iný.',
@@ -123,14 +124,14 @@ export const sk = {
   length: 'Dĺžka (min)',
   capacity: 'Miest v termíne',
   preview: 'Náhľad',
-  previewResult: 'Vznikne {slots} termínov ({seats} miest) v {places} miestach; {existing} už existuje.',
+  previewResult: 'Náhľad – nové termíny: {slots}, sedadlá: {seats}, miesta: {places}, už existujúce termíny: {existing}.',
   generateNow: 'Vygenerovať',
-  generated: 'Vytvorených {slots} termínov ({seats} miest) v {places} miestach; {existing} už existovalo.',
+  generated: 'Vygenerované – nové termíny: {slots}, sedadlá: {seats}, miesta: {places}, už existujúce termíny: {existing}.',
   demoData: 'Ukážkové údaje',
   places: 'Miest',
   days: 'Dní',
   seed: 'Seed',
-  demoCreated: 'Vytvorených {places} miest a {slots} termínov.',
+  demoCreated: 'Vytvorené – miesta: {places}, termíny: {slots}.',
   stats: 'Štatistika po dňoch',
   show: 'Zobraziť',
   slots: 'Termíny',
