@@ -109,6 +109,37 @@ describe('a person books, looks up, reschedules and cancels', () => {
     expect(lookup.status).toBe(404);
   });
 
+  it('offers the nearest free times when the chosen one fills up meanwhile', async () => {
+    const { page } = browser;
+    const place = await somePlace(apiUrl, 2);
+    const slot = await freeSlotTomorrow(apiUrl, place.id, 5);
+    await page.goto(appUrl);
+    await choosePlace(page, place);
+    await chooseSlot(page, slot.day, slot.time);
+    await fillPerson(page, newPerson('Mária Neskorá'));
+
+    for (let seat = 0; seat < slot.free; seat++) {
+      const response = await fetch(`${apiUrl}/api/reservations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+        body: JSON.stringify({ placeId: place.id, day: slot.day, time: slot.time, ...newPerson('Rýchlejší'), language: 'sk' }),
+      });
+      expect(response.status).toBe(201);
+    }
+
+    await page.getByRole('button', { name: 'Potvrdiť rezerváciu' }).click();
+    const offer = page.getByRole('alert').filter({ hasText: 'Tento termín sa medzitým obsadil.' });
+    await expect.poll(() => offer.count()).toBe(1);
+    await expect.poll(() => offer.getByRole('button').count()).toBeGreaterThan(0);
+    await expectAccessible(page, 'slot full');
+    await screenshot(page, '10-slot-full');
+
+    await offer.getByRole('button').first().click();
+    await expect.poll(() => page.locator('.chosen').textContent()).not.toContain(`o ${slot.time}`);
+    await page.getByRole('button', { name: 'Potvrdiť rezerváciu' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Rezervácia je potvrdená');
+  });
+
   it('switches to English and works on a phone-sized screen', async () => {
     const phone = await openBrowser({ width: 390, height: 844 });
     try {
