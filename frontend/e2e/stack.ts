@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type PreviewServer, preview } from 'vite';
+
+// Starts the real API (dotnet) and serves the built SPA through `vite preview`, whose proxy
+// forwards /api to that API: the browser sees one origin, as it will behind the API or HAProxy.
+
+export const frontendDir = resolve(import.meta.dirname, '..');
+const repoRoot = resolve(frontendDir, '..');
+const apiProject = join(repoRoot, 'api', 'Slots.Api');
+const apiDll = join(repoRoot, 'artifacts', 'bin', 'Slots.Api', 'debug', 'Slots.Api.dll');
+
+export function buildApi(): void {
+  const result = spawnSync('dotnet', ['build', apiProject, '--nologo', '-v', 'quiet'], { stdio: 'inherit', timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`dotnet build failed (${result.status ?? result.signal})`);
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(join(frontendDir, 'dist', 'index.html'))) throw new Error('Run `npm run build` before `npm run e2e`.');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/api/places/regions`, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`API at ${url} not ready within ${timeoutMs} ms`);
+}
+
+export interface RunningApi {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export async function startApi(name: string, settings: Record<string, string> = {}): Promise<RunningApi> {
+  const dir = mkdtempSync(join(tmpdir(), `slots-e2e-${name}-`));
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const log = createWriteStream(join(dir, 'api.log'));
+  const child = spawn('dotnet', [apiDll, '--urls', url], {
+    cwd: apiProject,
+    detached: true, // its own process group, so stop() ends it and anything it started
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ASPNETCORE_ENVIRONMENT: 'Development',
+      ConnectionStrings__Slots: `Data Source=${join(dir, 'slots.db')}`,
+      Slots__Frontend__Root: join(frontendDir, 'dist'),
+      ...settings,
+    },
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid, 'SIGTERM');
+      const killer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilReady(url, child, 60_000);
+  } catch (error) {
+    console.error(`API ${name} failed to start; log in ${join(dir, 'api.log')}`);
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    throw error;
+  }
+  return { url, stop };
+}
+
+export async function serveSpa(apiUrl: string): Promise<{ url: string; server: PreviewServer }> {
+  const port = await freePort();
+  const server = await preview({
+    root: frontendDir,
+    configFile: false,
+    logLevel: 'warn',
+    preview: { host: '127.0.0.1', port, strictPort: true, proxy: { '/api': { target: apiUrl } } },
+  });
+  return { url: `http://127.0.0.1:${port}`, server };
+}

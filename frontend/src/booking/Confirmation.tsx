@@ -1,0 +1,59 @@
+import type { Place, Reservation } from '../api/types';
+import { useI18n } from '../i18n/I18n';
+import { StepHeading } from '../ui/StepHeading';
+import { formatDay } from './dates';
+import { toIcs } from './ics';
+
+interface ConfirmationProps {
+  reservation: Reservation;
+  place: Place;
+  minutes: number;
+  onNew: () => void;
+}
+
+/** The booking as confirmed by the API, with a calendar file made in the browser. */
+export function Confirmation({ reservation, place, minutes, onNew }: ConfirmationProps) {
+  const { t, lang } = useI18n();
+
+  const download = () => {
+    const ics = toIcs({
+      uid: `${reservation.code}@slots`,
+      summary: t('icsSummary', { place: reservation.placeName }),
+      location: `${reservation.placeName}, ${reservation.address}`,
+      description: `${t('code')}: ${reservation.code}`,
+      day: reservation.day,
+      time: reservation.time,
+      minutes,
+      timeZone: place.timeZone,
+    }, new Date());
+    const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `slots-${reservation.code}.ics`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+
+  return (
+    <section className="confirmation">
+      <StepHeading>{t('doneTitle')}</StepHeading>
+      <p>{t('doneLead')}</p>
+      <dl className="details">
+        <dt>{t('code')}</dt>
+        <dd className="code" data-testid="code">{reservation.code}</dd>
+        <dt>{t('place')}</dt>
+        <dd>{reservation.placeName}</dd>
+        <dt>{t('address')}</dt>
+        <dd>{reservation.address}</dd>
+        <dt>{t('date')}</dt>
+        <dd>{formatDay(reservation.day, lang, true)}</dd>
+        <dt>{t('time')}</dt>
+        <dd>{reservation.time}</dd>
+      </dl>
+      <div className="actions">
+        <button type="button" className="primary" onClick={download}>{t('downloadIcs')}</button>
+        <button type="button" className="secondary" onClick={onNew}>{t('bookAnother')}</button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { type FormEvent, useState } from 'react';
+import type { Alternative, Person, Place, Problem, Reservation } from '../api/types';
+import { useI18n } from '../i18n/I18n';
+import { Field } from '../ui/Field';
+import { Notice } from '../ui/Notice';
+import { problemMessage } from '../ui/problemMessage';
+import { StepHeading } from '../ui/StepHeading';
+import { Alternatives } from './Alternatives';
+import { formatDay } from './dates';
+import type { PickedSlot } from './WeekView';
+import { useBookingAttempt } from './useBookingAttempt';
+import { personRules, validatePerson } from './validation';
+import { WaitingScreen } from './WaitingScreen';
+
+interface PersonFormProps {
+  place: Place;
+  slot: PickedSlot;
+  person: Person;
+  onPersonChange: (person: Person) => void;
+  onBooked: (reservation: Reservation) => void;
+  onChangeSlot: () => void;
+  onPickAlternative: (alternative: Alternative) => void;
+}
+
+type FieldErrors = Partial<Record<keyof Person, string>>;
+const fields: (keyof Person)[] = ['name', 'phone', 'nationalId'];
+
+/** Step 3: who is coming; then the booking itself, with waiting and refusals. */
+export function PersonForm({ place, slot, person, onPersonChange, onBooked, onChangeSlot, onPickAlternative }: PersonFormProps) {
+  const { t, lang } = useI18n();
+  const { submit, stop, inFlight, wait } = useBookingAttempt();
+  const [touched, setTouched] = useState<Partial<Record<keyof Person, boolean>>>({});
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+
+  const errorOf = (field: keyof Person): string | undefined => {
+    const local = touched[field] ? personRules[field](person[field]) : undefined;
+    return local ? t(local) : serverErrors[field];
+  };
+
+  const change = (field: keyof Person) => (value: string) => {
+    onPersonChange({ ...person, [field]: value });
+    setServerErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const confirm = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    setTouched({ name: true, phone: true, nationalId: true });
+    setProblem(null);
+    setMessage(null);
+    const invalid = fields.find((f) => validatePerson(person)[f]);
+    if (invalid) {
+      (form.elements.namedItem(invalid) as HTMLInputElement | null)?.focus();
+      return;
+    }
+    const outcome = await submit({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang });
+    switch (outcome.kind) {
+      case 'done':
+        return onBooked(outcome.value);
+      case 'gave-up':
+        return setMessage(t(outcome.reason === 'busy' ? 'gaveUpBusy' : 'gaveUpOffline'));
+      case 'aborted':
+        return setMessage(t('stopped'));
+      case 'problem':
+        setProblem(outcome.problem);
+        setServerErrors(Object.fromEntries(fields.map((f) => [f, outcome.problem.errors?.[f]?.join(' ')])));
+    }
+  };
+
+  if (wait) return <WaitingScreen wait={wait} onStop={stop} />;
+
+  const slotFull = problem?.code === 'slot-full';
+  return (
+    <section>
+      <StepHeading>{t('stepPerson')}</StepHeading>
+      <p className="chosen">
+        {t('chosenSlot', { place: place.name, day: formatDay(slot.day, lang, true), time: slot.time })}{' '}
+        <button type="button" className="link" onClick={onChangeSlot}>{t('changeSlot')}</button>
+      </p>
+      {message && <Notice kind="error">{message}</Notice>}
+      {slotFull && (
+        <div className="notice notice-error" role="alert">
+          <p>{t('slotFull')}</p>
+          <Alternatives alternatives={problem.alternatives ?? []} onPick={onPickAlternative} />
+        </div>
+      )}
+      {problem && !slotFull && <Notice kind="error">{problemMessage(problem, t)}</Notice>}
+      <form onSubmit={confirm} noValidate>
+        <Field label={t('name')} name="name" autoComplete="name" value={person.name} onChange={change('name')}
+          onBlur={() => setTouched((s) => ({ ...s, name: true }))} error={errorOf('name')} maxLength={100} required />
+        <Field label={t('phone')} name="phone" type="tel" autoComplete="tel" value={person.phone} onChange={change('phone')}
+          onBlur={() => setTouched((s) => ({ ...s, phone: true }))} error={errorOf('phone')} hint={t('phoneHint')} required />
+        <Field label={t('nationalId')} name="nationalId" autoComplete="off" value={person.nationalId} onChange={change('nationalId')}
+          onBlur={() => setTouched((s) => ({ ...s, nationalId: true }))} error={errorOf('nationalId')} hint={t('nationalIdHint')} required />
+        <button type="submit" className="primary" disabled={inFlight} aria-busy={inFlight}>
+          {inFlight ? t('booking') : t('confirm')}
+        </button>
+      </form>
+    </section>
+  );
+}

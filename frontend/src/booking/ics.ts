@@ -1,0 +1,45 @@
+import { zonedToUtc } from './dates';
+
+export interface CalendarEvent {
+  uid: string;
+  summary: string;
+  location: string;
+  description: string;
+  day: string;
+  time: string;
+  minutes: number;
+  timeZone: string;
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+// RFC 5545 text: escape \ ; , and newlines.
+function text(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+/** An iCalendar file with one event, times in UTC so every calendar agrees. */
+export function toIcs(event: CalendarEvent, now: Date): string {
+  const start = zonedToUtc(event.day, event.time, event.timeZone);
+  const end = new Date(start.getTime() + event.minutes * 60_000);
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Slots//Booking//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    'BEGIN:VEVENT',
+    `UID:${event.uid}`,
+    `DTSTAMP:${stamp(now)}`,
+    `DTSTART:${stamp(start)}`,
+    `DTEND:${stamp(end)}`,
+    `SUMMARY:${text(event.summary)}`,
+    `LOCATION:${text(event.location)}`,
+    `DESCRIPTION:${text(event.description)}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}

@@ -1,0 +1,48 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import type { Language } from '../api/types';
+import { en, type MessageKey, sk } from './messages';
+
+export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+
+interface I18n {
+  lang: Language;
+  setLang: (lang: Language) => void;
+  t: Translate;
+}
+
+const I18nContext = createContext<I18n | null>(null);
+// The chosen language is a preference, not personal data, so it may outlive the tab.
+const storageKey = 'slots.language';
+
+function initialLanguage(): Language {
+  return localStorage.getItem(storageKey) === 'en' ? 'en' : 'sk';
+}
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Language>(initialLanguage);
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = (lang === 'en' ? en : sk).appName;
+  }, [lang]);
+
+  const setLang = useCallback((next: Language) => {
+    localStorage.setItem(storageKey, next);
+    setLangState(next);
+  }, []);
+
+  const value = useMemo<I18n>(() => {
+    const table = lang === 'en' ? en : sk;
+    const t: Translate = (key, values) =>
+      table[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? `{${name}}`));
+    return { lang, setLang, t };
+  }, [lang, setLang]);
+
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+export function useI18n(): I18n {
+  const value = useContext(I18nContext);
+  if (!value) throw new Error('useI18n outside I18nProvider');
+  return value;
+}

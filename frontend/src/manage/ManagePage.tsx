@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { ApiError } from '../api/http';
+import { api } from '../api/slotsApi';
+import type { Proof, Reservation } from '../api/types';
+import { useI18n } from '../i18n/I18n';
+import { Notice } from '../ui/Notice';
+import { problemMessage } from '../ui/problemMessage';
+import { StepHeading } from '../ui/StepHeading';
+import { LookupForm } from './LookupForm';
+import { ReservationView } from './ReservationView';
+
+/** Look a reservation up by code and proof, then cancel or move it. */
+export function ManagePage() {
+  const { t } = useI18n();
+  const [found, setFound] = useState<{ reservation: Reservation; proof: Proof } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const find = async (code: string, proof: Proof) => {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      setFound({ reservation: await api.find(code, proof), proof });
+    } catch (e) {
+      setError(e instanceof ApiError ? problemMessage(e.problem, t) : t('loadFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (found) {
+    return (
+      <ReservationView
+        reservation={found.reservation}
+        proof={found.proof}
+        onChanged={(reservation) => setFound({ reservation, proof: found.proof })}
+        onGone={(message) => {
+          setFound(null);
+          setDone(message);
+        }}
+      />
+    );
+  }
+
+  return (
+    <section>
+      <StepHeading>{t('manageTitle')}</StepHeading>
+      <p>{t('manageLead')}</p>
+      {done && <Notice kind="success">{done}</Notice>}
+      {error && <Notice kind="error">{error}</Notice>}
+      <LookupForm busy={busy} onFind={find} />
+    </section>
+  );
+}

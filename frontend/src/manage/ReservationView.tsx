@@ -1,0 +1,126 @@
+import { useRef, useState } from 'react';
+import type { Wait } from '../api/retry';
+import { api, type WriteOutcome } from '../api/slotsApi';
+import type { Alternative, Problem, Proof, Reservation, SlotRef } from '../api/types';
+import { Alternatives } from '../booking/Alternatives';
+import { formatDay } from '../booking/dates';
+import { WaitingScreen } from '../booking/WaitingScreen';
+import { WeekView } from '../booking/WeekView';
+import { useI18n } from '../i18n/I18n';
+import { Notice } from '../ui/Notice';
+import { problemMessage } from '../ui/problemMessage';
+import { StepHeading } from '../ui/StepHeading';
+
+interface ReservationViewProps {
+  reservation: Reservation;
+  proof: Proof;
+  onChanged: (reservation: Reservation) => void;
+  onGone: (message: string) => void;
+}
+
+type Mode = 'view' | 'confirm-cancel' | 'reschedule';
+
+/** One found reservation: its details, cancelling, and moving it to another time. */
+export function ReservationView({ reservation, proof, onChanged, onGone }: ReservationViewProps) {
+  const { t, lang } = useI18n();
+  const [mode, setMode] = useState<Mode>('view');
+  const [wait, setWait] = useState<Wait | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [alternatives, setAlternatives] = useState<Alternative[] | null>(null);
+  const controller = useRef<AbortController | null>(null);
+
+  async function run<T>(write: (hooks: { signal: AbortSignal; onWait: (w: Wait) => void }) => Promise<WriteOutcome<T>>) {
+    controller.current = new AbortController();
+    setBusy(true);
+    setNotice(null);
+    setAlternatives(null);
+    try {
+      return await write({ signal: controller.current.signal, onWait: setWait });
+    } finally {
+      setBusy(false);
+      setWait(null);
+    }
+  }
+
+  const failed = (outcome: { kind: 'gave-up' | 'aborted' } | { kind: 'problem'; problem: Problem }) => {
+    if (outcome.kind === 'problem' && outcome.problem.code === 'slot-full') {
+      setAlternatives(outcome.problem.alternatives ?? []);
+      setNotice({ kind: 'error', text: t('slotFull') });
+    } else {
+      setNotice({ kind: 'error', text: outcome.kind === 'problem' ? problemMessage(outcome.problem, t) : t('unknownAfterLoss') });
+    }
+  };
+
+  const cancel = async () => {
+    const outcome = await run((hooks) => api.cancel(reservation.code, proof, hooks));
+    if (outcome.kind === 'done') return onGone(t('cancelled', { code: reservation.code }));
+    setMode('view');
+    failed(outcome);
+  };
+
+  const moveTo = async (target: SlotRef) => {
+    const outcome = await run((hooks) => api.reschedule(reservation.code, proof, target, hooks));
+    if (outcome.kind !== 'done') return failed(outcome);
+    setMode('view');
+    setNotice({ kind: 'success', text: t('rescheduled') });
+    onChanged(outcome.value);
+  };
+
+  if (wait) return <WaitingScreen wait={wait} onStop={() => controller.current?.abort()} />;
+
+  const messages = (
+    <>
+      {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+      {alternatives && <Alternatives alternatives={alternatives} onPick={(a) => void moveTo(a)} />}
+    </>
+  );
+
+  if (mode === 'reschedule') {
+    return (
+      <section key="reschedule">
+        <StepHeading>{t('rescheduleTitle')}</StepHeading>
+        <p className="chosen">
+          {reservation.placeName}{' '}
+          <button type="button" className="link" onClick={() => setMode('view')}>{t('back')}</button>
+        </p>
+        {messages}
+        <WeekView placeId={reservation.placeId}
+          onPick={(slot) => void moveTo({ placeId: reservation.placeId, day: slot.day, time: slot.time })} />
+      </section>
+    );
+  }
+
+  return (
+    <section key="view">
+      <StepHeading>{t('yourReservation')}</StepHeading>
+      {messages}
+      <dl className="details">
+        <dt>{t('code')}</dt>
+        <dd className="code">{reservation.code}</dd>
+        <dt>{t('place')}</dt>
+        <dd>{reservation.placeName}</dd>
+        <dt>{t('address')}</dt>
+        <dd>{reservation.address}</dd>
+        <dt>{t('date')}</dt>
+        <dd data-testid="reservation-day">{formatDay(reservation.day, lang, true)}</dd>
+        <dt>{t('time')}</dt>
+        <dd data-testid="reservation-time">{reservation.time}</dd>
+      </dl>
+      {mode === 'confirm-cancel' ? (
+        <div className="confirm-box" role="group" aria-labelledby="cancel-question">
+          <p id="cancel-question">{t('cancelConfirm')}</p>
+          <div className="actions">
+            <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>{t('cancelYes')}</button>
+            <button type="button" className="secondary" autoFocus onClick={() => setMode('view')}>{t('cancelNo')}</button>
+          </div>
+        </div>
+      ) : (
+        <div className="actions">
+          <button type="button" className="primary" disabled={busy} onClick={() => setMode('reschedule')}>{t('reschedule')}</button>
+          <button type="button" className="danger" disabled={busy} onClick={() => setMode('confirm-cancel')}>{t('cancelReservation')}</button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import type { Problem } from '../api/types';
+import type { Translate } from '../i18n/I18n';
+
+/** What to tell a person about a refusal the screen has no special handling for. */
+export function problemMessage(problem: Problem, t: Translate): string {
+  switch (problem.code) {
+    case 'reservation-not-found':
+      return t('notFound');
+    case 'reservation-started':
+      return t('reservationStarted');
+    case 'unknown-slot':
+    case 'unknown-place':
+    case 'slot-started':
+      return t('slotGone');
+    case 'already-booked':
+      return problem.existingCode ? t('alreadyBookedCode', { code: problem.existingCode }) : t('alreadyBooked');
+    case 'validation-failed':
+      return t('formHasErrors');
+    default:
+      return t('problem', { detail: problem.detail ?? problem.title ?? `HTTP ${problem.status}` });
+  }
+}
