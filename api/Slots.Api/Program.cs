@@ -17,8 +17,7 @@ var app = builder.Build();
 app.UseForwardedHeaders();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
-app.UseDefaultFiles();
-app.UseStaticFiles();
+app.UseFrontend();
 app.UseAuthentication();
 app.UseAuthorization();
 app.UseRateLimiter();
@@ -28,9 +27,7 @@ app.MapHealth();
 app.MapPlaces();
 app.MapReservations();
 app.MapAdmin();
-app.MapFallbackToFile("index.html");
 
-await app.PrepareDatabaseAsync();
 await app.RunAsync();
 
 /// <summary>The API host; public so tests can start it.</summary>

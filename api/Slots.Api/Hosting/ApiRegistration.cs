@@ -18,6 +18,7 @@ internal static class ApiRegistration
         builder.Services.AddOpenApi();
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
+        builder.Services.AddHostedService<DatabaseStartup>();
         builder.Services.AddHostedService<WindowAdvancer>();
         // X-Forwarded-For is believed only from the proxies named here (HAProxy); everyone else could forge it.
         builder.Services.Configure<ForwardedHeadersOptions>(o =>

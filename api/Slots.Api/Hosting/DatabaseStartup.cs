@@ -18,26 +18,38 @@ public sealed class DemoDataOptions
     public int Seed { get; set; } = 20261121;
 }
 
-/// <summary>Before the first request: the schema, the hot window, and demo data on an empty database.</summary>
-internal static partial class DatabaseStartup
+/// <summary>
+/// Before the server listens: the schema, the hot window, and demo data on an empty database.
+/// StartingAsync runs before any hosted service's StartAsync, Kestrel's included.
+/// </summary>
+internal sealed partial class DatabaseStartup(
+    IServiceProvider services,
+    IOptions<StorageOptions> storage,
+    IOptions<DemoDataOptions> demo,
+    ILogger<DatabaseStartup> logger) : IHostedLifecycleService
 {
-    public static async Task PrepareDatabaseAsync(this WebApplication app)
+    public async Task StartingAsync(CancellationToken ct)
     {
-        var storage = app.Services.GetRequiredService<IOptions<StorageOptions>>().Value;
-        if (storage.MigrateOnStart)
+        if (storage.Value.MigrateOnStart)
         {
-            await app.Services.GetRequiredService<ISchemaMigrator>().MigrateAsync(app.Lifetime.ApplicationStopping);
+            await services.GetRequiredService<ISchemaMigrator>().MigrateAsync(ct);
         }
-        await using var scope = app.Services.CreateAsyncScope();
-        await scope.ServiceProvider.GetRequiredService<WindowService>().AdvanceAsync(app.Lifetime.ApplicationStopping);
-        var demo = app.Services.GetRequiredService<IOptions<DemoDataOptions>>().Value;
+        await using var scope = services.CreateAsyncScope();
+        await scope.ServiceProvider.GetRequiredService<WindowService>().AdvanceAsync(ct);
         var data = scope.ServiceProvider.GetRequiredService<DemoData>();
-        if (demo.WhenEmpty && await data.IsEmptyAsync(app.Lifetime.ApplicationStopping))
+        if (demo.Value.WhenEmpty && await data.IsEmptyAsync(ct))
         {
-            var result = await data.CreateAsync(new DemoDataRequest(demo.Places, demo.Days, demo.Capacity, demo.Seed), app.Lifetime.ApplicationStopping);
-            LogDemoData(app.Logger, result.PlacesCreated, result.Slots.SlotsCreated);
+            var d = demo.Value;
+            var result = await data.CreateAsync(new DemoDataRequest(d.Places, d.Days, d.Capacity, d.Seed), ct);
+            LogDemoData(logger, result.PlacesCreated, result.Slots.SlotsCreated);
         }
     }
+
+    public Task StartAsync(CancellationToken ct) => Task.CompletedTask;
+    public Task StartedAsync(CancellationToken ct) => Task.CompletedTask;
+    public Task StoppingAsync(CancellationToken ct) => Task.CompletedTask;
+    public Task StopAsync(CancellationToken ct) => Task.CompletedTask;
+    public Task StoppedAsync(CancellationToken ct) => Task.CompletedTask;
 
     [LoggerMessage(EventId = 1002, Level = LogLevel.Information, Message = "Empty database: created {Places} demo places with {Slots} slots")]
     private static partial void LogDemoData(ILogger logger, int places, int slots);
