@@ -15,6 +15,7 @@ public sealed record PlaceInfo(int Id, string Name, string Address, string Regio
 public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clock)
 {
     private static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(30);
+    private static readonly TimeSpan MissReload = TimeSpan.FromSeconds(1);
     private readonly SemaphoreSlim _refreshing = new(1, 1);
     private volatile Snapshot _snapshot = new(new Dictionary<int, PlaceInfo>(), DateTimeOffset.MinValue);
 
@@ -23,9 +24,11 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
     public async ValueTask<PlaceInfo?> FindAsync(int placeId, CancellationToken ct)
     {
         var snapshot = _snapshot;
-        if (clock.GetUtcNow() - snapshot.LoadedAt > MaxAge || !snapshot.Places.ContainsKey(placeId))
+        var age = clock.GetUtcNow() - snapshot.LoadedAt;
+        // A miss may be a place created on another instance a moment ago; but reload for misses at
+        // most once a second, so requests for made-up ids cannot turn into a table scan each.
+        if (age > MaxAge || (!snapshot.Places.ContainsKey(placeId) && age > MissReload))
         {
-            // A miss may be a place created on another instance a moment ago.
             snapshot = await RefreshAsync(snapshot, ct);
         }
         return snapshot.Places.GetValueOrDefault(placeId);
@@ -49,7 +52,7 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
         await _refreshing.WaitAsync(ct);
         try
         {
-            if (!ReferenceEquals(seen, _snapshot) && clock.GetUtcNow() - _snapshot.LoadedAt < TimeSpan.FromSeconds(1))
+            if (!ReferenceEquals(seen, _snapshot) && clock.GetUtcNow() - _snapshot.LoadedAt < MissReload)
             {
                 return _snapshot; // someone else refreshed while we waited
             }
