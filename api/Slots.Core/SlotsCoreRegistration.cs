@@ -12,6 +12,7 @@ using Slots.Reservations;
 using Slots.Slots;
 using Slots.Stats;
 using Slots.Storage;
+using Slots.Storage.Postgres;
 using Slots.Storage.Sqlite;
 using Slots.Window;
 
@@ -50,6 +51,9 @@ public static class SlotsCoreRegistration
         {
             case StorageProvider.Sqlite:
                 AddSqlite(builder, options);
+                break;
+            case StorageProvider.Postgres:
+                PostgresRegistration.Add(builder, options);
                 break;
             default:
                 throw new InvalidOperationException(

@@ -1,0 +1,36 @@
+using Slots.Api.Tests.Contract;
+using Slots.Api.Tests.Infrastructure;
+
+namespace Slots.Api.Tests.Postgres;
+
+/// <summary>PostgreSQL: a fresh database per host on the run's one shared server.</summary>
+public sealed class PostgresBackend : IBackend
+{
+    public string Name => "postgres";
+
+    public string? SkipReason { get; private set; }
+
+    public async Task<IReadOnlyDictionary<string, string?>?> CreateDatabaseAsync(string name, CancellationToken ct)
+    {
+        PostgresServer server;
+        try
+        {
+            server = await PostgresServer.SharedAsync();
+        }
+        catch (PostgresUnavailableException ex)
+        {
+            SkipReason = ex.Message;
+            return null;
+        }
+        return new Dictionary<string, string?>
+        {
+            ["Slots:Storage:Provider"] = "Postgres",
+            ["ConnectionStrings:Slots"] = await server.CreateDatabaseAsync(name, ct),
+        };
+    }
+
+    // The server outlives every fixture; it stops when the test process exits.
+    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+}
+
+public sealed class PostgresReservationContract(PostgresBackend b) : ReservationContract<PostgresBackend>(b);

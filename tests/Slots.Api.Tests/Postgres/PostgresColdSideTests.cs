@@ -1,0 +1,78 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json.Nodes;
+using Npgsql;
+using Slots.Api.Tests.Infrastructure;
+using static Slots.Api.Tests.Infrastructure.Api;
+
+namespace Slots.Api.Tests.Postgres;
+
+/// <summary>The EF Core side and the failure mapping on PostgreSQL, through the real host.</summary>
+public sealed class PostgresColdSideTests(PostgresBackend backend) : IClassFixture<PostgresBackend>, IAsyncDisposable
+{
+    private SlotsHost? _host;
+    private string? _connectionString;
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_host is not null)
+        {
+            await _host.DisposeAsync();
+        }
+    }
+
+    private async Task<(HttpClient Client, HttpClient Admin)> StartAsync()
+    {
+        var settings = await backend.CreateDatabaseAsync("cold" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
+        if (settings is null)
+        {
+            Assert.Skip(backend.SkipReason ?? "postgres is not available");
+        }
+        _connectionString = settings["ConnectionStrings:Slots"];
+        _host = new SlotsHost(settings);
+        return (_host.Client(), _host.AdminClient());
+    }
+
+    [Fact]
+    public async Task Place_search_ignores_case_of_non_ascii_letters_and_stats_add_up()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 2, name: "Odberové miesto ŽILINA – Hlavná");
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()))).StatusCode);
+
+        var found = await client.GetFromJsonAsync<JsonObject>("/api/places?name=%C5%BEilina");
+        var regions = await client.GetFromJsonAsync<string[]>("/api/places/regions");
+        var stats = await admin.GetFromJsonAsync<JsonObject>($"/api/admin/stats?from={Day(Today)}&to={Day(Today.AddDays(5))}");
+
+        Assert.Equal(place, found!["items"]!.AsArray().Single()!["id"]!.GetValue<int>());
+        Assert.Equal(["Bratislavský kraj"], regions!);
+        var days = stats!["days"]!.AsArray().Where(d => d!["slots"]!.GetValue<int>() > 0).ToList();
+        Assert.Equal(2, days.Count);
+        Assert.Equal(6 * 2 * 2, days.Sum(d => d!["seats"]!.GetValue<long>()));
+        Assert.Equal(1, days.Sum(d => d!["reservations"]!.GetValue<long>()));
+    }
+
+    [Fact]
+    public async Task A_database_that_refuses_connections_is_503_with_Retry_After_and_not_ready()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
+        var database = new NpgsqlConnectionStringBuilder(_connectionString).Database!;
+        NpgsqlConnection.ClearAllPools();
+        await using (var server = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(_connectionString) { Database = "postgres", Pooling = false }.ConnectionString))
+        {
+            await server.OpenAsync();
+            await using var refuse = new NpgsqlCommand(
+                $"ALTER DATABASE \"{database}\" ALLOW_CONNECTIONS false; SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{database}'", server);
+            await refuse.ExecuteNonQueryAsync();
+        }
+
+        var reserve = await client.SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()));
+        var ready = await client.GetAsync("/health/ready");
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, reserve.StatusCode);
+        Assert.NotNull(reserve.Headers.RetryAfter);
+        Assert.Equal("database-unavailable", await ProblemCodeAsync(reserve));
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, ready.StatusCode);
+    }
+}

@@ -1,0 +1,235 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using Npgsql;
+
+namespace Slots.Api.Tests.Postgres;
+
+/// <summary>
+/// ONE throwaway PostgreSQL server per test run: its own temp data folder, 127.0.0.1 on a free
+/// port, a unix socket folder of its own, fsync off (the data dies with the run anyway). Started
+/// lazily by the first test that asks, stopped cleanly (pg_ctl stop -m fast) when the test
+/// process exits. Where no server binaries are found, or initdb/start fails, it says why instead
+/// of hanging, and the Postgres tests skip with that reason.
+/// </summary>
+public sealed class PostgresServer
+{
+    private static readonly Lazy<Task<PostgresServer>> SharedServer = new(StartAsync);
+
+    private readonly string _bin;
+    private readonly string _folder;
+    private readonly bool _asPostgresUser;
+
+    private PostgresServer(string bin, string folder, int port, bool asPostgresUser)
+    {
+        _bin = bin;
+        _folder = folder;
+        _asPostgresUser = asPostgresUser;
+        Port = port;
+    }
+
+    public int Port { get; }
+
+    private string DataFolder => Path.Combine(_folder, "data");
+
+    /// <summary>The shared server, started on first use; throws <see cref="PostgresUnavailableException"/> with the reason when it cannot run here.</summary>
+    public static Task<PostgresServer> SharedAsync() => SharedServer.Value;
+
+    public string ConnectionString(string database) => new NpgsqlConnectionStringBuilder
+    {
+        Host = "127.0.0.1",
+        Port = Port,
+        Database = database,
+        Username = "postgres",
+        Timeout = 15,
+        // Each test host has its own pools; keep their idle connections from piling up on the server.
+        ConnectionIdleLifetime = 10,
+    }.ConnectionString;
+
+    public async Task<string> CreateDatabaseAsync(string name, CancellationToken ct)
+    {
+        await using var admin = new NpgsqlConnection(ConnectionString("postgres"));
+        await admin.OpenAsync(ct);
+        await using var create = new NpgsqlCommand($"CREATE DATABASE \"{name}\"", admin);
+        await create.ExecuteNonQueryAsync(ct);
+        return ConnectionString(name);
+    }
+
+    private static async Task<PostgresServer> StartAsync()
+    {
+        var bin = FindBinaries() ?? throw new PostgresUnavailableException(
+            "PostgreSQL server binaries (initdb, pg_ctl) not found; set SLOTS_PG_BIN or install postgresql-15 (apt-get install postgresql-15).");
+        var asPostgresUser = Environment.UserName == "root";
+        if (asPostgresUser && !await SucceedsAsync("id", ["-u", "postgres"]))
+        {
+            throw new PostgresUnavailableException("Running as root, and initdb refuses root, but there is no 'postgres' user to run it as.");
+        }
+        var folder = Directory.CreateTempSubdirectory("slots-pg-").FullName;
+        Directory.CreateDirectory(Path.Combine(folder, "sock"));
+        if (asPostgresUser)
+        {
+            await RunAsync("chown", ["-R", "postgres:postgres", folder], TimeSpan.FromSeconds(10));
+        }
+        var server = new PostgresServer(bin, folder, FreePort(), asPostgresUser);
+        try
+        {
+            await server.InitAsync();
+            await server.PgCtlAsync(["start", "-w", "-t", "60", "-l", Path.Combine(folder, "server.log"), "-o", string.Join(' ',
+                "-c listen_addresses=127.0.0.1", $"-p {server.Port}", $"-c unix_socket_directories={Path.Combine(folder, "sock")}",
+                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500 -c shared_buffers=64MB")],
+                TimeSpan.FromSeconds(90));
+        }
+        catch (Exception ex) when (ex is not PostgresUnavailableException)
+        {
+            server.Delete();
+            throw new PostgresUnavailableException($"PostgreSQL did not start: {ex.Message}");
+        }
+        catch
+        {
+            server.Delete();
+            throw;
+        }
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => server.Stop();
+        return server;
+    }
+
+    private async Task InitAsync()
+    {
+        string[] common = ["-D", DataFolder, "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"];
+        // ICU makes lower() agree with .NET on letters like Ž (place search); older servers lack the switch.
+        if (await TryPostgresToolAsync("initdb", [.. common, "--locale-provider=icu", "--icu-locale=und"]))
+        {
+            return;
+        }
+        if (Directory.Exists(DataFolder))
+        {
+            Directory.Delete(DataFolder, recursive: true);
+        }
+        if (!await TryPostgresToolAsync("initdb", common))
+        {
+            throw new PostgresUnavailableException("initdb failed; see its output above.");
+        }
+    }
+
+    private void Stop()
+    {
+        try
+        {
+            PgCtlAsync(["stop", "-m", "fast", "-w", "-t", "30"], TimeSpan.FromSeconds(40)).GetAwaiter().GetResult();
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or TimeoutException or System.ComponentModel.Win32Exception)
+        {
+            // The process is exiting; the server's folder is in temp either way.
+        }
+        Delete();
+    }
+
+    private void Delete()
+    {
+        try
+        {
+            Directory.Delete(_folder, recursive: true);
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+    }
+
+    private Task PgCtlAsync(string[] args, TimeSpan timeout) =>
+        RunAsync(_asPostgresUser ? "runuser" : Path.Combine(_bin, "pg_ctl"),
+            _asPostgresUser ? ["-u", "postgres", "--", Path.Combine(_bin, "pg_ctl"), "-D", DataFolder, .. args] : ["-D", DataFolder, .. args],
+            timeout);
+
+    private async Task<bool> TryPostgresToolAsync(string tool, string[] args)
+    {
+        try
+        {
+            await RunAsync(_asPostgresUser ? "runuser" : Path.Combine(_bin, tool),
+                _asPostgresUser ? ["-u", "postgres", "--", Path.Combine(_bin, tool), .. args] : args,
+                TimeSpan.FromSeconds(90));
+            return true;
+        }
+        catch (InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
+    private static string? FindBinaries()
+    {
+        var configured = Environment.GetEnvironmentVariable("SLOTS_PG_BIN");
+        if (!string.IsNullOrEmpty(configured))
+        {
+            return File.Exists(Path.Combine(configured, "initdb")) ? configured : null;
+        }
+        const string debian = "/usr/lib/postgresql";
+        if (Directory.Exists(debian))
+        {
+            var newest = Directory.GetDirectories(debian)
+                .Select(d => (Dir: Path.Combine(d, "bin"), Version: int.TryParse(Path.GetFileName(d), out var v) ? v : 0))
+                .Where(d => File.Exists(Path.Combine(d.Dir, "initdb")))
+                .OrderByDescending(d => d.Version)
+                .FirstOrDefault();
+            if (newest.Dir is not null)
+            {
+                return newest.Dir;
+            }
+        }
+        return (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator)
+            .FirstOrDefault(d => d.Length > 0 && File.Exists(Path.Combine(d, "initdb")) && File.Exists(Path.Combine(d, "pg_ctl")));
+    }
+
+    private static int FreePort()
+    {
+        using var probe = new TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        return ((IPEndPoint)probe.LocalEndpoint).Port;
+    }
+
+    private static async Task<bool> SucceedsAsync(string file, string[] args)
+    {
+        try
+        {
+            await RunAsync(file, args, TimeSpan.FromSeconds(10));
+            return true;
+        }
+        catch (InvalidOperationException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Runs a tool to completion; throws InvalidOperationException with its output when it fails or overruns.</summary>
+    private static async Task RunAsync(string file, string[] args, TimeSpan timeout)
+    {
+        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"{file} did not start");
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var limit = new CancellationTokenSource(timeout);
+        try
+        {
+            await process.WaitForExitAsync(limit.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw new InvalidOperationException($"{Path.GetFileName(file)} {string.Join(' ', args)} took longer than {timeout.TotalSeconds} s");
+        }
+        if (process.ExitCode != 0)
+        {
+            throw new InvalidOperationException(
+                $"{Path.GetFileName(file)} {string.Join(' ', args)} exited with {process.ExitCode}: {await stderr}{await stdout}");
+        }
+    }
+}
+
+/// <summary>PostgreSQL cannot run on this machine; the message says why.</summary>
+public sealed class PostgresUnavailableException(string message) : Exception(message);
