@@ -13,6 +13,7 @@ using Slots.Slots;
 using Slots.Stats;
 using Slots.Storage;
 using Slots.Storage.Sqlite;
+using Slots.Storage.SqlServer;
 using Slots.Window;
 
 namespace Slots;
@@ -50,6 +51,8 @@ public static class SlotsCoreRegistration
         {
             case StorageProvider.Sqlite:
                 AddSqlite(builder, options);
+                break;
+            case StorageProvider.SqlServer: SqlServerRegistration.Add(builder, options);
                 break;
             default:
                 throw new InvalidOperationException(
