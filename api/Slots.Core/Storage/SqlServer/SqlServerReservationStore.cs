@@ -14,7 +14,8 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
     // Column sizes, as declared in sql/004..011.
     private const int CodeSize = 16, PersonSize = 64, PhoneSize = 16, NameSize = 100, LanguageSize = 8, KeySize = 100, FingerprintSize = 64;
 
-    private static readonly HashSet<int> ReserveRetryOn = [.. SqlServerErrors.Conflicts, .. SqlServerErrors.DuplicateKey];
+    /// <summary>What reserve retries: conflicts, and a duplicate idempotency key (the retry replays the winner's answer).</summary>
+    public static readonly IReadOnlySet<int> ReserveRetryOn = new HashSet<int>([.. SqlServerErrors.Conflicts, .. SqlServerErrors.DuplicateKey]);
 
     public ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct) =>
         retry.ExecuteAsync(async token =>
