@@ -14,6 +14,7 @@ using Slots.Stats;
 using Slots.Storage;
 using Slots.Storage.Postgres;
 using Slots.Storage.Sqlite;
+using Slots.Storage.SqlServer;
 using Slots.Window;
 
 namespace Slots;
@@ -55,9 +56,12 @@ public static class SlotsCoreRegistration
             case StorageProvider.Postgres:
                 PostgresRegistration.Add(builder, options);
                 break;
+            case StorageProvider.SqlServer:
+                SqlServerRegistration.Add(builder, options);
+                break;
             default:
                 throw new InvalidOperationException(
-                    $"Storage provider '{options.Provider}' is not available in this build; use 'Sqlite'.");
+                    $"Unknown storage provider '{options.Provider}'; use Sqlite, Postgres or SqlServer.");
         }
         return builder;
     }

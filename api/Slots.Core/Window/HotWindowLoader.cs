@@ -30,6 +30,9 @@ public sealed record StorageDialect(StorageProvider Provider)
 {
     public string LoadSeatsSql => Provider switch
     {
+        // The proc loads seats and cold reservations and advances the horizon in its own
+        // transaction (nested in the caller's); rows affected = seats loaded (sql/019).
+        StorageProvider.SqlServer => "EXEC dbo.load_hot_days @place_id = {0}, @from = {1}, @to = {2}",
         StorageProvider.Postgres => """
             INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
             SELECT s.place_id, s.day, s.start_minute, n.seat_no, s.minutes, s.starts_at, NULL

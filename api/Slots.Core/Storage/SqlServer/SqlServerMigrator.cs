@@ -1,0 +1,143 @@
+using System.Reflection;
+using System.Text;
+using System.Text.RegularExpressions;
+using Microsoft.Data.SqlClient;
+
+namespace Slots.Storage.SqlServer;
+
+/// <summary>
+/// Applies the embedded sql/NNN_*.sql scripts in order, each once, recording what ran in
+/// dbo.schema_migrations. Scripts are split on GO lines, as sqlcmd does. A script runs without a
+/// wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every script is
+/// written to be safe to re-run, so a crash half-way is repaired by the next run.
+/// </summary>
+public static partial class SqlServerMigrator
+{
+    private const string Prefix = "sqlserver/";
+
+    /// <summary>Creates the database when missing, then applies what has not run yet. Returns the scripts applied.</summary>
+    public static async Task<IReadOnlyList<string>> MigrateAsync(string connectionString, CancellationToken ct)
+    {
+        await EnsureDatabaseAsync(connectionString, ct);
+        await using var connection = new SqlConnection(connectionString);
+        await connection.OpenAsync(ct);
+
+        // One migrator at a time (three API replicas may start together); the lock ends with the session.
+        await ExecuteAsync(connection, """
+            DECLARE @result int;
+            EXEC @result = sys.sp_getapplock @Resource = N'slots_schema_migrations', @LockMode = N'Exclusive',
+                @LockOwner = N'Session', @LockTimeout = 300000;
+            IF @result < 0 THROW 50020, N'Another migrator held the schema lock for 5 minutes.', 1;
+            IF OBJECT_ID(N'dbo.schema_migrations', N'U') IS NULL
+                CREATE TABLE dbo.schema_migrations (
+                    version    nvarchar(200) NOT NULL CONSTRAINT pk_schema_migrations PRIMARY KEY,
+                    applied_at datetime2(0)  NOT NULL CONSTRAINT df_schema_migrations_applied DEFAULT (SYSUTCDATETIME()));
+            """, ct);
+
+        var applied = new List<string>();
+        foreach (var (version, text) in Scripts())
+        {
+            await using (var check = new SqlCommand("SELECT COUNT(*) FROM dbo.schema_migrations WHERE version = @v", connection))
+            {
+                check.Parameters.Add("@v", System.Data.SqlDbType.NVarChar, 200).Value = version;
+                if ((int)(await check.ExecuteScalarAsync(ct))! > 0)
+                {
+                    continue;
+                }
+            }
+            foreach (var batch in SplitBatches(text))
+            {
+                await ExecuteAsync(connection, batch, ct);
+            }
+            await using (var record = new SqlCommand("INSERT dbo.schema_migrations (version) VALUES (@v)", connection))
+            {
+                record.Parameters.Add("@v", System.Data.SqlDbType.NVarChar, 200).Value = version;
+                await record.ExecuteNonQueryAsync(ct);
+            }
+            applied.Add(version);
+        }
+        return applied;
+    }
+
+    /// <summary>The embedded scripts in deploy order, as (file name, text).</summary>
+    public static IReadOnlyList<(string Version, string Text)> Scripts()
+    {
+        var assembly = typeof(SqlServerMigrator).Assembly;
+        return [.. assembly.GetManifestResourceNames()
+            .Where(n => n.StartsWith(Prefix, StringComparison.Ordinal))
+            .Order(StringComparer.Ordinal)
+            .Select(n => (n[Prefix.Length..], Read(assembly, n)))];
+    }
+
+    /// <summary>Splits a script on lines that hold only GO (any case, optional trailing comment), as sqlcmd does.</summary>
+    public static IReadOnlyList<string> SplitBatches(string script)
+    {
+        var batches = new List<string>();
+        var current = new StringBuilder();
+        foreach (var line in script.ReplaceLineEndings("\n").Split('\n'))
+        {
+            if (GoLine().IsMatch(line))
+            {
+                Flush();
+                continue;
+            }
+            current.Append(line).Append('\n');
+        }
+        Flush();
+        return batches;
+
+        void Flush()
+        {
+            var batch = current.ToString();
+            if (!string.IsNullOrWhiteSpace(batch))
+            {
+                batches.Add(batch.TrimEnd());
+            }
+            current.Clear();
+        }
+    }
+
+    private static async Task EnsureDatabaseAsync(string connectionString, CancellationToken ct)
+    {
+        var target = new SqlConnectionStringBuilder(connectionString);
+        if (string.IsNullOrEmpty(target.InitialCatalog) || target.InitialCatalog.Equals("master", StringComparison.OrdinalIgnoreCase))
+        {
+            return;
+        }
+        var master = new SqlConnectionStringBuilder(connectionString) { InitialCatalog = "master" };
+        await using var connection = new SqlConnection(master.ConnectionString);
+        await connection.OpenAsync(ct);
+        await using var create = new SqlCommand("""
+            IF DB_ID(@name) IS NULL
+            BEGIN
+                DECLARE @sql nvarchar(max) = N'CREATE DATABASE ' + QUOTENAME(@name);
+                EXEC sys.sp_executesql @sql;
+            END
+            """, connection);
+        create.Parameters.Add("@name", System.Data.SqlDbType.NVarChar, 128).Value = target.InitialCatalog;
+        await create.ExecuteNonQueryAsync(ct);
+    }
+
+    private static async Task ExecuteAsync(SqlConnection connection, string sql, CancellationToken ct)
+    {
+        // DDL on a big window (or the first filegroup container) may take longer than the default 30 s.
+        await using var command = new SqlCommand(sql, connection) { CommandTimeout = 600 };
+        await command.ExecuteNonQueryAsync(ct);
+    }
+
+    private static string Read(Assembly assembly, string name)
+    {
+        using var stream = assembly.GetManifestResourceStream(name)!;
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+
+    [GeneratedRegex(@"^\s*GO\s*(--.*)?$", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant)]
+    private static partial Regex GoLine();
+}
+
+/// <summary>The <see cref="ISchemaMigrator"/> the API runs at start when Slots:Storage:MigrateOnStart is true.</summary>
+internal sealed class SqlServerSchemaMigrator(string connectionString) : ISchemaMigrator
+{
+    public Task MigrateAsync(CancellationToken ct) => SqlServerMigrator.MigrateAsync(connectionString, ct);
+}

@@ -1,0 +1,21 @@
+-- Hot: one row per seat of every slot inside the window (sized for 5 million seats).
+-- Bucket counts: SQL Server rounds BUCKET_COUNT up to a power of two, and a hash index works best
+-- with 1-2x as many buckets as distinct keys. 5,000,000 seats -> 2^23 = 8,388,608 buckets (1.7x),
+-- 64 MB of bucket array; fewer buckets make long chains, far more only waste memory.
+IF OBJECT_ID(N'dbo.hot_seats', N'U') IS NULL
+CREATE TABLE dbo.hot_seats (
+    place_id     int         NOT NULL,
+    day          date        NOT NULL,
+    start_minute int         NOT NULL,
+    seat_no      int         NOT NULL,
+    minutes      int         NOT NULL,
+    starts_at    bigint      NOT NULL,
+    code         varchar(16) COLLATE Latin1_General_100_BIN2 NULL,   -- null while the seat is free
+    -- Point lookups: claim and release address one seat by its full key.
+    CONSTRAINT pk_hot_seats PRIMARY KEY NONCLUSTERED HASH (place_id, day, start_minute, seat_no)
+        WITH (BUCKET_COUNT = 8388608),
+    -- Range scans: the seats of one slot (seat choice) and a place's days (availability) are one
+    -- ordered seek; a hash index cannot serve a key prefix.
+    INDEX ix_hot_seats_slot NONCLUSTERED (place_id, day, start_minute, seat_no)
+) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_AND_DATA);
+GO

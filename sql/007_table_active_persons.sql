@@ -1,0 +1,14 @@
+-- Hot: who holds an active future reservation (hot or cold path); one row per person.
+IF OBJECT_ID(N'dbo.active_persons', N'U') IS NULL
+CREATE TABLE dbo.active_persons (
+    person_hash varchar(64) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    code        varchar(16) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    ends_at     bigint      NOT NULL,
+    -- At most one person per hot seat: 5,000,000 -> 2^23 buckets for both keys.
+    CONSTRAINT pk_active_persons PRIMARY KEY NONCLUSTERED HASH (person_hash) WITH (BUCKET_COUNT = 8388608),
+    -- Cancel and reschedule find the holder by code.
+    INDEX ix_active_persons_code NONCLUSTERED HASH (code) WITH (BUCKET_COUNT = 8388608),
+    -- Eviction drops rows whose reservation has ended.
+    INDEX ix_active_persons_ends NONCLUSTERED (ends_at)
+) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_AND_DATA);
+GO

@@ -1,0 +1,185 @@
+using Microsoft.SqlServer.TransactSql.ScriptDom;
+
+namespace Slots.SqlServer.Tests.Scripts;
+
+/// <summary>
+/// The scripts as SQL Server's own parser reads them. ScriptDom 15 (from DacFx 150.4897.1) knows
+/// T-SQL up to SQL Server 2019 (TSql150Parser); TSql160Parser needs a newer ScriptDom than this
+/// build's registry holds. Parsing with TSql130Parser too proves the syntax is SQL Server 2016's.
+/// </summary>
+public sealed class ScriptParsingTests
+{
+    [Theory]
+    [MemberData(nameof(SqlScripts.FileNames), MemberType = typeof(SqlScripts))]
+    public void Script_parses_without_errors_as_SQL_Server_2019_T_SQL(string file)
+    {
+        var (_, errors) = SqlScripts.Parse(file);
+        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
+    }
+
+    [Theory]
+    [MemberData(nameof(SqlScripts.FileNames), MemberType = typeof(SqlScripts))]
+    public void Script_parses_without_errors_as_SQL_Server_2016_T_SQL(string file)
+    {
+        var (_, errors) = SqlScripts.Parse(file, new TSql130Parser(initialQuotedIdentifiers: true));
+        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
+    }
+
+    [Fact]
+    public void Scripts_are_numbered_in_deploy_order_without_gaps_or_twins()
+    {
+        var numbers = SqlScripts.Files().Select(f => int.Parse(Path.GetFileName(f)[..3], System.Globalization.CultureInfo.InvariantCulture)).ToList();
+        Assert.Equal(Enumerable.Range(1, numbers.Count), numbers);
+        Assert.All(SqlScripts.Files(), f => Assert.Matches(@"^\d{3}_[a-z0-9_]+\.sql$", Path.GetFileName(f)));
+    }
+
+    [Theory]
+    [MemberData(nameof(SqlScripts.FileNames), MemberType = typeof(SqlScripts))]
+    public void Script_creates_at_most_one_object(string file)
+    {
+        var tree = SqlScripts.Tree(file);
+        var created = SqlScripts.All<CreateTableStatement>(tree).Select(t => SqlScripts.NameOf(t.SchemaObjectName))
+            .Concat(SqlScripts.All<CreateTypeTableStatement>(tree).Select(t => SqlScripts.NameOf(t.Name)))
+            .Concat(SqlScripts.All<ProcedureStatementBody>(tree).Select(p => SqlScripts.NameOf(p.ProcedureReference.Name)))
+            .ToList();
+        Assert.True(created.Count <= 1, $"{file} creates {string.Join(", ", created)}");
+    }
+
+    [Theory]
+    [MemberData(nameof(SqlScripts.FileNames), MemberType = typeof(SqlScripts))]
+    public void Script_is_safe_to_rerun(string file)
+    {
+        var tree = SqlScripts.Tree(file);
+        // Tables and types only under IF (OBJECT_ID/TYPE_ID check); procedures only as CREATE OR ALTER.
+        var guarded = SqlScripts.All<IfStatement>(tree).SelectMany(i => SqlScripts.All<TSqlStatement>(i.ThenStatement)).ToHashSet();
+        Assert.All(SqlScripts.All<CreateTableStatement>(tree), t => Assert.Contains(t, guarded));
+        Assert.All(SqlScripts.All<CreateTypeTableStatement>(tree), t => Assert.Contains(t, guarded));
+        Assert.Empty(SqlScripts.All<CreateProcedureStatement>(tree)); // CREATE OR ALTER is its own node type
+    }
+
+    [Fact]
+    public void Every_hot_table_is_memory_optimized_and_durable()
+    {
+        foreach (var name in SqlScripts.HotTables)
+        {
+            var table = Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))));
+            Assert.Equal(name, SqlScripts.NameOf(table.SchemaObjectName));
+            var memory = Assert.Single(table.Options.OfType<MemoryOptimizedTableOption>());
+            Assert.Equal(OptionState.On, memory.OptionState);
+            var durability = Assert.Single(table.Options.OfType<DurabilityTableOption>());
+            Assert.Equal(DurabilityTableOptionKind.SchemaAndData, durability.DurabilityTableOptionKind);
+        }
+    }
+
+    [Fact]
+    public void Disk_tables_are_not_memory_optimized()
+    {
+        foreach (var name in SqlScripts.DiskTables)
+        {
+            var table = Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))));
+            Assert.Empty(table.Options.OfType<MemoryOptimizedTableOption>());
+        }
+    }
+
+    [Fact]
+    public void Hash_indexes_have_a_power_of_two_bucket_count_for_five_million_keys()
+    {
+        var bucketCounts = SqlScripts.HotTables
+            .SelectMany(name => SqlScripts.All<IndexExpressionOption>(SqlScripts.Tree(SqlScripts.FileOf("table", name))))
+            .Where(o => o.OptionKind == IndexOptionKind.BucketCount)
+            .Select(o => long.Parse(((IntegerLiteral)o.Expression).Value, System.Globalization.CultureInfo.InvariantCulture))
+            .ToList();
+        Assert.NotEmpty(bucketCounts);
+        Assert.All(bucketCounts, n =>
+        {
+            Assert.True((n & (n - 1)) == 0, $"{n} is not a power of two");
+            Assert.InRange(n, 5_000_000, 2 * 5_000_000);
+        });
+    }
+
+    [Fact]
+    public void Hot_seats_have_a_range_index_for_slot_scans()
+    {
+        var table = Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", "hot_seats"))));
+        var range = table.Definition.Indexes.Where(i => i.IndexType?.IndexTypeKind is null or IndexTypeKind.NonClustered).ToList();
+        Assert.Contains(range, i => string.Join(",", i.Columns.Select(c => c.Column.MultiPartIdentifier.Identifiers[^1].Value))
+            .StartsWith("place_id,day,start_minute", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void Every_hot_path_proc_is_natively_compiled_and_atomic_at_snapshot()
+    {
+        foreach (var name in SqlScripts.NativeProcs)
+        {
+            var proc = Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(SqlScripts.Tree(SqlScripts.FileOf("proc", name))));
+            var options = proc.Options.Select(o => o.OptionKind).ToList();
+            Assert.Contains(ProcedureOptionKind.NativeCompilation, options);
+            Assert.Contains(ProcedureOptionKind.SchemaBinding, options);
+            var atomic = Assert.IsType<BeginEndAtomicBlockStatement>(Assert.Single(proc.StatementList.Statements));
+            var atomicOptions = atomic.Options.Select(o => (o.OptionKind, SqlScripts.Text(o))).ToList();
+            Assert.Contains((AtomicBlockOptionKind.IsolationLevel, "SNAPSHOT"), atomicOptions);
+            Assert.Contains((AtomicBlockOptionKind.Language, "N'US_ENGLISH'"), atomicOptions);
+            // Delayed durability would let a confirmed booking vanish in a crash.
+            Assert.DoesNotContain(atomicOptions, o => o.OptionKind == AtomicBlockOptionKind.DelayedDurability);
+        }
+    }
+
+    [Fact]
+    public void Native_procs_touch_only_memory_optimized_tables()
+    {
+        foreach (var name in SqlScripts.NativeProcs)
+        {
+            var tree = SqlScripts.Tree(SqlScripts.FileOf("proc", name));
+            var tables = SqlScripts.All<NamedTableReference>(tree).Select(t => SqlScripts.NameOf(t.SchemaObject)).Distinct().ToList();
+            Assert.All(tables, t => Assert.Contains(t, SqlScripts.HotTables));
+        }
+    }
+
+    [Fact]
+    public void Native_procs_use_no_construct_native_compilation_refuses()
+    {
+        foreach (var name in SqlScripts.NativeProcs)
+        {
+            var file = SqlScripts.FileOf("proc", name);
+            var tree = SqlScripts.Tree(file);
+            Assert.Empty(SqlScripts.All<MergeStatement>(tree));
+            Assert.Empty(SqlScripts.All<CommonTableExpression>(tree));
+            Assert.Empty(SqlScripts.All<OutputClause>(tree));
+            Assert.Empty(SqlScripts.All<OutputIntoClause>(tree));
+            Assert.Empty(SqlScripts.All<DeclareCursorStatement>(tree));
+            Assert.DoesNotContain(SqlScripts.All<SchemaObjectName>(tree), n => n.BaseIdentifier?.Value.StartsWith('#') == true);
+            // CASE only arrived in native modules with SQL Server 2017; the floor is 2016 SP1.
+            Assert.Empty(SqlScripts.All<SearchedCaseExpression>(tree));
+            Assert.Empty(SqlScripts.All<SimpleCaseExpression>(tree));
+            foreach (var update in SqlScripts.All<UpdateSpecification>(tree))
+            {
+                Assert.Null(update.FromClause);
+                Assert.Empty(SqlScripts.All<ScalarSubquery>(update));
+            }
+        }
+    }
+
+    [Fact]
+    public void Sync_procs_are_interpreted_and_read_hot_tables_with_snapshot_hints()
+    {
+        foreach (var name in SqlScripts.SyncProcs)
+        {
+            var tree = SqlScripts.Tree(SqlScripts.FileOf("proc", name));
+            var proc = Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(tree));
+            Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
+            var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject))).ToList();
+            Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+            // Never SNAPSHOT as the session's isolation level.
+            Assert.DoesNotContain(SqlScripts.All<SetTransactionIsolationLevelStatement>(tree), s => s.Level == IsolationLevel.Snapshot);
+        }
+    }
+
+    [Fact]
+    public void Database_settings_enable_in_memory_oltp()
+    {
+        var text = SqlScripts.Text(SqlScripts.Tree("001_database_settings.sql"));
+        Assert.Contains("CONTAINS MEMORY_OPTIMIZED_DATA", text, StringComparison.Ordinal);
+        Assert.Contains("MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT = ON", text, StringComparison.Ordinal);
+        Assert.Contains("COMPATIBILITY_LEVEL = 130", text, StringComparison.Ordinal);
+    }
+}

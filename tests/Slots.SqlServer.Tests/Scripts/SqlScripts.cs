@@ -1,0 +1,79 @@
+using Microsoft.SqlServer.TransactSql.ScriptDom;
+
+namespace Slots.SqlServer.Tests.Scripts;
+
+/// <summary>The sql/ scripts as copied next to the tests, parsed by the real T-SQL parser.</summary>
+public static class SqlScripts
+{
+    public static readonly string[] HotTables =
+        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes"];
+
+    public static readonly string[] DiskTables = ["places", "slots", "reservations"];
+
+    public static readonly string[] NativeProcs =
+        ["reserve", "reserve_batch", "cancel", "reschedule", "availability", "find_reservation"];
+
+    public static readonly string[] SyncProcs = ["load_hot_days", "flush_changes", "evict_hot_days"];
+
+    public static string Folder => Path.Combine(AppContext.BaseDirectory, "sql");
+
+    public static IEnumerable<string> Files() => Directory.GetFiles(Folder, "*.sql").Order(StringComparer.Ordinal);
+
+    public static TheoryData<string> FileNames() => [.. Files().Select(f => Path.GetFileName(f))];
+
+    public static string Read(string fileName) => File.ReadAllText(Path.Combine(Folder, fileName));
+
+    /// <summary>Parses with the given parser; returns the tree and the errors.</summary>
+    public static (TSqlFragment Tree, IList<ParseError> Errors) Parse(string fileName, TSqlParser? parser = null)
+    {
+        parser ??= new TSql150Parser(initialQuotedIdentifiers: true);
+        using var reader = new StringReader(Read(fileName));
+        var tree = parser.Parse(reader, out var errors);
+        return (tree, errors);
+    }
+
+    public static TSqlFragment Tree(string fileName)
+    {
+        var (tree, errors) = Parse(fileName);
+        Assert.Empty(errors);
+        return tree;
+    }
+
+    /// <summary>The file that creates the named object (tables NNN_table_x, procs NNN_proc_x, types NNN_type_x).</summary>
+    public static string FileOf(string kind, string name) =>
+        Path.GetFileName(Files().Single(f => Path.GetFileNameWithoutExtension(f)[4..] == $"{kind}_{name}"));
+
+    /// <summary>Every fragment of type T in the tree.</summary>
+    public static List<T> All<T>(TSqlFragment tree) where T : TSqlFragment
+    {
+        var collector = new Collector<T>();
+        tree.Accept(collector);
+        return collector.Found;
+    }
+
+    /// <summary>The fragment's own text, from the token stream, with whitespace collapsed and upper-cased.</summary>
+    public static string Text(TSqlFragment fragment)
+    {
+        var tokens = fragment.ScriptTokenStream
+            .Skip(fragment.FirstTokenIndex)
+            .Take(fragment.LastTokenIndex - fragment.FirstTokenIndex + 1)
+            .Where(t => t.TokenType is not (TSqlTokenType.SingleLineComment or TSqlTokenType.MultilineComment))
+            .Select(t => t.TokenType == TSqlTokenType.WhiteSpace ? " " : t.Text);
+        return string.Join(' ', string.Concat(tokens).Split(' ', StringSplitOptions.RemoveEmptyEntries)).ToUpperInvariant();
+    }
+
+    public static string NameOf(SchemaObjectName name) => name.BaseIdentifier.Value.ToLowerInvariant();
+
+    private sealed class Collector<T> : TSqlFragmentVisitor where T : TSqlFragment
+    {
+        public List<T> Found { get; } = [];
+
+        public override void Visit(TSqlFragment fragment)
+        {
+            if (fragment is T match)
+            {
+                Found.Add(match);
+            }
+        }
+    }
+}
