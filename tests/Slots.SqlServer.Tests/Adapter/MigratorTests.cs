@@ -1,5 +1,5 @@
-using Slots.Storage.SqlServer;
 using Slots.SqlServer.Tests.Scripts;
+using Slots.Storage.SqlServer;
 
 namespace Slots.SqlServer.Tests.Adapter;
 
