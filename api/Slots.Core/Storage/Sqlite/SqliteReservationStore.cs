@@ -29,11 +29,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         {
             return null;
         }
-        return new ReservationDetails(
-            code,
-            new SlotKey(row.GetInt32(0), row.GetFieldValue<DateOnly>(1), row.GetInt32(2)),
-            row.GetInt32(3), row.GetInt32(4), row.GetString(5), row.GetString(6), row.GetString(7), row.GetString(8),
-            DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(9)));
+        return StorageRows.Details(row, code);
     }
 
     public async Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct)
@@ -55,9 +51,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         await using var row = await query.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            slots.Add(new SlotAvailability(
-                new SlotKey(placeId, row.GetFieldValue<DateOnly>(0), row.GetInt32(1)),
-                row.GetInt32(2), row.GetInt32(3), row.GetInt32(4), row.GetInt64(5)));
+            slots.Add(StorageRows.Availability(row, placeId));
         }
         return slots;
     }
