@@ -1,5 +1,6 @@
 using Slots.Api.Tests.Contract;
 using Slots.Api.Tests.Infrastructure;
+using Slots.Testing;
 
 namespace Slots.Api.Tests.Postgres;
 

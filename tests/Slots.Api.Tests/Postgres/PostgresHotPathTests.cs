@@ -1,6 +1,7 @@
 using Npgsql;
 using Slots.Reservations;
 using Slots.Storage.Postgres;
+using Slots.Testing;
 
 namespace Slots.Api.Tests.Postgres;
 

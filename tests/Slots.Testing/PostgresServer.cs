@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using Npgsql;
 
-namespace Slots.Api.Tests.Postgres;
+namespace Slots.Testing;
 
 /// <summary>
 /// ONE throwaway PostgreSQL server per test run: its own temp data folder, 127.0.0.1 on a free
