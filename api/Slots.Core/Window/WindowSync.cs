@@ -44,8 +44,7 @@ public sealed class WindowSync(SlotsDbContext db, WindowService window, StorageD
         foreach (var c in batch)
         {
             await db.Database.ExecuteSqlRawAsync(ApplyChangeSql,
-                [c.Code, c.PlaceId, c.Day, c.StartMinute, c.SeatNo, c.PersonHash, c.Phone, c.Name, c.Language, c.CreatedAt,
-                 c.Kind == (int)ChangeKind.Cancelled ? c.At : DBNull.Value, c.At], ct);
+                [c.Code, c.PlaceId, c.Day, c.StartMinute, c.SeatNo, c.PersonHash, c.Phone, c.Name, c.Language, c.CreatedAt, c.Kind, c.At], ct);
         }
         if (batch.Count > 0)
         {
@@ -60,7 +59,7 @@ public sealed class WindowSync(SlotsDbContext db, WindowService window, StorageD
     private const string ApplyChangeSql = """
         INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
                                   created_at, cancelled_at, updated_at)
-        VALUES ({0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11})
+        VALUES ({0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, CASE WHEN {10} = 2 THEN {11} END, {11})
         ON CONFLICT (code) DO UPDATE SET place_id = excluded.place_id, day = excluded.day, start_minute = excluded.start_minute,
             seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
             language = excluded.language, created_at = excluded.created_at, cancelled_at = excluded.cancelled_at,
