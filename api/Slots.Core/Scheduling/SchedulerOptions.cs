@@ -28,6 +28,9 @@ public sealed class SchedulerOptions
     /// <summary>How long an idempotency key is remembered (clients retry within minutes; a day is generous).</summary>
     public TimeSpan IdempotencyRetention { get; set; } = TimeSpan.FromHours(24);
 
+    /// <summary>This node's name in the cluster (job_runs.instance); unset, Quartz makes a unique one.</summary>
+    public string? InstanceId { get; set; }
+
     /// <summary>Clustered store: how often a node checks in; a node silent for longer is taken for dead and its work moves.</summary>
     public TimeSpan CheckinInterval { get; set; } = TimeSpan.FromSeconds(10);
 }

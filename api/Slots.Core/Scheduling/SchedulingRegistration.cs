@@ -74,6 +74,10 @@ public static class SchedulingRegistration
                     store.UseSystemTextJsonSerializer();
                 });
             }
+            if (!string.IsNullOrWhiteSpace(options.InstanceId))
+            {
+                q.ConfigureScheduler(s => s.InstanceId = options.InstanceId);
+            }
             q.AddSlotsJob<AdvanceWindowJob>(AdvanceWindowJob.JobName, options.AdvanceEvery, SimpleTriggerMisfireInstruction.FireNow);
             q.AddSlotsJob<FlushHotChangesJob>(FlushHotChangesJob.JobName, options.FlushEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
             q.AddSlotsJob<EvictDaysJob>(EvictDaysJob.JobName, options.EvictEvery, SimpleTriggerMisfireInstruction.FireNow);
