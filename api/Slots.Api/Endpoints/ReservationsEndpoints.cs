@@ -66,8 +66,7 @@ internal static class ReservationsEndpoints
             case ReservationStatus.UnknownPlace:
                 return Problem.UnknownPlace();
             case ReservationStatus.OutsideWindow:
-                var (first, _) = answer.Window!.Value;
-                return Problem.Invalid("day", $"Days before {Formats.Day(first)} have passed and cannot be booked.");
+                return OutsideWindow(booking.Slot.Day, answer.Window!.Value);
             case ReservationStatus.KeyReused:
                 return Problem.Of(StatusCodes.Status422UnprocessableEntity, "idempotency-key-reused",
                     "This Idempotency-Key was used for a different request.", "Use a new key for a new booking.");
@@ -146,9 +145,9 @@ internal static class ReservationsEndpoints
         {
             return Problem.UnknownPlace();
         }
-        if (window is var (first, _))
+        if (window is { } bookable)
         {
-            return Problem.Invalid("day", $"Days before {Formats.Day(first)} have passed and cannot be booked.");
+            return OutsideWindow(target.Value.Day, bookable);
         }
         switch (status)
         {
@@ -176,6 +175,12 @@ internal static class ReservationsEndpoints
                 return Problem.ReservationNotFound();
         }
     }
+
+    /// <summary>A past day; or, where the cold path is not available (SQL Server in this build), a day beyond the window.</summary>
+    private static ValidationProblem OutsideWindow(DateOnly day, (DateOnly First, DateOnly Last) window) =>
+        Problem.Invalid("day", day < window.First
+            ? $"Days before {Formats.Day(window.First)} have passed and cannot be booked."
+            : $"Bookable days are {Formats.Day(window.First)} to {Formats.Day(window.Last)}.");
 
     private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int? minutes, string? name) =>
         new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name);
