@@ -49,8 +49,9 @@ public sealed class ClusterTests
         await using var second = HostProcess.Start(assembly, new Dictionary<string, string>(environment) { ["Slots__Scheduler__InstanceId"] = "node-b" });
 
         // Both nodes check in to the cluster, and the jobs run for a while.
-        await WaitUntilAsync(async () => await ScalarAsync(connectionString, "SELECT count(*) FROM qrtz_scheduler_state") == 2,
-            TimeSpan.FromSeconds(60), () => first.Output + second.Output);
+        await WaitUntilAsync(async () => await ScalarAsync(connectionString, "SELECT count(*) FROM qrtz_scheduler_state") == 2
+                && await ScalarAsync(connectionString, "SELECT count(*) FROM job_run_history WHERE job = 'flush-hot-changes'") >= 3,
+            TimeSpan.FromSeconds(90), () => first.Output + second.Output);
         var sharedFrom = await NowAsync(connectionString);
         await Task.Delay(TimeSpan.FromSeconds(6));
         var sharedTo = await NowAsync(connectionString);
@@ -58,10 +59,11 @@ public sealed class ClusterTests
         var runs = await RunsAsync(connectionString);
         Assert.NotEmpty(runs);
         AssertNoOverlap(runs);
-        // One node fires each flush time: about one run per interval, not one per interval per node.
+        // One node fires each flush: at most one run per interval (a fixed delay), not one per interval per node.
         var flushes = runs.Count(r => r.Job == "flush-hot-changes" && r.End > sharedFrom && r.End <= sharedTo);
         var expected = (sharedTo - sharedFrom) / FlushEvery;
-        Assert.InRange(flushes, expected * 0.5, (expected * 1.3) + 1);
+        // (The lower bound is loose: on a busy test machine a node may fire late, never twice.)
+        Assert.InRange(flushes, 2, (expected * 1.3) + 1);
 
         // Kill the node that ran the latest job, abruptly, and watch the other one carry on.
         var latest = runs.MaxBy(r => r.End)!.Instance;

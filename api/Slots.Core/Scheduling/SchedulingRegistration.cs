@@ -91,7 +91,7 @@ public static class SchedulingRegistration
     }
 
     /// <summary>
-    /// A durable job fired every <paramref name="every"/> from start, forever, with the given misfire
+    /// A durable job fired <paramref name="every"/> after its previous run ended, from start, forever, with the given misfire
     /// instruction (say why at the call site or on the job). One job and one trigger, both named after the job.
     /// </summary>
     public static IQuartzBuilder AddSlotsJob<TJob>(this IQuartzBuilder q, string name, TimeSpan every, SimpleTriggerMisfireInstruction misfire)
@@ -102,7 +102,9 @@ public static class SchedulingRegistration
             .ForJob(name, "slots")
             .WithIdentity(name, "slots")
             .StartNow()
-            .WithSimpleSchedule(s => s.WithInterval(every).RepeatForever().WithMisfireInstruction(misfire)));
+            // A fixed delay, not a fixed rate: the next run is an interval after the previous one ended,
+            // so a slow run (or a node that was starved for a while) never turns into a burst of catch-up runs.
+            .WithSimpleSchedule(s => s.WithInterval(every).RepeatForever().MeasureIntervalFromCompletion(true).WithMisfireInstruction(misfire)));
         return q;
     }
 }
