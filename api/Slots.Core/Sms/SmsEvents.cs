@@ -29,18 +29,21 @@ public abstract record SmsEvent(long Id, string Code, string Phone, string Langu
 public sealed record SlotReserved(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
     : SmsEvent(Id, Code, Phone, Language, Place, Date, Time)
 {
+    [JsonIgnore]
     public override ChangeKind Kind => ChangeKind.Reserved;
 }
 
 public sealed record ReservationCancelled(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
     : SmsEvent(Id, Code, Phone, Language, Place, Date, Time)
 {
+    [JsonIgnore]
     public override ChangeKind Kind => ChangeKind.Cancelled;
 }
 
 public sealed record ReservationRescheduled(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
     : SmsEvent(Id, Code, Phone, Language, Place, Date, Time)
 {
+    [JsonIgnore]
     public override ChangeKind Kind => ChangeKind.Rescheduled;
 }
 
