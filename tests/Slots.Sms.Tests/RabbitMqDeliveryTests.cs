@@ -158,9 +158,16 @@ public sealed class RabbitMqDeliveryTests
         Assert.Equal(3, gateway.Failures);
         Assert.DoesNotContain(letter.MessageId, gateway.Delivered.Keys);
 
+        var listed = new StringWriter();
+        Assert.Equal(0, await SmsCommands.RunAsync(["sms", "dead-letters", "list"], world.Services, listed, CancellationToken.None));
+        Assert.Contains($"{letter.MessageId}\treserved\t{letter.Code}\ttries=3\tGatewayUnavailableException 503", listed.ToString());
+        Assert.DoesNotContain("+421", listed.ToString(), StringComparison.Ordinal);
+
         // A person fixes the cause and replays the dead letters.
         gateway.Heal(letter.MessageId);
-        Assert.Equal(1, await deadLetters.ReplayAsync([], CancellationToken.None));
+        var replayed = new StringWriter();
+        Assert.Equal(0, await SmsCommands.RunAsync(["sms", "dead-letters", "replay", letter.MessageId], world.Services, replayed, CancellationToken.None));
+        Assert.StartsWith("1 message(s) moved back", replayed.ToString());
         await gateway.WaitForAsync(10, Patience);
         Assert.Empty(await deadLetters.ListAsync(10, CancellationToken.None));
         Assert.Equal(0, gateway.Repeats);

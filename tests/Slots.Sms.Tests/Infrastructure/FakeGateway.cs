@@ -19,10 +19,12 @@ public sealed class FakeGateway : IAsyncDisposable
     private readonly WebApplication _app;
     private readonly ConcurrentDictionary<string, int> _delivered = new();
     private readonly ConcurrentDictionary<string, byte> _alwaysFail = new();
+    private readonly ConcurrentDictionary<string, byte> _refused = new();
     private long _failUntilTicks;
     private int _failures;
     private int _requests;
     private int _repeats;
+    private int _failNext;
 
     private FakeGateway(WebApplication app) => _app = app;
 
@@ -52,10 +54,16 @@ public sealed class FakeGateway : IAsyncDisposable
     /// <summary>Answers 503 to everything for this long from now.</summary>
     public void FailFor(TimeSpan span) => Interlocked.Exchange(ref _failUntilTicks, DateTime.UtcNow.Add(span).Ticks);
 
+    /// <summary>Answers 503 to the next <paramref name="requests"/> requests.</summary>
+    public void FailNext(int requests) => Interlocked.Exchange(ref _failNext, requests);
+
     /// <summary>Answers 503 to this message reference, always.</summary>
     public void AlwaysFail(string reference) => _alwaysFail[reference] = 0;
 
     public void Heal(string reference) => _alwaysFail.TryRemove(reference, out _);
+
+    /// <summary>Answers 400 (a number it will never deliver to) to this message reference.</summary>
+    public void Refuse(string reference) => _refused[reference] = 0;
 
     private async Task<IResult> HandleAsync(HttpRequest request)
     {
@@ -67,7 +75,11 @@ public sealed class FakeGateway : IAsyncDisposable
         {
             return Results.BadRequest();
         }
-        if (DateTime.UtcNow.Ticks < Interlocked.Read(ref _failUntilTicks) || _alwaysFail.ContainsKey(key))
+        if (_refused.ContainsKey(key))
+        {
+            return Results.BadRequest();
+        }
+        if (DateTime.UtcNow.Ticks < Interlocked.Read(ref _failUntilTicks) || _alwaysFail.ContainsKey(key) || Interlocked.Decrement(ref _failNext) >= 0)
         {
             Interlocked.Increment(ref _failures);
             return Results.StatusCode(503);
