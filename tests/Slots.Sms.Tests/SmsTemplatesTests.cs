@@ -21,6 +21,13 @@ public sealed class SmsTemplatesTests
     }
 
     [Fact]
+    public void Place_name_with_a_placeholder_in_it_is_kept_as_written()
+    {
+        var message = new SlotReserved(1, "K7Q2MX", "+421905000001", "en", "Hall {code}", Day, Time);
+        Assert.Equal("Booking confirmed: Hall {code}, 23 Nov 2026 at 08:15. Code: K7Q2MX", SmsTemplates.Render(message));
+    }
+
+    [Fact]
     public void Unknown_language_falls_back_to_Slovak()
     {
         var message = new SlotReserved(1, "K7Q2MX", "+421905000001", "de", "Poliklinika", Day, Time);

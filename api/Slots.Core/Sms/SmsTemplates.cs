@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using Slots.Storage;
 
 namespace Slots.Sms;
@@ -8,7 +9,7 @@ namespace Slots.Sms;
 /// Short on purpose: a text past 160 GSM characters costs two messages; diacritics are left out
 /// of the Slovak texts for the same reason (they switch the SMS to UCS-2, 70 characters).
 /// </summary>
-public static class SmsTemplates
+public static partial class SmsTemplates
 {
     public const string DefaultLanguage = "sk";
 
@@ -31,10 +32,17 @@ public static class SmsTemplates
         var date = language == "en"
             ? e.Date.ToString("d MMM yyyy", CultureInfo.InvariantCulture)
             : e.Date.ToString("d.M.yyyy", CultureInfo.InvariantCulture);
-        return Texts[(language, e.Kind)]
-            .Replace("{place}", e.Place, StringComparison.Ordinal)
-            .Replace("{date}", date, StringComparison.Ordinal)
-            .Replace("{time}", e.Time.ToString("HH:mm", CultureInfo.InvariantCulture), StringComparison.Ordinal)
-            .Replace("{code}", e.Code, StringComparison.Ordinal);
+        var time = e.Time.ToString("HH:mm", CultureInfo.InvariantCulture);
+        // One pass: a place name that happens to contain "{code}" stays as it is.
+        return Placeholder().Replace(Texts[(language, e.Kind)], m => m.Groups[1].Value switch
+        {
+            "place" => e.Place,
+            "date" => date,
+            "time" => time,
+            _ => e.Code,
+        });
     }
+
+    [GeneratedRegex(@"\{(place|date|time|code)\}")]
+    private static partial Regex Placeholder();
 }
