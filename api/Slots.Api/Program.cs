@@ -14,6 +14,11 @@ builder.AddHealth();         // live and ready probes
 
 var app = builder.Build();
 
+if (MigrateCommand.IsRequested(args))
+{
+    return await MigrateCommand.RunAsync(app);   // `migrate`: apply the schema, then exit
+}
+
 app.UseForwardedHeaders();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
@@ -29,6 +34,7 @@ app.MapReservations();
 app.MapAdmin();
 
 await app.RunAsync();
+return 0;
 
 /// <summary>The API host; public so tests can start it.</summary>
 public partial class Program;
