@@ -2,6 +2,7 @@ using Slots;
 using Slots.Api.Admin;
 using Slots.Api.Endpoints;
 using Slots.Api.Hosting;
+using Slots.Scheduling;
 
 var builder = WebApplication.CreateBuilder(args);
 
@@ -11,6 +12,7 @@ builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
 builder.AddAdminAuth();      // API keys for staff endpoints
 builder.AddRateLimits();     // second line behind HAProxy
 builder.AddHealth();         // live and ready probes
+builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
 
 var app = builder.Build();
 
