@@ -19,7 +19,6 @@ internal static class ApiRegistration
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();
-        builder.Services.AddHostedService<WindowAdvancer>();
         // X-Forwarded-For is believed only from the proxies named here (HAProxy); everyone else could forge it.
         builder.Services.Configure<ForwardedHeadersOptions>(o =>
         {
