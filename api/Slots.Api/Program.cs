@@ -16,6 +16,11 @@ builder.AddSlotsScheduling(); // window jobs in this process on the embedded def
 
 var app = builder.Build();
 
+if (MigrateCommand.IsRequested(args))
+{
+    return await MigrateCommand.RunAsync(app);   // `migrate`: apply the schema, then exit
+}
+
 app.UseForwardedHeaders();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
@@ -31,6 +36,7 @@ app.MapReservations();
 app.MapAdmin();
 
 await app.RunAsync();
+return 0;
 
 /// <summary>The API host; public so tests can start it.</summary>
 public partial class Program;

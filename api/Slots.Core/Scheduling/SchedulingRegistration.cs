@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Quartz;
+using Slots.Sms;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
 using Slots.Window;
@@ -47,6 +48,9 @@ public static class SchedulingRegistration
         {
             return builder;
         }
+        // The SMS outbox relay (and, with RabbitMQ, the SMS consumer) runs wherever the jobs run.
+        builder.AddSlotsSms();
+        var sms = builder.Configuration.GetSection(SmsOptions.Section).Get<SmsOptions>() ?? new SmsOptions();
         builder.AddQuartz(q =>
         {
             if (storage.Provider == StorageProvider.Sqlite)
@@ -82,7 +86,8 @@ public static class SchedulingRegistration
             q.AddSlotsJob<FlushHotChangesJob>(FlushHotChangesJob.JobName, options.FlushEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
             q.AddSlotsJob<EvictDaysJob>(EvictDaysJob.JobName, options.EvictEvery, SimpleTriggerMisfireInstruction.FireNow);
             q.AddSlotsJob<PurgeIdempotencyJob>(PurgeIdempotencyJob.JobName, options.PurgeEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
-            // More jobs (the SMS outbox relay) register here the same way, one line each.
+            // A relay run that was missed has nothing special to catch up: the next one drains the whole outbox.
+            q.AddSlotsJob<RelayOutboxJob>(RelayOutboxJob.Key.Name, sms.RelayInterval, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         });
         // Stopping waits for a running job: a flush interrupted mid-batch would be rolled back and redone anyway,
         // but a clean stop keeps the run log honest.
