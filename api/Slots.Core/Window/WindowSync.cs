@@ -1,13 +1,18 @@
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Storage;
+using Slots.Storage.Sqlite;
 
 namespace Slots.Window;
 
 /// <summary>
 /// The window operations on SQLite and PostgreSQL, through EF Core on the cold side. Moving days
-/// in is <see cref="WindowService"/>; this adds the flush, the eviction and the purge.
+/// in is <see cref="WindowService"/>; this adds the flush, the eviction and the purge. The flush
+/// is one plpgsql call per batch on PostgreSQL (slots_flush_changes) and one queued operation of
+/// the single writer on SQLite (SqliteHotPath.FlushChanges).
 /// </summary>
-public sealed class WindowSync(SlotsDbContext db, WindowService window, StorageDialect dialect, TimeProvider clock) : IWindowSync
+public sealed class WindowSync(SlotsDbContext db, WindowService window, StorageDialect dialect, TimeProvider clock, IServiceProvider services)
+    : IWindowSync
 {
     /// <summary>Most batches one flush call drains, so a run under constant load still ends (the next run goes on).</summary>
     public const int MaxBatchesPerRun = 200;
@@ -21,7 +26,7 @@ public sealed class WindowSync(SlotsDbContext db, WindowService window, StorageD
         {
             var n = dialect.Provider == StorageProvider.Postgres
                 ? (await db.Database.SqlQueryRaw<int>("SELECT slots_flush_changes({0}) AS \"Value\"", batchSize).ToListAsync(ct)).Single()
-                : await FlushSqliteBatchAsync(batchSize, ct);
+                : await services.GetRequiredService<SqliteWriter>().WriteAsync(hot => hot.FlushChanges(batchSize), ct);
             flushed += n;
             if (n < batchSize)
             {
@@ -30,42 +35,6 @@ public sealed class WindowSync(SlotsDbContext db, WindowService window, StorageD
         }
         return flushed;
     }
-
-    /// <summary>
-    /// One batch on SQLite: BEGIN IMMEDIATE holds the only write lock, so the rows read are exactly
-    /// the rows deleted, and no change can commit between. Changes are applied one by one in id
-    /// order, so the disk table passes through the same states as the hot one did (a seat is
-    /// released before it is taken again) and its unique index on active seats always holds.
-    /// </summary>
-    private async Task<int> FlushSqliteBatchAsync(int batchSize, CancellationToken ct)
-    {
-        await using var tx = await db.Database.BeginTransactionAsync(ct);
-        var batch = await db.Changes.AsNoTracking().OrderBy(c => c.Id).Take(batchSize).ToListAsync(ct);
-        foreach (var c in batch)
-        {
-            await db.Database.ExecuteSqlRawAsync(ApplyChangeSql,
-                [c.Code, c.PlaceId, c.Day, c.StartMinute, c.SeatNo, c.PersonHash, c.Phone, c.Name, c.Language, c.CreatedAt, c.Kind, c.At], ct);
-        }
-        if (batch.Count > 0)
-        {
-            await db.Database.ExecuteSqlRawAsync("DELETE FROM changes WHERE id <= {0}", [batch[^1].Id], ct);
-        }
-        await tx.CommitAsync(ct);
-        return batch.Count;
-    }
-
-    // The change carries the whole reservation, so applying it is an upsert of that state;
-    // updated_at keeps a row from going back to an older one if a change is ever applied twice.
-    private const string ApplyChangeSql = """
-        INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
-                                  created_at, cancelled_at, updated_at)
-        VALUES ({0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, CASE WHEN {10} = 2 THEN {11} END, {11})
-        ON CONFLICT (code) DO UPDATE SET place_id = excluded.place_id, day = excluded.day, start_minute = excluded.start_minute,
-            seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
-            language = excluded.language, created_at = excluded.created_at, cancelled_at = excluded.cancelled_at,
-            updated_at = excluded.updated_at
-        WHERE reservations.updated_at <= excluded.updated_at
-        """;
 
     public async Task<int> EvictAsync(int batchSize, CancellationToken ct)
     {

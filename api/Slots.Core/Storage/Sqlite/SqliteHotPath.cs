@@ -118,6 +118,38 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
         return RescheduleStatus.Rescheduled;
     }
 
+    /// <summary>
+    /// Drains up to <paramref name="batchSize"/> change records into the disk reservations, oldest
+    /// first, inside the writer's transaction: the flush queues with the bookings instead of
+    /// competing with them for the file lock (where the writer, always busy under load, would
+    /// starve it). Changes are applied one by one in id order, so the disk table passes through
+    /// the states the hot one did and its unique index on active seats always holds.
+    /// </summary>
+    public int FlushChanges(int batchSize)
+    {
+        var batch = new List<object[]>(batchSize);
+        using (var read = Command(Sql.ReadChanges, ("$n", batchSize)).ExecuteReader())
+        {
+            while (read.Read())
+            {
+                var row = new object[read.FieldCount];
+                read.GetValues(row);
+                batch.Add(row);
+            }
+        }
+        foreach (var c in batch)
+        {
+            Command(Sql.ApplyChange, ("$id", c[0]), ("$kind", c[1]), ("$code", c[2]), ("$place", c[3]), ("$day", c[4]),
+                ("$minute", c[5]), ("$seat", c[6]), ("$person", c[7]), ("$phone", c[8]), ("$name", c[9]), ("$language", c[10]),
+                ("$created", c[11]), ("$at", c[12])).ExecuteNonQuery();
+        }
+        if (batch.Count > 0)
+        {
+            Command(Sql.DeleteChanges, ("$last", batch[^1][0])).ExecuteNonQuery();
+        }
+        return batch.Count;
+    }
+
     private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)
     {
         using var claimed = Command(Sql.ClaimSeat, ("$code", code), ("$place", slot.PlaceId), ("$day", slot.Day),
@@ -253,6 +285,28 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
             SELECT $kind, code, phone, language, place_id, day, start_minute, $now FROM hot_reservations WHERE code = $code
             """;
+
+        public const string ReadChanges = """
+            SELECT id, kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at
+            FROM changes ORDER BY id LIMIT $n
+            """;
+
+        // The change carries the whole reservation, so applying it is an upsert of that state;
+        // updated_at keeps a row from going back to an older one if a change is ever applied twice.
+        public const string ApplyChange = """
+            INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
+                                      created_at, cancelled_at, updated_at)
+            VALUES ($code, $place, $day, $minute, $seat, $person, $phone, $name, $language, $created,
+                    CASE WHEN $kind = 2 THEN $at END, $at)
+            ON CONFLICT (code) DO UPDATE SET place_id = excluded.place_id, day = excluded.day, start_minute = excluded.start_minute,
+                seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
+                language = excluded.language, created_at = excluded.created_at, cancelled_at = excluded.cancelled_at,
+                updated_at = excluded.updated_at
+            WHERE reservations.updated_at <= excluded.updated_at
+            """;
+
+        // The only writer: nothing can commit a lower id between the read and this delete.
+        public const string DeleteChanges = "DELETE FROM changes WHERE id <= $last";
 
         public const string InsertChange = """
             INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
