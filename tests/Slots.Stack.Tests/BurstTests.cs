@@ -13,7 +13,7 @@ public sealed class BurstTests(SharedApis shared)
         var ct = TestContext.Current.CancellationToken;
         // A queue long enough for the whole burst on a busy two-core machine; shedding has its own test.
         await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string> { ["SLOTS_QUEUE_TIMEOUT"] = "10s" }, "burst", ct);
-        var place = await Places.CreateAsync(shared.Apis[0].BaseAddress, capacity: 20);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 20);
         using var clients = new Clients(haproxy.FrontAddress, 249);
         var before = await haproxy.ServersAsync(ct);
 

@@ -27,7 +27,7 @@ public sealed class FailureTests
         try
         {
             await using var haproxy = await StackProcesses.StartHaproxyAsync(apis, HighLimits, "kill", ct);
-            var place = await Places.CreateAsync(apis[0].BaseAddress, capacity: 1000);
+            var place = await Places.CreateAsync(apis, capacity: 1000);
             using var clients = new Clients(haproxy.FrontAddress, 16);
             using var traffic = new Traffic(clients, place, TimeSpan.FromMilliseconds(20));
 
@@ -78,7 +78,7 @@ public sealed class FailureTests
         try
         {
             await using var haproxy = await StackProcesses.StartHaproxyAsync(apis, HighLimits, "restart", ct);
-            var place = await Places.CreateAsync(apis[0].BaseAddress, capacity: 1000);
+            var place = await Places.CreateAsync(apis, capacity: 1000);
             using var clients = new Clients(haproxy.FrontAddress, 8);
             using var traffic = new Traffic(clients, place, TimeSpan.FromMilliseconds(20));
 

@@ -24,7 +24,7 @@ public sealed class OverloadTests(SharedApis shared)
             ["SLOTS_SERVER_MAXQUEUE"] = "10",
             ["SLOTS_QUEUE_TIMEOUT"] = "500ms",
         }, "overload", ct);
-        var place = await Places.CreateAsync(shared.Apis[0].BaseAddress, capacity: 400);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 400);
         // 24 addresses × 25 requests: each address also goes past its write budget (20 per 10 s), so both lines shed.
         using var clients = new Clients(haproxy.FrontAddress, 24);
 

@@ -19,7 +19,7 @@ public sealed class RateLimitTests(SharedApis shared)
             ["SLOTS_RATE_WRITES"] = "5",
             ["SLOTS_RATE_PERIOD_S"] = "3",
         }, "ratelimit", ct);
-        var place = await Places.CreateAsync(shared.Apis[0].BaseAddress, capacity: 50);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 50);
         using var greedy = Clients.From(IPAddress.Parse("127.0.0.21"), haproxy.FrontAddress);
         using var other = Clients.From(IPAddress.Parse("127.0.0.22"), haproxy.FrontAddress);
 

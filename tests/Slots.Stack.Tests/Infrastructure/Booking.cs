@@ -4,6 +4,7 @@ using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Slots.Testing;
 
 namespace Slots.Stack.Tests.Infrastructure;
 
@@ -129,10 +130,15 @@ public static class Places
 
     public static string Day(DateOnly day) => day.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
 
-    /// <summary>A place with six 10-minute slots on <see cref="BookableDay"/>, <paramref name="capacity"/> seats each.</summary>
-    public static async Task<int> CreateAsync(Uri api, int capacity)
+    /// <summary>
+    /// A place with six 10-minute slots on <see cref="BookableDay"/>, <paramref name="capacity"/> seats
+    /// each, made on the first instance and returned once every instance knows it: an instance reloads
+    /// its place directory for an unknown id at most once a second, so a place made a moment ago on
+    /// another instance can still be unknown-place there.
+    /// </summary>
+    public static async Task<int> CreateAsync(IReadOnlyList<ApiProcess> apis, int capacity)
     {
-        using var admin = new HttpClient { BaseAddress = api, Timeout = TimeSpan.FromSeconds(60) };
+        using var admin = new HttpClient { BaseAddress = apis[0].BaseAddress, Timeout = TimeSpan.FromSeconds(60) };
         admin.DefaultRequestHeaders.Add("X-Api-Key", StackProcesses.AdminKey);
         var created = await admin.PostAsJsonAsync("/api/admin/places", new
         {
@@ -152,6 +158,15 @@ public static class Places
             capacity,
         });
         generated.EnsureSuccessStatusCode();
+        foreach (var api in apis)
+        {
+            using var probe = new HttpClient { BaseAddress = api.BaseAddress, Timeout = TimeSpan.FromSeconds(10) };
+            for (var tries = 0; (await probe.GetAsync($"/api/places/{id}")).StatusCode == HttpStatusCode.NotFound; tries++)
+            {
+                Assert.True(tries < 50, $"Place {id} still unknown on {api.Address} after 5 s.");
+                await Task.Delay(100);
+            }
+        }
         return id;
     }
 }
