@@ -27,7 +27,7 @@ public sealed class HaproxyServer : IAsyncDisposable
 
     public static string ConfigPath => Path.Combine(Repository.Root, "haproxy", "haproxy.cfg");
 
-    /// <summary>The haproxy binary, or null with the reason the tests skip.</summary>
+    /// <summary>The haproxy binary, or null when it is not installed (the tests that need it skip then).</summary>
     public static string? Binary() =>
         new[] { "/usr/sbin/haproxy", "/usr/local/sbin/haproxy" }
             .Concat((Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator).Where(d => d.Length > 0).Select(d => Path.Combine(d, "haproxy")))
@@ -106,6 +106,9 @@ public sealed class HaproxyServer : IAsyncDisposable
                 }
             }
             catch (HttpRequestException)
+            {
+            }
+            catch (TaskCanceledException) when (!ct.IsCancellationRequested)
             {
             }
             if (clock.Elapsed > limit)
