@@ -13,11 +13,12 @@ public sealed class RateLimitTests(SharedApis shared)
     {
         shared.SkipIfUnavailable();
         var ct = TestContext.Current.CancellationToken;
-        // Five writes per three seconds per address: the shape of the real limit, small enough to test quickly.
+        // Five writes per six seconds per address: the shape of the real limit, small enough to test quickly, and
+        // a period long enough that a slow machine still sends all eight inside it.
         await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
         {
             ["SLOTS_RATE_WRITES"] = "5",
-            ["SLOTS_RATE_PERIOD_S"] = "3",
+            ["SLOTS_RATE_PERIOD_S"] = "6",
         }, "ratelimit", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 50);
         using var greedy = Clients.From(IPAddress.Parse("127.0.0.21"), haproxy.FrontAddress);
@@ -41,7 +42,7 @@ public sealed class RateLimitTests(SharedApis shared)
         {
             Assert.Equal("application/problem+json", a.ContentType);
             Assert.Equal("rate-limited", a.Code);
-            Assert.Equal(TimeSpan.FromSeconds(3), a.RetryAfter);
+            Assert.Equal(TimeSpan.FromSeconds(6), a.RetryAfter);
         });
         Assert.Equal(HttpStatusCode.TooManyRequests, raw.StatusCode);
         var problem = (await raw.Content.ReadFromJsonAsync<JsonObject>(ct))!;
