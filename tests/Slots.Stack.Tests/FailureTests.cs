@@ -86,16 +86,21 @@ public sealed class FailureTests
             var stopping = Booking.NowMs;
             await server.StopAsync();
             var stopped = Booking.NowMs;
-            await Task.Delay(3000, ct);
+            // Readiness fails with the database: the health checks alone take both instances out.
+            var bothDown = await haproxy.WaitAsync(s => s.Values.All(v => v.Status == "DOWN"), TimeSpan.FromSeconds(15), ct);
+            await Task.Delay(1500, ct);
             var starting = Booking.NowMs;
             await server.StartAsync();
             var started = Booking.NowMs;
             var recovery = await traffic.FirstCreatedSentAfterAsync(started, TimeSpan.FromSeconds(30));
+            var bothUp = await haproxy.WaitAsync(s => s.Values.All(v => v.Status == "UP"), TimeSpan.FromSeconds(15), ct) + TimeSpan.FromMilliseconds(Booking.NowMs - started);
             await Task.Delay(1000, ct);
             var bookings = await traffic.StopAsync();
 
             var duringOutage = bookings.SelectMany(b => b.Attempts).Where(a => a.SentAtMs > stopped && a.SentAtMs + a.Latency.TotalMilliseconds < starting).ToArray();
-            Figures.Report($"database restart: stop took {stopped - stopping} ms, start {started - starting} ms; during the outage {duringOutage.Length} attempts: {duringOutage.Count(a => a.Status == HttpStatusCode.ServiceUnavailable)} × 503 ({duringOutage.Count(a => a.Code == "database-unavailable")} from the API, {duringOutage.Count(a => a.Code == "service-busy")} from HAProxy); first 201 {recovery.TotalMilliseconds:F0} ms after the server was back; {bookings.Count} bookings");
+            Figures.Report($"database restart: stop took {stopped - stopping} ms, start {started - starting} ms; during the outage {duringOutage.Length} attempts: {duringOutage.Count(a => a.Status == HttpStatusCode.ServiceUnavailable)} × 503 ({duringOutage.Count(a => a.Code == "database-unavailable")} from the API, {duringOutage.Count(a => a.Code == "service-busy")} from HAProxy); first 201 {recovery.TotalMilliseconds:F0} ms after the server was back; health checks had both instances DOWN {bothDown.TotalMilliseconds:F0} ms after the stop and both UP by {bothUp.TotalMilliseconds:F0} ms after the start; {bookings.Count} bookings");
+
+            Assert.InRange(bothDown, TimeSpan.Zero, DetectionLimit);
 
             Assert.NotEmpty(duringOutage);
             Assert.All(duringOutage, a =>
