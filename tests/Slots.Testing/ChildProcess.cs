@@ -108,7 +108,11 @@ public sealed class ChildProcess : IAsyncDisposable
         AppDomain.CurrentDomain.ProcessExit -= OnProcessExit;
         await StopAsync(TimeSpan.FromSeconds(10));
         _process.Dispose();
-        await _log.DisposeAsync();
+        // Under the lock the output handlers take: a last line may still be arriving.
+        lock (_log)
+        {
+            _log.Dispose();
+        }
     }
 
     /// <summary>A port nobody listens on right now, on loopback (the server binds it a moment later).</summary>

@@ -70,6 +70,7 @@ public static class StackProcesses
     {
         var folder = Path.Combine(LogFolder, name);
         Directory.CreateDirectory(folder);
+        TestContext.Current.TestOutputHelper?.WriteLine($"process logs: {LogFolder} (HAProxy's in {folder})");
         return HaproxyServer.StartAsync(apis.Select(a => a.Address).ToArray(), settings, folder, ct);
     }
 }
