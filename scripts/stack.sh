@@ -191,7 +191,8 @@ scheduler_dll() { echo "$ROOT/artifacts/bin/Slots.Scheduler/$(pivot)/Slots.Sched
 has_scheduler() { ls scheduler/Slots.Scheduler/*.csproj >/dev/null 2>&1; }
 
 # Configuration every .NET process of the stack gets (appsettings keys, ':' written as '__').
-APP_ENV=(ASPNETCORE_ENVIRONMENT="${ASPNETCORE_ENVIRONMENT:-Development}" DOTNET_NOLOGO=1
+# ASPNETCORE_ for the API, DOTNET_ for a generic-host scheduler.
+APP_ENV=(ASPNETCORE_ENVIRONMENT="${ASPNETCORE_ENVIRONMENT:-Development}" DOTNET_ENVIRONMENT="${DOTNET_ENVIRONMENT:-Development}" DOTNET_NOLOGO=1
   Slots__Storage__Provider=Postgres ConnectionStrings__Slots="$PG_CONNECTION"
   ConnectionStrings__RabbitMq="$AMQP_URL"
   Slots__TrustedProxies__0=127.0.0.1)
