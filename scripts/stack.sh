@@ -16,6 +16,7 @@ STATS_PORT="${SLOTS_STATS_PORT:-8404}"
 PG_PORT="${SLOTS_PG_PORT:-55432}"
 API_COUNT="${SLOTS_API_COUNT:-2}"            # 1..4: haproxy.cfg has SLOTS_API_1 .. SLOTS_API_4
 API_FIRST_PORT="${SLOTS_API_FIRST_PORT:-5101}"
+SCHEDULER_PORT="${SLOTS_SCHEDULER_PORT:-5199}"   # the scheduler host's health probes
 AMQP_PORT="${SLOTS_AMQP_PORT:-56720}"
 RABBIT_DIST_PORT="${SLOTS_RABBIT_DIST_PORT:-56721}"
 RABBIT_MGMT_PORT="${SLOTS_RABBIT_MGMT_PORT:-56722}"
@@ -228,8 +229,9 @@ scheduler_up() {
     say "  scheduler: already running"
     return
   fi
-  (cd scheduler/Slots.Scheduler && spawn scheduler env "${APP_ENV[@]}" dotnet exec "$(scheduler_dll)")
-  say "  scheduler: starting"
+  need_port scheduler "$SCHEDULER_PORT"
+  (cd scheduler/Slots.Scheduler && spawn scheduler env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$SCHEDULER_PORT" dotnet exec "$(scheduler_dll)")
+  say "  scheduler: starting on 127.0.0.1:$SCHEDULER_PORT"
 }
 
 haproxy_env() {
@@ -275,8 +277,7 @@ up() {
   haproxy_up
   wait_for "haproxy (every API server UP)" haproxy_all_up
   if has_scheduler; then
-    sleep 2
-    alive scheduler || { say "  scheduler exited; see $LOGS/scheduler.log" >&2; exit 1; }
+    wait_for "scheduler" http_ok "http://127.0.0.1:$SCHEDULER_PORT/health/ready"
   fi
   say ""
   say "Slots:           http://127.0.0.1:$FRONT_PORT/   (HAProxy in front of $API_COUNT API instances)"
@@ -314,7 +315,9 @@ status() {
       "$(http_ok "$url" && echo "ready, $url" || echo "not ready, $url")"
   done
   if has_scheduler; then
-    line scheduler "$(cat "$PIDS/scheduler.pid" 2>/dev/null || echo -)" "$(alive scheduler && echo up || echo down)" "-"
+    local probe="http://127.0.0.1:$SCHEDULER_PORT/health/ready"
+    line scheduler "$(cat "$PIDS/scheduler.pid" 2>/dev/null || echo -)" "$(alive scheduler && echo up || echo down)" \
+      "$(http_ok "$probe" && echo "ready, $probe" || echo "not ready, $probe")"
   fi
   line haproxy "$(cat "$PIDS/haproxy.pid" 2>/dev/null || echo -)" "$(alive haproxy && echo up || echo down)" \
     "$(haproxy_all_up && echo "all API servers UP, http://127.0.0.1:$FRONT_PORT/" || echo "not every API server UP")"
