@@ -93,9 +93,15 @@ public static class Audit
 
     private sealed record Found(int PlaceId, string Day, string Time, bool Outbox, bool Change);
 
-    /// <summary>Each confirmed code where it is now (hot or, once flushed, on disk), with whether its SMS and change record exist.</summary>
+    /// <summary>
+    /// Each confirmed code where it is now (hot or, once flushed, on disk), with whether its SMS and
+    /// change record exist. Outbox and change codes are read once into sets (neither table is
+    /// indexed by code; a lookup per confirmation would scan them once per code).
+    /// </summary>
     private static async Task<Dictionary<string, Found>> FindAsync(DbConnection db, List<string> codes, CancellationToken ct)
     {
+        var outbox = await CodesAsync(db, "SELECT code FROM outbox WHERE kind = 1", ct);
+        var changed = await CodesAsync(db, "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations", ct);
         var found = new Dictionary<string, Found>(StringComparer.Ordinal);
         for (var offset = 0; offset < codes.Count; offset += Chunk)
         {
@@ -106,28 +112,37 @@ public static class Audit
                 list.Append(i == 0 ? "" : ", ").Append("@p").Append(i);
             }
             var sql = $"""
-                SELECT x.code, x.place_id, x.day, x.start_minute,
-                       EXISTS (SELECT 1 FROM outbox o WHERE o.code = x.code AND o.kind = 1),
-                       EXISTS (SELECT 1 FROM changes c WHERE c.code = x.code AND c.kind = 1)
-                            OR EXISTS (SELECT 1 FROM reservations d WHERE d.code = x.code)
-                FROM (SELECT code, place_id, day, start_minute FROM hot_reservations WHERE code IN ({list})
-                      UNION
-                      SELECT code, place_id, day, start_minute FROM reservations WHERE cancelled_at IS NULL AND code IN ({list})) x
+                SELECT code, place_id, day, start_minute FROM hot_reservations WHERE code IN ({list})
+                UNION ALL
+                SELECT code, place_id, day, start_minute FROM reservations WHERE cancelled_at IS NULL AND code IN ({list})
                 """;
             await using var command = Database.Command(db, sql, chunk);
             await using var reader = await command.ExecuteReaderAsync(ct);
             while (await reader.ReadAsync(ct))
             {
+                var code = reader.GetString(0);
                 var minute = Convert.ToInt32(reader.GetValue(3), CultureInfo.InvariantCulture);
-                found[reader.GetString(0)] = new Found(
+                found[code] = new Found(
                     Convert.ToInt32(reader.GetValue(1), CultureInfo.InvariantCulture),
                     DayText(reader.GetValue(2)),
                     $"{minute / 60:00}:{minute % 60:00}",
-                    Convert.ToBoolean(reader.GetValue(4), CultureInfo.InvariantCulture),
-                    Convert.ToBoolean(reader.GetValue(5), CultureInfo.InvariantCulture));
+                    outbox.Contains(code),
+                    changed.Contains(code));
             }
         }
         return found;
+    }
+
+    private static async Task<HashSet<string>> CodesAsync(DbConnection db, string sql, CancellationToken ct)
+    {
+        var codes = new HashSet<string>(StringComparer.Ordinal);
+        await using var command = Database.Command(db, sql, []);
+        await using var reader = await command.ExecuteReaderAsync(ct);
+        while (await reader.ReadAsync(ct))
+        {
+            codes.Add(reader.GetString(0));
+        }
+        return codes;
     }
 
     private static string DayText(object value) => value switch

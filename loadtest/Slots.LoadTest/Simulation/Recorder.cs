@@ -26,12 +26,17 @@ public sealed class Recorder
     private readonly ConcurrentDictionary<string, long> _errors = new(StringComparer.Ordinal);
     private readonly ConcurrentDictionary<UserOutcome, long> _outcomes = new();
     private readonly ConcurrentQueue<Confirmation> _confirmations = new();
+    private long? _finishedAt;
     private long _started;
     private long _notStarted;
 
     public double SecondsSinceStart => Stopwatch.GetElapsedTime(_start).TotalSeconds;
 
-    public TimeSpan Elapsed => Stopwatch.GetElapsedTime(_start);
+    /// <summary>Time since the start; once <see cref="Finish"/> was called, the time of the finish.</summary>
+    public TimeSpan Elapsed => _finishedAt is { } end ? Stopwatch.GetElapsedTime(_start, end) : Stopwatch.GetElapsedTime(_start);
+
+    /// <summary>The crowd is gone: rates are per second of the run, not of the run plus the audit after it.</summary>
+    public void Finish() => _finishedAt ??= Stopwatch.GetTimestamp();
 
     /// <summary>An HTTP answer of an operation (places, availability, reserve), by status code.</summary>
     public void Answer(string operation, int status, TimeSpan latency)

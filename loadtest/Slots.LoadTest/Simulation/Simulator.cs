@@ -38,6 +38,7 @@ public sealed class Simulator(SimulationOptions options)
                 }
             }, CancellationToken.None));
             await Task.WhenAll(workers);
+            recorder.Finish();
             return recorder;
         }
 
@@ -70,6 +71,7 @@ public sealed class Simulator(SimulationOptions options)
             await Task.Delay(TimeSpan.FromMilliseconds(2), CancellationToken.None);
         }
         await Task.WhenAll(users.Values.ToArray());
+        recorder.Finish();
         return recorder;
     }
 }
