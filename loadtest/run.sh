@@ -9,7 +9,7 @@
 #
 # Against a stack that is already up (./slots stack up), start nothing and point it there:
 #   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
-#   SLOTS_BENCH_API_PIDS=123,456 loadtest/run.sh
+#   SLOTS_BENCH_API_PIDS=123,456 [SLOTS_BENCH_DB_PID=789] loadtest/run.sh
 # (that stack must run its APIs with Slots__Benchmark__Baseline=true for the baseline and no-op).
 #
 # Knobs (environment): SLOTS_BENCH_DURATION (s, default 20), SLOTS_BENCH_CONCURRENCY (64),
@@ -102,6 +102,8 @@ start_apis() {
   for i in $(seq 1 "$instances"); do start_api "$i" "$1"; done
   target=$(IFS=,; echo "${api_urls[*]}")
   pids=$(IFS=,; echo "${api_pids[*]}")
+  watch=(--watch-pids "$pids")
+  if [ -f "$pg_data/postmaster.pid" ]; then watch+=(--watch-db-pid "$(head -1 "$pg_data/postmaster.pid")"); fi
 }
 
 stop_apis() {
@@ -114,6 +116,8 @@ if [ -n "${SLOTS_BENCH_TARGET:-}" ]; then
   external=1
   target="$SLOTS_BENCH_TARGET"; db="${SLOTS_BENCH_DB:?SLOTS_BENCH_DB is required with SLOTS_BENCH_TARGET}"
   backend="${SLOTS_BENCH_PROVIDER:-postgres}"; pids="${SLOTS_BENCH_API_PIDS:-}"
+  watch=(--watch-pids "$pids")
+  if [ -n "${SLOTS_BENCH_DB_PID:-}" ]; then watch+=(--watch-db-pid "$SLOTS_BENCH_DB_PID"); fi
 else
   if [ "$backend" = postgres ]; then start_postgres; else db="Data Source=$work/slots.db"; fi
   # Throughput runs: the per-client limiter out of the way (the stampede below runs with the shipped limits).
@@ -130,7 +134,7 @@ crowd=(--flow reserve --mode closed --max-in-flight "$concurrency" --duration "$
 for scenario in noop baseline reserve; do
   echo "== $scenario"
   "$lt" run --target "$target" --scenario "$scenario" --endpoint "$scenario" "${crowd[@]}" \
-    --watch-pids "$pids" "${audit[@]}" --json "$results/$scenario.json"
+    "${watch[@]}" "${audit[@]}" --json "$results/$scenario.json"
 done
 
 capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
@@ -142,11 +146,11 @@ fi
 "$lt" run --target "$target" --scenario stampede --endpoint reserve --flow spa --mode open \
   --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 11 \
-  --watch-pids "$pids" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
+  "${watch[@]}" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
 
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
 "$lt" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
-  --watch-pids "$pids" --json "$results/availability.json"
+  "${watch[@]}" --json "$results/availability.json"
 
 if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
   # Proportional set size of the server and its backends: shared buffers counted once, not per process.

@@ -51,9 +51,9 @@ internal static class Cli
                    [--flow spa|reserve] [--mode open|closed] [--duration S] [--warmup-rate R] [--warmup-seconds S]
                    [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
-                   [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…]
+                   [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P]
                    [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
-               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--json PATH]
+               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--json PATH]
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
                Slots.LoadTest summarize --results DIR [--backend NAME] [--out FILE.md]
@@ -88,12 +88,12 @@ internal static class Cli
     }
 
     /// <summary>One scenario end to end: catalogue, crowd, memory samples, audit. Public to the smoke test.</summary>
-    public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<int> pids, CancellationToken ct)
+    public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
     {
         var perAddress = Math.Max(2, (options.MaxInFlight / options.Sources) + 2);
         using var sources = new SourceAddresses(options.Sources, perAddress, TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
-        await using var memory = new MemorySampler(pids);
+        await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
         memory.Start();
         var startedAt = DateTimeOffset.UtcNow;
         var recorder = await new Simulator(options).RunAsync(sources, catalog, ct);
@@ -121,10 +121,10 @@ internal static class Cli
         }
         using var sources = new SourceAddresses(options.Sources, Math.Max(2, (concurrency / options.Sources) + 2), TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
-        await using var memory = new MemorySampler(pids);
+        await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
         memory.Start();
         var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct);
-        report = report with { Memory = await memory.StopAsync() };
+        report = report with { Processes = await memory.StopAsync() };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"== availability, {days} days at one place, {report.PlacesCycled} places cycled, {concurrency} at a time: " +
             $"{report.Ok.Count} OK, p50 {report.Ok.P50:0.00} ms, p95 {report.Ok.P95:0.00} ms, p99 {report.Ok.P99:0.00} ms, max {report.Ok.Max:0.00} ms; other answers {report.NotOk}"));
@@ -198,18 +198,22 @@ internal static class Cli
         return connection is null ? null : (provider, connection);
     }
 
-    private static List<int> Pids(Args args)
+    /// <summary>--watch-pids: the API processes; --watch-db-pid: the database server (its backends counted with it).</summary>
+    private static List<(string Role, int Pid)> Pids(Args args)
     {
-        var pids = new List<int>();
-        foreach (var text in (args.Text("watch-pids") ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        var pids = new List<(string, int)>();
+        foreach (var (option, role) in new[] { ("watch-pids", "api"), ("watch-db-pid", "database") })
         {
-            if (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
+            foreach (var text in (args.Text(option) ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
             {
-                pids.Add(pid);
-            }
-            else
-            {
-                args.Errors.Add($"--watch-pids: '{text}' is not a process id.");
+                if (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
+                {
+                    pids.Add((role, pid));
+                }
+                else
+                {
+                    args.Errors.Add($"--{option}: '{text}' is not a process id.");
+                }
             }
         }
         return pids;

@@ -55,7 +55,18 @@ public sealed class OptionsTests
 
     [Fact]
     public void Resident_memory_is_read_from_the_vmrss_line() =>
-        Assert.Equal(123456, MemorySampler.ParseVmRss(["Name:\tdotnet", "VmPeak:\t  999999 kB", "VmRSS:\t  123456 kB", "Threads:\t12"]));
+        Assert.Equal(123456, ProcessSampler.ParseVmRss(["Name:\tdotnet", "VmPeak:\t  999999 kB", "VmRSS:\t  123456 kB", "Threads:\t12"]));
+
+    [Fact]
+    public void Cpu_ticks_and_parent_are_read_past_a_process_name_with_spaces_and_parentheses()
+    {
+        const string stat = "4242 (postgres: slots (x)) S 4100 4100 4100 0 -1 4194560 830 0 0 0 1234 567 0 0 20 0 1 0 12345 2000000 500 18446744073709551615";
+
+        var parsed = ProcessSampler.ParseStat(stat);
+
+        Assert.Equal((4100, 1234L + 567L), parsed);
+        Assert.Null(ProcessSampler.ParseStat("garbage"));
+    }
 
     [Fact]
     public void Popular_places_are_picked_most_often_and_the_first_most_of_all()

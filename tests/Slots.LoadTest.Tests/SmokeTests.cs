@@ -43,7 +43,7 @@ public sealed class SmokeTests
         var target = host.Start();
         var seeded = await Seeder.RunAsync(Provider.Sqlite, host.ConnectionString, Small, TestContext.Current.CancellationToken);
 
-        var report = await Cli.SimulateAsync(Crowd(target, endpoint, flow), (Provider.Sqlite, host.ConnectionString), [Environment.ProcessId], TestContext.Current.CancellationToken);
+        var report = await Cli.SimulateAsync(Crowd(target, endpoint, flow), (Provider.Sqlite, host.ConnectionString), [("api", Environment.ProcessId)], TestContext.Current.CancellationToken);
 
         Assert.Equal(3 * 3 * 4 * 3, seeded.Seats);
         Assert.True(report.Confirmed > 0, report.ToTable());
@@ -55,7 +55,7 @@ public sealed class SmokeTests
         Assert.Equal(0, audit.MissingConfirmations);
         Assert.Equal(0, audit.SharedSeats);
         Assert.Equal(audit.HotReservations, audit.ReservedOutboxRows);
-        Assert.True(report.Memory.Single().MaxRssMb > 0);
+        Assert.True(report.Processes.First(p => p.Role == "api").MaxRssMb > 0);
     }
 
     [Fact]

@@ -37,7 +37,7 @@ public sealed record RunReport(
     IReadOnlyDictionary<string, long> Statuses,
     IReadOnlyDictionary<string, LatencyStats> Latency,
     IReadOnlyDictionary<string, long> Errors,
-    IReadOnlyList<MemoryStats> Memory,
+    IReadOnlyList<ProcessStats> Processes,
     AuditResult? Audit)
 {
     public static readonly JsonSerializerOptions Json = new(JsonSerializerDefaults.Web)
@@ -46,7 +46,7 @@ public sealed record RunReport(
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
-    public static RunReport From(SimulationOptions o, DateTimeOffset startedAt, Recorder r, IReadOnlyList<MemoryStats> memory, AuditResult? audit)
+    public static RunReport From(SimulationOptions o, DateTimeOffset startedAt, Recorder r, IReadOnlyList<ProcessStats> processes, AuditResult? audit)
     {
         var latencies = r.Latencies;
         var statuses = latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => (long)kv.Value.Count);
@@ -75,7 +75,7 @@ public sealed record RunReport(
             statuses,
             latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => Rounded(LatencyStats.Of(kv.Value))),
             r.Errors.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value),
-            memory,
+            processes,
             audit);
     }
 
@@ -111,9 +111,9 @@ public sealed record RunReport(
         {
             t.AppendLine(inv, $"     {kind}: {n}");
         }
-        foreach (var m in Memory)
+        foreach (var m in Processes)
         {
-            t.AppendLine(inv, $"   API pid {m.Pid}: VmRSS max {m.MaxRssMb:0.0} MB, mean {m.AvgRssMb:0.0} MB ({m.Samples} samples)");
+            t.AppendLine(inv, $"   {m.Role} pid {m.Pid} ({m.Name}): CPU {m.CpuSeconds:0.0} s = {m.CpuCoreShare:0.00} cores{(m.Role == "database" ? " (with its backends)" : "")}, VmRSS max {m.MaxRssMb:0.0} MB, mean {m.AvgRssMb:0.0} MB");
         }
         if (Audit is { } a)
         {

@@ -25,8 +25,8 @@ public static class Summary
         var md = new StringBuilder();
         md.AppendLine(inv, $"### {backend}: {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC");
         md.AppendLine();
-        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx + timeouts | audit | API RSS max MB |");
-        md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
+        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx + timeouts | audit | API RSS max MB | CPU cores: API / DB / generator |");
+        md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|");
         foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede) })
         {
             if (r is null)
@@ -34,7 +34,7 @@ public static class Summary
                 continue;
             }
             var ok = Ok(r);
-            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Memory)} |");
+            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} |");
         }
         md.AppendLine();
         if (real is not null && baseline is not null && baseline.GoodputPerSecond > 0)
@@ -73,8 +73,18 @@ public static class Summary
 
     private static string AuditText(AuditResult? a) => a is null ? "—" : a.Passed ? $"passed ({a.Confirmations})" : "**FAILED**";
 
-    private static string MaxRss(IReadOnlyList<MemoryStats> memory) =>
-        memory.Count == 0 ? "—" : string.Join(" / ", memory.Select(m => m.MaxRssMb.ToString("0", CultureInfo.InvariantCulture)));
+    private static string MaxRss(IReadOnlyList<ProcessStats> processes) =>
+        processes.Any(p => p.Role == "api")
+            ? string.Join(" / ", processes.Where(p => p.Role == "api").Select(m => m.MaxRssMb.ToString("0", CultureInfo.InvariantCulture)))
+            : "—";
+
+    private static string Cpu(IReadOnlyList<ProcessStats> processes)
+    {
+        string Of(string role) => processes.Any(p => p.Role == role)
+            ? processes.Where(p => p.Role == role).Sum(p => p.CpuCoreShare).ToString("0.00", CultureInfo.InvariantCulture)
+            : "—";
+        return $"{Of("api")} / {Of("database")} / {Of("generator")}";
+    }
 
     private static T? Read<T>(string folder, string name) where T : class
     {

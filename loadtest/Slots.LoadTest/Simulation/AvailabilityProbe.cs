@@ -5,7 +5,7 @@ using Slots.LoadTest.Reporting;
 namespace Slots.LoadTest.Simulation;
 
 public sealed record AvailabilityReport(string Target, int Requests, int Concurrency, int Days, int PlacesCycled,
-    LatencyStats Ok, long NotOk, IReadOnlyDictionary<string, long> Errors, IReadOnlyList<MemoryStats> Memory);
+    LatencyStats Ok, long NotOk, IReadOnlyDictionary<string, long> Errors, IReadOnlyList<ProcessStats> Processes);
 
 /// <summary>
 /// The week view's cost at the API: GET availability for 7 days at one place, the places cycled
