@@ -10,7 +10,7 @@ public sealed class ApiHost : WebApplicationFactory<global::Program>
     private readonly string _folder = Directory.CreateTempSubdirectory("slots-loadtest-").FullName;
     private readonly Dictionary<string, string?> _settings;
 
-    public ApiHost(int writesPerWindow = 100_000)
+    public ApiHost(int writesPerWindow = 100_000, bool benchmark = true)
     {
         DatabasePath = Path.Combine(_folder, "slots.db");
         _settings = new Dictionary<string, string?>
@@ -19,7 +19,7 @@ public sealed class ApiHost : WebApplicationFactory<global::Program>
             ["ConnectionStrings:Slots"] = $"Data Source={DatabasePath}",
             ["Slots:Persons:HmacSecret"] = "loadtest-secret-of-enough-length",
             ["Slots:DemoData:WhenEmpty"] = "false",
-            ["Slots:Benchmark:Baseline"] = "true",
+            ["Slots:Benchmark:Baseline"] = benchmark ? "true" : "false",
             ["Slots:RateLimits:WritesPerWindow"] = writesPerWindow.ToString(System.Globalization.CultureInfo.InvariantCulture),
             ["Slots:RateLimits:ReadsPerWindow"] = "100000",
             ["Slots:RateLimits:Window"] = "00:00:02",

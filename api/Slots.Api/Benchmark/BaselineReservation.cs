@@ -60,20 +60,44 @@ internal static class BaselineReservation
             }
             db.HotReservations.Add(new HotReservation
             {
-                Code = code, PlaceId = slot.PlaceId, Day = slot.Day, StartMinute = slot.StartMinute, SeatNo = seat.SeatNo,
-                Minutes = seat.Minutes, StartsAt = seat.StartsAt, PersonHash = request.PersonHash, Phone = request.Phone,
-                Name = request.Name, Language = request.Language, CreatedAt = nowUnix,
+                Code = code,
+                PlaceId = slot.PlaceId,
+                Day = slot.Day,
+                StartMinute = slot.StartMinute,
+                SeatNo = seat.SeatNo,
+                Minutes = seat.Minutes,
+                StartsAt = seat.StartsAt,
+                PersonHash = request.PersonHash,
+                Phone = request.Phone,
+                Name = request.Name,
+                Language = request.Language,
+                CreatedAt = nowUnix,
             });
             db.Outbox.Add(new OutboxMessage
             {
-                Kind = (int)ChangeKind.Reserved, Code = code, Phone = request.Phone, Language = request.Language,
-                PlaceId = slot.PlaceId, Day = slot.Day, StartMinute = slot.StartMinute, CreatedAt = nowUnix,
+                Kind = (int)ChangeKind.Reserved,
+                Code = code,
+                Phone = request.Phone,
+                Language = request.Language,
+                PlaceId = slot.PlaceId,
+                Day = slot.Day,
+                StartMinute = slot.StartMinute,
+                CreatedAt = nowUnix,
             });
             db.Changes.Add(new ChangeRecord
             {
-                Kind = (int)ChangeKind.Reserved, Code = code, PlaceId = slot.PlaceId, Day = slot.Day, StartMinute = slot.StartMinute,
-                SeatNo = seat.SeatNo, PersonHash = request.PersonHash, Phone = request.Phone, Name = request.Name,
-                Language = request.Language, CreatedAt = nowUnix, At = nowUnix,
+                Kind = (int)ChangeKind.Reserved,
+                Code = code,
+                PlaceId = slot.PlaceId,
+                Day = slot.Day,
+                StartMinute = slot.StartMinute,
+                SeatNo = seat.SeatNo,
+                PersonHash = request.PersonHash,
+                Phone = request.Phone,
+                Name = request.Name,
+                Language = request.Language,
+                CreatedAt = nowUnix,
+                At = nowUnix,
             });
             try
             {
