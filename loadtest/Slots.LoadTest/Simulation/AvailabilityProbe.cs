@@ -21,9 +21,13 @@ public static class AvailabilityProbe
         var from = Catalog.Day(catalog.Today.AddDays(1));
         var to = Catalog.Day(catalog.Today.AddDays(days));
         // Warm-up: the first requests open connections and JIT the path; they are not counted.
-        for (var i = 0; i < Math.Min(50, requests); i++)
+        using (var warmLimit = CancellationTokenSource.CreateLinkedTokenSource(ct))
         {
-            using var warm = await sources.For(i).GetAsync(new Uri(target, $"/api/places/{places[i % places.Count].Id}/availability?from={from}&to={to}"), ct);
+            warmLimit.CancelAfter(timeout * 5);
+            for (var i = 0; i < Math.Min(50, requests); i++)
+            {
+                using var warm = await sources.For(i).GetAsync(new Uri(target, $"/api/places/{places[i % places.Count].Id}/availability?from={from}&to={to}"), warmLimit.Token);
+            }
         }
         var workers = Enumerable.Range(0, concurrency).Select(_ => Task.Run(async () =>
         {
