@@ -51,9 +51,9 @@ internal static class Cli
                    [--flow spa|reserve] [--mode open|closed] [--duration S] [--warmup-rate R] [--warmup-seconds S]
                    [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
-                   [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P]
+                   [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
                    [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
-               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--json PATH]
+               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
                Slots.LoadTest summarize --results DIR [--backend NAME] [--out FILE.md]
@@ -198,11 +198,11 @@ internal static class Cli
         return connection is null ? null : (provider, connection);
     }
 
-    /// <summary>--watch-pids: the API processes; --watch-db-pid: the database server (its backends counted with it).</summary>
+    /// <summary>--watch-pids: the API processes; --watch-db-pid: the database server (its backends counted with it); --watch-proxy-pid: HAProxy.</summary>
     private static List<(string Role, int Pid)> Pids(Args args)
     {
         var pids = new List<(string, int)>();
-        foreach (var (option, role) in new[] { ("watch-pids", "api"), ("watch-db-pid", "database") })
+        foreach (var (option, role) in new[] { ("watch-pids", "api"), ("watch-db-pid", "database"), ("watch-proxy-pid", "proxy") })
         {
             foreach (var text in (args.Text(option) ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
             {

@@ -49,4 +49,21 @@ public sealed class RunReportTests
         Assert.Equal(1, report.Errors["reserve: HTTP 503"]);
         Assert.Equal(2, report.Statuses["reserve 429"]);
     }
+
+    [Fact]
+    public void A_proxy_timeout_408_is_listed_with_the_errors_and_2xx_4xx_answers_are_not()
+    {
+        var recorder = new Recorder();
+        recorder.Answer("reserve", 408, TimeSpan.FromMilliseconds(2000));
+        recorder.Answer("reserve", 409, TimeSpan.FromMilliseconds(5));
+        recorder.Answer("reserve", 201, TimeSpan.FromMilliseconds(5));
+        recorder.Failure("reserve", "no answer: ResponseEnded");
+        recorder.Finish();
+
+        var report = RunReport.From(Options, DateTimeOffset.UtcNow, recorder, [], null);
+
+        Assert.Equal(2, report.Errors.Count);
+        Assert.Equal(1, report.Errors["reserve: HTTP 408"]);
+        Assert.Equal(1, report.Errors["reserve: no answer: ResponseEnded"]);
+    }
 }

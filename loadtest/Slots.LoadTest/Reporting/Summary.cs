@@ -25,7 +25,7 @@ public static class Summary
         var md = new StringBuilder();
         md.AppendLine(inv, $"### {backend}: {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC");
         md.AppendLine();
-        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx + timeouts | audit | API RSS max MB | CPU cores: API / DB / generator |");
+        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator |");
         md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|");
         foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede) })
         {
@@ -48,9 +48,10 @@ public static class Summary
         if (stampede is not null)
         {
             var fives = stampede.Errors.Where(e => e.Key.Contains("HTTP 5", StringComparison.Ordinal)).Sum(e => e.Value);
-            var timeouts = stampede.Errors.Where(e => e.Key.Contains("timeout", StringComparison.Ordinal)).Sum(e => e.Value);
+            var timeouts = stampede.Errors.Where(e => e.Key.Contains("timeout", StringComparison.Ordinal) || e.Key.Contains("HTTP 408", StringComparison.Ordinal)).Sum(e => e.Value);
+            var unanswered = stampede.Errors.Where(e => e.Key.Contains("no answer", StringComparison.Ordinal)).Sum(e => e.Value);
             var limited = stampede.Latency.TryGetValue("reserve 429", out var l429) ? l429 : LatencyStats.Empty;
-            md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts} (target 0); " +
+            md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0); " +
                 $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
                 $"users the generator could not start: {stampede.Users.NotStarted}");
         }
@@ -83,7 +84,7 @@ public static class Summary
         string Of(string role) => processes.Any(p => p.Role == role)
             ? processes.Where(p => p.Role == role).Sum(p => p.CpuCoreShare).ToString("0.00", CultureInfo.InvariantCulture)
             : "—";
-        return $"{Of("api")} / {Of("database")} / {Of("generator")}";
+        return $"{Of("api")} / {Of("database")} / {Of("proxy")} / {Of("generator")}";
     }
 
     private static T? Read<T>(string folder, string name) where T : class

@@ -42,7 +42,7 @@ public sealed class Recorder
     public void Answer(string operation, int status, TimeSpan latency)
     {
         _latencies.GetOrAdd($"{operation} {status}", static _ => new Samples()).Add(latency.TotalMilliseconds);
-        if (status >= 500)
+        if (status is >= 500 or 408) // 408: a proxy gave up waiting for the request
         {
             _errors.AddOrUpdate($"{operation}: HTTP {status}", 1, static (_, n) => n + 1);
         }
