@@ -6,6 +6,8 @@
 #   loadtest/run.sh                      PostgreSQL, 2 API instances, 5.1 M hot seats
 #   loadtest/run.sh --backend sqlite     SQLite, 1 API instance (the embedded default)
 #   loadtest/run.sh --quick              small data and short runs: a smoke check of the tooling
+#   loadtest/run.sh --stack              the whole stack through ./slots stack (HAProxy in front), on
+#                                        fresh ports and a fresh state folder, stopped at the end
 #
 # Against a stack that is already up (./slots stack up), start nothing and point it there:
 #   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
@@ -20,11 +22,13 @@ cd "$(dirname "$0")/.."
 
 backend=postgres
 quick=0
+use_stack=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
-    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick]" >&2; exit 2 ;;
+    --stack) use_stack=1; shift ;;
+    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack]" >&2; exit 2 ;;
   esac
 done
 case "$backend" in postgres|sqlite) ;; *) echo "--backend must be postgres or sqlite" >&2; exit 2 ;; esac
@@ -53,6 +57,7 @@ as_pg=()
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 stop_all() {
+  if [ "$use_stack" = 1 ] && [ -d "$work/stack" ]; then ./slots stack down >>"$work/stack.log" 2>&1 || true; fi
   for pid in "${api_pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
   for pid in "${api_pids[@]:-}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
   if [ -n "$pg_bin" ] && [ -f "$pg_data/postmaster.pid" ]; then
@@ -111,8 +116,37 @@ stop_apis() {
   api_pids=()
 }
 
+# The stack of ./slots stack on ports and a state folder of its own. Its processes inherit this
+# environment: the benchmark endpoints on, no demo data, and the limits given (HAProxy's and the API's).
+stack_up() {
+  export SLOTS_STACK_DIR="$work/stack" ASPNETCORE_ENVIRONMENT=Production \
+    Slots__Benchmark__Baseline=true Slots__DemoData__WhenEmpty=false Logging__LogLevel__Default=Warning \
+    Slots__Persons__HmacSecret="benchmark-only-secret-0123456789"
+  if [ "$1" = unlimited ]; then
+    export SLOTS_RATE_WRITES=100000000 SLOTS_RATE_READS=100000000 \
+      Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000
+  else
+    unset SLOTS_RATE_WRITES SLOTS_RATE_READS Slots__RateLimits__WritesPerWindow Slots__RateLimits__ReadsPerWindow
+  fi
+  ./slots stack up >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
+  target="http://127.0.0.1:$SLOTS_FRONT_PORT"
+  db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
+  pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
+  watch=(--watch-pids "$pids" --watch-db-pid "$(./slots stack status | awk '$1 == "postgres" {print $2}')" \
+    --watch-proxy-pid "$(cat "$SLOTS_STACK_DIR/pids/haproxy.pid")")
+}
+
 external=0
-if [ -n "${SLOTS_BENCH_TARGET:-}" ]; then
+if [ "$use_stack" = 1 ]; then
+  [ -x scripts/stack.sh ] || { echo "--stack needs ./slots stack (scripts/stack.sh)" >&2; exit 2; }
+  backend=postgres; external=1; instances=${SLOTS_API_COUNT:-2}
+  export SLOTS_API_COUNT="$instances" SLOTS_FRONT_PORT="$(free_port)" SLOTS_STATS_PORT="$(free_port)" SLOTS_PG_PORT="$(free_port)" \
+    SLOTS_API_FIRST_PORT="$(free_port)" SLOTS_AMQP_PORT="$(free_port)" SLOTS_RABBIT_DIST_PORT="$(free_port)" \
+    SLOTS_RABBIT_MGMT_PORT="$(free_port)" SLOTS_EPMD_PORT="$(free_port)"
+  results="loadtest/results/stack" && rm -rf "$results" && mkdir -p "$results"
+  chmod 755 "$work"   # the stack keeps PostgreSQL's data inside it only where the postgres user can reach
+  stack_up unlimited
+elif [ -n "${SLOTS_BENCH_TARGET:-}" ]; then
   external=1
   target="$SLOTS_BENCH_TARGET"; db="${SLOTS_BENCH_DB:?SLOTS_BENCH_DB is required with SLOTS_BENCH_TARGET}"
   backend="${SLOTS_BENCH_PROVIDER:-postgres}"; pids="${SLOTS_BENCH_API_PIDS:-}"
@@ -139,7 +173,10 @@ done
 
 capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
 echo "== stampede: warm-up at half the measured capacity ($capacity/s), then a step to ${step_factor}× capacity"
-if [ "$external" = 0 ]; then
+if [ "$use_stack" = 1 ]; then
+  ./slots stack down >>"$work/stack.log" 2>&1
+  stack_up shipped   # HAProxy's and the API's shipped per-client limits, queue and maxconn
+elif [ "$external" = 0 ]; then
   stop_apis
   start_apis 30   # the shipped per-client limit: 30 writes per 10 s per address
 fi
@@ -161,10 +198,10 @@ fi
 
 {
   echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) memory, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick'); duration ${duration} s, ${concurrency} users at a time, ${instances} API instance(s)$([ "$external" = 1 ] && echo ', external stack')."
+  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick'); duration ${duration} s, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
   [ -f "$results/database-memory.json" ] && echo "PostgreSQL memory (PSS of server + backends): $(jq '.postgresPssMb' "$results/database-memory.json") MB."
   echo
-  "$lt" summarize --results "$results" --backend "$backend"
+  "$lt" summarize --results "$results" --backend "$backend$([ "$use_stack" = 1 ] && echo ' behind HAProxy')"
 } > "$results/summary.md"
 echo
 cat "$results/summary.md"
