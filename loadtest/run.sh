@@ -142,7 +142,7 @@ if [ "$use_stack" = 1 ]; then
   backend=postgres; external=1; instances=${SLOTS_API_COUNT:-2}
   export SLOTS_API_COUNT="$instances" SLOTS_FRONT_PORT="$(free_port)" SLOTS_STATS_PORT="$(free_port)" SLOTS_PG_PORT="$(free_port)" \
     SLOTS_API_FIRST_PORT="$(free_port)" SLOTS_AMQP_PORT="$(free_port)" SLOTS_RABBIT_DIST_PORT="$(free_port)" \
-    SLOTS_RABBIT_MGMT_PORT="$(free_port)" SLOTS_EPMD_PORT="$(free_port)"
+    SLOTS_RABBIT_MGMT_PORT="$(free_port)" SLOTS_EPMD_PORT="$(free_port)" SLOTS_SCHEDULER_PORT="$(free_port)"
   results="loadtest/results/stack" && rm -rf "$results" && mkdir -p "$results"
   chmod 755 "$work"   # the stack keeps PostgreSQL's data inside it only where the postgres user can reach
   stack_up unlimited

@@ -2,6 +2,7 @@ using Slots;
 using Slots.Api.Admin;
 using Slots.Api.Endpoints;
 using Slots.Api.Hosting;
+using Slots.Scheduling;
 
 var builder = WebApplication.CreateBuilder(args);
 
@@ -11,8 +12,14 @@ builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
 builder.AddAdminAuth();      // API keys for staff endpoints
 builder.AddRateLimits();     // second line behind HAProxy
 builder.AddHealth();         // live and ready probes
+builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
 
 var app = builder.Build();
+
+if (MigrateCommand.IsRequested(args))
+{
+    return await MigrateCommand.RunAsync(app);   // `migrate`: apply the schema, then exit
+}
 
 app.UseForwardedHeaders();
 app.UseExceptionHandler();
@@ -30,6 +37,7 @@ app.MapAdmin();
 app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 
 await app.RunAsync();
+return 0;
 
 /// <summary>The API host; public so tests can start it.</summary>
 public partial class Program;

@@ -10,18 +10,21 @@ namespace Slots.Testing;
 /// port, a unix socket folder of its own, fsync off (the data dies with the run anyway). Started
 /// lazily by the first test that asks, stopped cleanly (pg_ctl stop -m fast) when the test
 /// process exits. Where no server binaries are found, or initdb/start fails, it says why instead
-/// of hanging, and the Postgres tests skip with that reason.
+/// of hanging, and the Postgres tests skip with that reason. A test that needs to stop and start
+/// the database under traffic gets a server of its own (<see cref="OwnAsync"/>).
 /// </summary>
-public sealed class PostgresServer
+public sealed class PostgresServer : IAsyncDisposable
 {
-    private static readonly Lazy<Task<PostgresServer>> SharedServer = new(StartAsync);
+    private static readonly Lazy<Task<PostgresServer>> SharedServer = new(() => CreateAsync(owned: false));
 
     private readonly string _bin;
     private readonly string _folder;
     private readonly bool _asPostgresUser;
+    private readonly bool _owned;
 
-    private PostgresServer(string bin, string folder, int port, bool asPostgresUser)
+    private PostgresServer(string bin, string folder, int port, bool asPostgresUser, bool owned)
     {
+        _owned = owned;
         _bin = bin;
         _folder = folder;
         _asPostgresUser = asPostgresUser;
@@ -34,6 +37,31 @@ public sealed class PostgresServer
 
     /// <summary>The shared server, started on first use; throws <see cref="PostgresUnavailableException"/> with the reason when it cannot run here.</summary>
     public static Task<PostgresServer> SharedAsync() => SharedServer.Value;
+
+    /// <summary>
+    /// A server for one test alone, which it may stop and start again (<see cref="StopAsync"/>,
+    /// <see cref="StartAsync"/>) and must dispose; also stopped when the test process exits.
+    /// </summary>
+    public static Task<PostgresServer> OwnAsync() => CreateAsync(owned: true);
+
+    /// <summary>Stops the server the way an operator would (fast shutdown: connections are cut, nothing committed is lost).</summary>
+    public Task StopAsync() => PgCtlAsync(["stop", "-m", "fast", "-w", "-t", "30"], TimeSpan.FromSeconds(40));
+
+    /// <summary>Starts the server again on the same port and data folder; returns when it accepts connections.</summary>
+    public Task StartAsync() => PgCtlAsync(["start", "-w", "-t", "60", "-l", Path.Combine(_folder, "server.log"), "-o", string.Join(' ',
+        "-c listen_addresses=127.0.0.1", $"-p {Port}", $"-c unix_socket_directories={Path.Combine(_folder, "sock")}",
+        "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500 -c shared_buffers=64MB")],
+        TimeSpan.FromSeconds(90));
+
+    public ValueTask DisposeAsync()
+    {
+        if (_owned)
+        {
+            AppDomain.CurrentDomain.ProcessExit -= OnProcessExit;
+            Stop();
+        }
+        return ValueTask.CompletedTask;
+    }
 
     public string ConnectionString(string database) => new NpgsqlConnectionStringBuilder
     {
@@ -55,7 +83,7 @@ public sealed class PostgresServer
         return ConnectionString(name);
     }
 
-    private static async Task<PostgresServer> StartAsync()
+    private static async Task<PostgresServer> CreateAsync(bool owned)
     {
         var bin = FindBinaries() ?? throw new PostgresUnavailableException(
             "PostgreSQL server binaries (initdb, pg_ctl) not found; set SLOTS_PG_BIN or install postgresql-15 (apt-get install postgresql-15).");
@@ -70,14 +98,11 @@ public sealed class PostgresServer
         {
             await RunAsync("chown", ["-R", "postgres:postgres", folder], TimeSpan.FromSeconds(10));
         }
-        var server = new PostgresServer(bin, folder, FreePort(), asPostgresUser);
+        var server = new PostgresServer(bin, folder, FreePort(), asPostgresUser, owned);
         try
         {
             await server.InitAsync();
-            await server.PgCtlAsync(["start", "-w", "-t", "60", "-l", Path.Combine(folder, "server.log"), "-o", string.Join(' ',
-                "-c listen_addresses=127.0.0.1", $"-p {server.Port}", $"-c unix_socket_directories={Path.Combine(folder, "sock")}",
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500 -c shared_buffers=64MB")],
-                TimeSpan.FromSeconds(90));
+            await server.StartAsync();
         }
         catch (Exception ex) when (ex is not PostgresUnavailableException)
         {
@@ -89,9 +114,11 @@ public sealed class PostgresServer
             server.Delete();
             throw;
         }
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => server.Stop();
+        AppDomain.CurrentDomain.ProcessExit += server.OnProcessExit;
         return server;
     }
+
+    private void OnProcessExit(object? sender, EventArgs e) => Stop();
 
     private async Task InitAsync()
     {
@@ -115,7 +142,10 @@ public sealed class PostgresServer
     {
         try
         {
-            PgCtlAsync(["stop", "-m", "fast", "-w", "-t", "30"], TimeSpan.FromSeconds(40)).GetAwaiter().GetResult();
+            if (File.Exists(Path.Combine(DataFolder, "postmaster.pid")))
+            {
+                StopAsync().GetAwaiter().GetResult();
+            }
         }
         catch (Exception ex) when (ex is InvalidOperationException or TimeoutException or System.ComponentModel.Win32Exception)
         {

@@ -36,3 +36,8 @@ public sealed record DemoDataDto(int PlacesCreated, int SlotsCreated, long Seats
 public sealed record DayStatsDto(string Day, int Slots, long Seats, long FreeSeats, long Reservations);
 
 public sealed record StatsDto(string From, string To, IReadOnlyList<DayStatsDto> Days);
+
+public sealed record JobRunDto(string Job, DateTimeOffset LastRunAt, long DurationMs, long Rows, bool Ok, string Instance);
+
+/// <summary>Flush lag: age in seconds of the oldest hot change not yet on disk (0 when none waits).</summary>
+public sealed record JobsDto(double FlushLagSeconds, DateTimeOffset? OldestPendingChangeAt, IReadOnlyList<JobRunDto> Jobs);

@@ -19,6 +19,7 @@ namespace Slots.Api.Contracts;
 [JsonSerializable(typeof(GenerateSlotsDto))]
 [JsonSerializable(typeof(DemoDataDto))]
 [JsonSerializable(typeof(StatsDto))]
+[JsonSerializable(typeof(JobsDto))]
 [JsonSerializable(typeof(string[]))]
 [JsonSerializable(typeof(ProblemDetails))]
 [JsonSerializable(typeof(HttpValidationProblemDetails))]

@@ -4,6 +4,7 @@ using Slots.Api.Contracts;
 using Slots.Api.Problems;
 using Slots.Demo;
 using Slots.Places;
+using Slots.Scheduling;
 using Slots.Slots;
 using Slots.Stats;
 using Slots.Window;
@@ -21,6 +22,7 @@ internal static class AdminEndpoints
         group.MapPost("/demo-data", Demo).WithName("CreateDemoData").Accepts<DemoDataBody>("application/json");
         // Viewers (e.g. a ministry dashboard) may read statistics but change nothing.
         app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy);
+        app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy);
         return app;
     }
 
@@ -160,6 +162,16 @@ internal static class AdminEndpoints
         var days = await report.PerDayAsync(first, last, ct);
         return TypedResults.Ok(new StatsDto(Formats.Day(first), Formats.Day(last),
             days.Select(d => new DayStatsDto(Formats.Day(d.Day), d.Slots, d.Seats, d.FreeSeats, d.Reservations)).ToList()));
+    }
+
+    /// <summary>The scheduler as a person sees it: each job's last run, and how far the disk tables lag behind the hot ones.</summary>
+    public static async Task<Ok<JobsDto>> Jobs(IJobRunLog runs, IWindowSync window, TimeProvider clock, CancellationToken ct)
+    {
+        var oldest = await window.OldestPendingChangeAsync(ct);
+        var lag = oldest is { } at ? Math.Max(0, (clock.GetUtcNow() - at).TotalSeconds) : 0;
+        var last = await runs.LastRunsAsync(ct);
+        return TypedResults.Ok(new JobsDto(lag, oldest,
+            last.Select(r => new JobRunDto(r.Job, r.StartedAt, (long)r.Duration.TotalMilliseconds, r.Rows, r.Ok, r.Instance)).ToList()));
     }
 
     private static SlotTemplate? Template(TemplateRequest? t, Validation v)

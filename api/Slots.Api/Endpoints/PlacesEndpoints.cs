@@ -54,7 +54,7 @@ internal static class PlacesEndpoints
         await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
 
     public static async Task<Results<Ok<AvailabilityDto>, ProblemHttpResult, ValidationProblem>> Availability(
-        int id, string? from, string? to, PlaceDirectory places, IReservationStore store, TimeProvider clock, CancellationToken ct)
+        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, CancellationToken ct)
     {
         var place = await places.FindAsync(id, ct);
         if (place is not { Active: true })
@@ -86,7 +86,7 @@ internal static class PlacesEndpoints
             return v.ToProblem();
         }
         var now = clock.GetUtcNow().ToUnixTimeSeconds();
-        var slots = await store.GetAvailabilityAsync(id, first < today ? today : first, last, ct);
+        var slots = await reservations.AvailabilityAsync(place, first < today ? today : first, last, ct);
         var days = slots
             .Where(s => s.StartsAtUnix > now) // a slot that has started cannot be booked any more
             .GroupBy(s => s.Slot.Day)

@@ -66,8 +66,8 @@ internal static class ReservationsEndpoints
             case ReservationStatus.UnknownPlace:
                 return Problem.UnknownPlace();
             case ReservationStatus.OutsideWindow:
-                var (first, last) = answer.Window!.Value;
-                return Problem.Invalid("day", $"Bookable days are {Formats.Day(first)} to {Formats.Day(last)}.");
+                var (first, _) = answer.Window!.Value;
+                return Problem.Invalid("day", $"Days before {Formats.Day(first)} have passed and cannot be booked.");
             case ReservationStatus.KeyReused:
                 return Problem.Of(StatusCodes.Status422UnprocessableEntity, "idempotency-key-reused",
                     "This Idempotency-Key was used for a different request.", "Use a new key for a new booking.");
@@ -146,9 +146,9 @@ internal static class ReservationsEndpoints
         {
             return Problem.UnknownPlace();
         }
-        if (window is var (first, last))
+        if (window is var (first, _))
         {
-            return Problem.Invalid("day", $"Bookable days are {Formats.Day(first)} to {Formats.Day(last)}.");
+            return Problem.Invalid("day", $"Days before {Formats.Day(first)} have passed and cannot be booked.");
         }
         switch (status)
         {
@@ -168,6 +168,10 @@ internal static class ReservationsEndpoints
                 return Problem.SlotStarted();
             case RescheduleStatus.Started:
                 return Problem.ReservationStarted();
+            case RescheduleStatus.AcrossWindow:
+                return Problem.Of(StatusCodes.Status409Conflict, "reschedule-across-window",
+                    "This reservation cannot be moved between days inside and beyond the next weeks.",
+                    "Cancel it and book the new slot instead.");
             default:
                 return Problem.ReservationNotFound();
         }

@@ -19,14 +19,15 @@ internal static class ApiRegistration
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();
-        builder.Services.AddHostedService<WindowAdvancer>();
         // X-Forwarded-For is believed only from the proxies named here (HAProxy); everyone else could forge it.
+        // With no proxy named the header is not read at all: the middleware treats empty lists as "trust anyone".
         builder.Services.Configure<ForwardedHeadersOptions>(o =>
         {
-            o.ForwardedHeaders = ForwardedHeaders.XForwardedFor;
+            var proxies = builder.Configuration.GetSection("Slots:TrustedProxies").Get<string[]>() ?? [];
+            o.ForwardedHeaders = proxies.Length > 0 ? ForwardedHeaders.XForwardedFor : ForwardedHeaders.None;
             o.KnownProxies.Clear();
             o.KnownIPNetworks.Clear();
-            foreach (var proxy in builder.Configuration.GetSection("Slots:TrustedProxies").Get<string[]>() ?? [])
+            foreach (var proxy in proxies)
             {
                 o.KnownProxies.Add(System.Net.IPAddress.Parse(proxy));
             }

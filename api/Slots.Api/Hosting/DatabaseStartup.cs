@@ -35,7 +35,8 @@ internal sealed partial class DatabaseStartup(
             await services.GetRequiredService<ISchemaMigrator>().MigrateAsync(ct);
         }
         await using var scope = services.CreateAsyncScope();
-        await scope.ServiceProvider.GetRequiredService<WindowService>().AdvanceAsync(ct);
+        // Through the window port, so it works where the EF cold side is missing (SQL Server in this build).
+        await scope.ServiceProvider.GetRequiredService<IWindowSync>().AdvanceAsync(ct);
         var data = scope.ServiceProvider.GetRequiredService<DemoData>();
         if (demo.Value.WhenEmpty && await data.IsEmptyAsync(ct))
         {

@@ -5,7 +5,12 @@ using Slots.Storage;
 namespace Slots.Places;
 
 /// <summary>What the hot path needs to know about a place, resolved without a database round trip.</summary>
-public sealed record PlaceInfo(int Id, string Name, string Address, string Region, TimeZoneInfo TimeZone, bool Active);
+/// <remarks>
+/// HotUntil is the window horizon as last loaded: never ahead of the stored one (horizons only
+/// grow), so a day before it is certainly hot; a day from it on is checked again under the
+/// place's row lock by the cold path.
+/// </remarks>
+public sealed record PlaceInfo(int Id, string Name, string Address, string Region, TimeZoneInfo TimeZone, bool Active, DateOnly HotUntil = default);
 
 /// <summary>
 /// An in-memory copy of the places table. Places change rarely and every reservation needs the
@@ -61,7 +66,7 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
             var rows = await db.Places.AsNoTracking().ToListAsync(ct);
             var map = rows.ToDictionary(
                 p => p.Id,
-                p => new PlaceInfo(p.Id, p.Name, p.Address, p.Region, TimeZoneInfo.FindSystemTimeZoneById(p.TimeZone), p.Active));
+                p => new PlaceInfo(p.Id, p.Name, p.Address, p.Region, TimeZoneInfo.FindSystemTimeZoneById(p.TimeZone), p.Active, p.HotUntil));
             var fresh = new Snapshot(map, clock.GetUtcNow());
             _snapshot = fresh;
             return fresh;

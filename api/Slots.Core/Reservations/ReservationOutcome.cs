@@ -42,6 +42,9 @@ public enum RescheduleStatus
     UnknownSlot = 4,
     SlotStarted = 5,
     Started = 6,
+
+    // Decided before the store is asked: the held reservation and the target are on different sides of the window horizon.
+    AcrossWindow = 7,
 }
 
 /// <summary>Who may see or change a reservation: the phone that made it or the person's national id.</summary>

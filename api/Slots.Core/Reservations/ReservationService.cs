@@ -31,11 +31,13 @@ public sealed record BookingAnswer(
 
 /// <summary>
 /// The reservation use case in front of the store: the checks that need no database, the
-/// in-flight coalescing of repeats with one idempotency key, and the alternatives offered when
-/// a slot is full.
+/// in-flight coalescing of repeats with one idempotency key, the alternatives offered when
+/// a slot is full, and the choice of path: days before the place's horizon go to the hot store,
+/// days from it on to the cold path (which hands a call back when the day has meanwhile become hot).
 /// </summary>
 public sealed class ReservationService(
     IReservationStore store,
+    ColdReservationStore cold,
     PlaceDirectory places,
     TimeProvider clock,
     IOptions<WindowOptions> window,
@@ -98,14 +100,14 @@ public sealed class ReservationService(
             return new BookingAnswer(ReservationStatus.UnknownPlace);
         }
         var now = clock.GetUtcNow();
-        var (first, last) = WindowOf(place, now);
-        if (request.Slot.Day < first || request.Slot.Day > last)
+        var today = LocalClock.Today(place, now);
+        if (request.Slot.Day < today)
         {
-            return new BookingAnswer(ReservationStatus.OutsideWindow, Window: (first, last));
+            return new BookingAnswer(ReservationStatus.OutsideWindow, Window: WindowOf(place, now));
         }
         var command = new ReserveCommand(request.Slot, request.PersonHash, request.Phone, request.Name, request.Language,
             ConfirmationCode.New(), key, fingerprint, now);
-        var result = await store.ReserveAsync(command, ct);
+        var result = await ReserveOnPathAsync(place, command, ct);
         if (result is not { } outcome)
         {
             return new BookingAnswer(ReservationStatus.KeyReused);
@@ -116,7 +118,17 @@ public sealed class ReservationService(
         return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives);
     }
 
-    /// <summary>The bookable days of a place: today and the next Days-1 days in its time zone.</summary>
+    private async Task<ReserveResult?> ReserveOnPathAsync(PlaceInfo place, ReserveCommand command, CancellationToken ct)
+    {
+        if (command.Slot.Day < place.HotUntil)
+        {
+            return await store.ReserveAsync(command, ct);
+        }
+        var coldAnswer = await cold.ReserveAsync(command, ct);
+        return coldAnswer.Route == ColdRoute.NowHot ? await store.ReserveAsync(command, ct) : coldAnswer.Value;
+    }
+
+    /// <summary>The hot days of a place: today and the next Days-1 days in its time zone. Later days take the cold path.</summary>
     public (DateOnly First, DateOnly Last) WindowOf(PlaceInfo place, DateTimeOffset now)
     {
         var today = LocalClock.Today(place, now);
@@ -126,12 +138,12 @@ public sealed class ReservationService(
     /// <summary>Free slots at the same place closest in time to the one that was full.</summary>
     public async Task<IReadOnlyList<SlotAvailability>> NearestFreeAsync(PlaceInfo place, SlotKey wanted, DateTimeOffset now, CancellationToken ct)
     {
-        var (first, last) = WindowOf(place, now);
-        var from = wanted.Day.AddDays(-2) < first ? first : wanted.Day.AddDays(-2);
-        var to = wanted.Day.AddDays(3) > last ? last : wanted.Day.AddDays(3);
+        var today = LocalClock.Today(place, now);
+        var from = wanted.Day.AddDays(-2) < today ? today : wanted.Day.AddDays(-2);
+        var to = wanted.Day.AddDays(3);
         var wantedAt = LocalClock.ToInstant(wanted.Day, wanted.StartMinute, place.TimeZone).ToUnixTimeSeconds();
         var nowUnix = now.ToUnixTimeSeconds();
-        var slots = await store.GetAvailabilityAsync(place.Id, from, to, ct);
+        var slots = await AvailabilityAsync(place, from, to, ct);
         return slots
             .Where(s => s.Free > 0 && s.StartsAtUnix > nowUnix)
             .OrderBy(s => Math.Abs(s.StartsAtUnix - wantedAt))
@@ -140,14 +152,41 @@ public sealed class ReservationService(
             .ToList();
     }
 
+    /// <summary>Slots of a place in [from, to] with their free seats: hot days from the hot store, later days from the disk tables.</summary>
+    public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
+    {
+        if (to < place.HotUntil)
+        {
+            return await store.GetAvailabilityAsync(place.Id, from, to, ct);
+        }
+        // The stored horizon, not the cached one, splits the range: every day is counted once.
+        var (horizon, coldSlots) = await cold.AvailabilityAsync(place.Id, from, to, ct);
+        if (from >= horizon)
+        {
+            return coldSlots;
+        }
+        var hot = await store.GetAvailabilityAsync(place.Id, from, horizon.AddDays(-1) < to ? horizon.AddDays(-1) : to, ct);
+        return [.. hot, .. coldSlots];
+    }
+
     public async Task<ReservationDetails?> FindAsync(string code, ContactProof proof, CancellationToken ct)
     {
-        var found = await store.FindAsync(code, ct);
+        var found = await store.FindAsync(code, ct) ?? await cold.FindAsync(code, ct);
         return found is not null && Owns(found, proof) ? found : null;
     }
 
-    public async Task<CancelStatus> CancelAsync(string code, ContactProof proof, CancellationToken ct) =>
-        await store.CancelAsync(new CancelCommand(code, proof, clock.GetUtcNow()), CancellationToken.None);
+    public async Task<CancelStatus> CancelAsync(string code, ContactProof proof, CancellationToken ct)
+    {
+        var command = new CancelCommand(code, proof, clock.GetUtcNow());
+        // Not the caller's token: once started, a cancellation completes even if this client has gone.
+        var status = await store.CancelAsync(command, CancellationToken.None);
+        if (status != CancelStatus.NotFound)
+        {
+            return status;
+        }
+        var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
+        return coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
+    }
 
     public async Task<(RescheduleStatus Status, (DateOnly, DateOnly)? Window, bool UnknownPlace)> RescheduleAsync(
         string code, ContactProof proof, SlotKey target, CancellationToken ct)
@@ -158,13 +197,34 @@ public sealed class ReservationService(
             return (RescheduleStatus.UnknownSlot, null, true);
         }
         var now = clock.GetUtcNow();
-        var window = WindowOf(place, now);
-        if (target.Day < window.First || target.Day > window.Last)
+        if (target.Day < LocalClock.Today(place, now))
         {
-            return (RescheduleStatus.UnknownSlot, window, false);
+            return (RescheduleStatus.UnknownSlot, WindowOf(place, now), false);
         }
-        var status = await store.RescheduleAsync(new RescheduleCommand(code, proof, target, now), CancellationToken.None);
-        return (status, null, false);
+        var command = new RescheduleCommand(code, proof, target, now);
+        return (await RescheduleOnPathAsync(command), null, false);
+    }
+
+    /// <summary>
+    /// Hot to hot through the hot store, cold to cold through the cold path. A move across the
+    /// horizon (one side hot, the other cold) is refused: no single atomic operation spans both.
+    /// </summary>
+    private async Task<RescheduleStatus> RescheduleOnPathAsync(RescheduleCommand command)
+    {
+        if (await store.FindAsync(command.Code, CancellationToken.None) is not null)
+        {
+            var targetHorizon = await cold.HorizonAsync(command.Target.PlaceId, CancellationToken.None);
+            return command.Target.Day < targetHorizon
+                ? await store.RescheduleAsync(command, CancellationToken.None)
+                : RescheduleStatus.AcrossWindow;
+        }
+        var coldAnswer = await cold.RescheduleAsync(command, CancellationToken.None);
+        return coldAnswer.Route switch
+        {
+            ColdRoute.NowHot => await store.RescheduleAsync(command, CancellationToken.None),
+            ColdRoute.AcrossWindow => RescheduleStatus.AcrossWindow,
+            _ => coldAnswer.Value,
+        };
     }
 
     private static bool Owns(ReservationDetails found, ContactProof proof) =>

@@ -110,6 +110,17 @@ public sealed class ChangeRecord
     public long At { get; set; }
 }
 
+/// <summary>The last run of one scheduler job (table job_runs).</summary>
+public sealed class JobRunRecord
+{
+    public required string Job { get; set; }
+    public long StartedAt { get; set; }
+    public long DurationMs { get; set; }
+    public long RowsMoved { get; set; }
+    public bool Ok { get; set; }
+    public required string Instance { get; set; }
+}
+
 /// <summary>Kinds of booking change, shared by the outbox and the change records.</summary>
 public enum ChangeKind
 {

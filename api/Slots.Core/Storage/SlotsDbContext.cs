@@ -19,6 +19,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<IdempotencyRecord> Idempotency => Set<IdempotencyRecord>();
     public DbSet<OutboxMessage> Outbox => Set<OutboxMessage>();
     public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
+    public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -55,6 +56,11 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         });
         modelBuilder.Entity<OutboxMessage>().ToTable("outbox");
         modelBuilder.Entity<ChangeRecord>().ToTable("changes");
+        modelBuilder.Entity<JobRunRecord>(e =>
+        {
+            e.ToTable("job_runs");
+            e.HasKey(x => x.Job);
+        });
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

@@ -132,17 +132,18 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
     }
 
     [Fact]
-    public async Task Reserve_rejects_a_day_outside_the_window_naming_the_day()
+    public async Task Reserve_rejects_a_past_day_naming_the_day_and_a_day_beyond_the_catalogue_as_unknown_slot()
     {
         var (client, admin) = await StartAsync();
         var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
 
-        foreach (var day in new[] { Today.AddDays(-1), Today.AddDays(30) })
-        {
-            var response = await client.SendAsync(Reserve(place, day, "08:00", People.Next()));
-            Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-            Assert.True((await JsonAsync(response))["errors"]!.AsObject().ContainsKey("day"));
-        }
+        var past = await client.SendAsync(Reserve(place, Today.AddDays(-1), "08:00", People.Next()));
+        var beyond = await client.SendAsync(Reserve(place, Today.AddDays(40), "08:00", People.Next()));
+
+        Assert.Equal(HttpStatusCode.BadRequest, past.StatusCode);
+        Assert.True((await JsonAsync(past))["errors"]!.AsObject().ContainsKey("day"));
+        Assert.Equal(HttpStatusCode.NotFound, beyond.StatusCode);
+        Assert.Equal("unknown-slot", await ProblemCodeAsync(beyond));
     }
 
     [Fact]

@@ -61,7 +61,9 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
     [Fact]
     public async Task Migrators_racing_at_start_apply_each_script_once()
     {
-        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM schema_migrations"));
+        var scripts = typeof(PostgresSchema).Assembly.GetManifestResourceNames().Count(n => n.StartsWith("postgres/", StringComparison.Ordinal));
+        Assert.True(scripts >= 2);
+        Assert.Equal((long)scripts, await ScalarAsync<long>("SELECT count(*) FROM schema_migrations"));
     }
 
     [Fact]

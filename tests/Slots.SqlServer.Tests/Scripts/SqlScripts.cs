@@ -8,7 +8,10 @@ public static class SqlScripts
     public static readonly string[] HotTables =
         ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes"];
 
-    public static readonly string[] DiskTables = ["places", "slots", "reservations"];
+    public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs"];
+
+    /// <summary>Quartz.NET's job store tables, deployed as one script.</summary>
+    public const string QuartzJobStore = "022_quartz_job_store.sql";
 
     public static readonly string[] NativeProcs =
         ["reserve", "reserve_batch", "cancel", "reschedule", "availability", "find_reservation"];

@@ -1,0 +1,121 @@
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
+using Slots.Places;
+
+namespace Slots.Sms;
+
+/// <summary>What a transport did with one wave of messages.</summary>
+/// <param name="Accepted">Ids the broker confirmed (or the sender took, or gave up on): their rows may be marked sent.</param>
+/// <param name="Broken">The transport itself failed (broker gone): stop this run and back off.</param>
+public sealed record HandOver(IReadOnlyCollection<long> Accepted, Exception? Broken = null);
+
+/// <summary>Where the relay hands messages: RabbitMQ (publisher confirms) or straight to the sender.</summary>
+public interface IOutboxTransport
+{
+    /// <summary>Hands over a wave: at most one message per reservation code, so nothing within a reservation overtakes.</summary>
+    Task<HandOver> HandOverAsync(IReadOnlyList<SmsEvent> wave, CancellationToken ct);
+
+    /// <summary>Drops the connection, if any, so the next hand-over starts afresh.</summary>
+    ValueTask ResetAsync();
+}
+
+/// <summary>
+/// Moves outbox rows to the transport and marks them sent only once the transport has them (the
+/// broker confirmed, or the sender took them). Rows go in id order; the rows of one reservation
+/// go one at a time, and a row that failed holds back the later rows of its reservation, so a
+/// "cancelled" never overtakes its "reserved". When the transport breaks (the broker is down) the
+/// relay waits, doubling the wait up to ReconnectMaxDelay, and resumes from the unsent rows.
+/// </summary>
+public sealed partial class OutboxRelay(
+    ISmsStore store,
+    IOutboxTransport transport,
+    PlaceDirectory places,
+    TimeProvider clock,
+    SmsMetrics metrics,
+    IOptions<SmsOptions> options,
+    ILogger<OutboxRelay> logger)
+{
+    private readonly SemaphoreSlim _one = new(1, 1);
+    private DateTimeOffset _retryAt = DateTimeOffset.MinValue;
+    private TimeSpan _backOff = TimeSpan.Zero;
+
+    /// <summary>True while the relay waits before reconnecting to a broken transport.</summary>
+    public bool BackingOff => clock.GetUtcNow() < _retryAt;
+
+    /// <summary>Relays one batch of unsent rows. Returns how many were marked sent (0: nothing to do, or nothing could go now).</summary>
+    public async Task<int> RelayAsync(CancellationToken ct)
+    {
+        if (BackingOff)
+        {
+            return 0;
+        }
+        await _one.WaitAsync(ct);
+        try
+        {
+            var rows = await store.ReadUnsentAsync(options.Value.RelayBatchSize, ct);
+            if (rows.Count == 0)
+            {
+                return 0;
+            }
+            var messages = new List<SmsEvent>(rows.Count);
+            foreach (var row in rows)
+            {
+                var place = await places.FindAsync(row.PlaceId, ct);
+                messages.Add(SmsEvent.From(row.Kind, row.Id, row.Code, row.Phone, row.Language, place?.Name ?? $"#{row.PlaceId}",
+                    row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute))));
+            }
+            return await RelayWavesAsync(messages, ct);
+        }
+        finally
+        {
+            _one.Release();
+        }
+    }
+
+    private async Task<int> RelayWavesAsync(List<SmsEvent> messages, CancellationToken ct)
+    {
+        var held = new HashSet<string>(StringComparer.Ordinal);
+        var relayed = 0;
+        foreach (var wave in Waves(messages))
+        {
+            var ready = wave.Where(m => !held.Contains(m.Code)).ToList();
+            if (ready.Count == 0)
+            {
+                continue;
+            }
+            var result = await transport.HandOverAsync(ready, ct);
+            var accepted = result.Accepted as IReadOnlySet<long> ?? result.Accepted.ToHashSet();
+            // Not the caller's token: the broker has these, and their rows must say so.
+            await store.MarkSentAsync(result.Accepted, clock.GetUtcNow().ToUnixTimeSeconds(), CancellationToken.None);
+            relayed += accepted.Count;
+            metrics.Relayed.Add(accepted.Count);
+            held.UnionWith(ready.Where(m => !accepted.Contains(m.Id)).Select(m => m.Code));
+            if (result.Broken is not null)
+            {
+                await transport.ResetAsync();
+                _backOff = _backOff == TimeSpan.Zero
+                    ? TimeSpan.FromSeconds(1)
+                    : TimeSpan.FromTicks(Math.Min(_backOff.Ticks * 2, options.Value.ReconnectMaxDelay.Ticks));
+                _retryAt = clock.GetUtcNow() + _backOff;
+                LogTransportBroken(logger, _backOff.TotalSeconds, result.Broken);
+                return relayed;
+            }
+        }
+        _backOff = TimeSpan.Zero;
+        return relayed;
+    }
+
+    /// <summary>Wave k holds the k-th message of every reservation code, in id order.</summary>
+    internal static IEnumerable<List<SmsEvent>> Waves(IReadOnlyList<SmsEvent> messages)
+    {
+        var byCode = messages.GroupBy(m => m.Code, StringComparer.Ordinal).Select(g => g.OrderBy(m => m.Id).ToList()).ToList();
+        var depth = byCode.Count == 0 ? 0 : byCode.Max(g => g.Count);
+        for (var k = 0; k < depth; k++)
+        {
+            yield return byCode.Where(g => g.Count > k).Select(g => g[k]).OrderBy(m => m.Id).ToList();
+        }
+    }
+
+    [LoggerMessage(EventId = 5001, Level = LogLevel.Warning, Message = "SMS transport failed; the relay retries in {Seconds} s from the unsent outbox rows")]
+    private static partial void LogTransportBroken(ILogger logger, double seconds, Exception ex);
+}

@@ -1,0 +1,25 @@
+using System.Diagnostics.Metrics;
+
+namespace Slots.Sms;
+
+/// <summary>Meter Slots.Sms: what the relay moved and what the consumer sent, retried or gave up on. Counts only, no personal data.</summary>
+public sealed class SmsMetrics
+{
+    public const string MeterName = "Slots.Sms";
+
+    public SmsMetrics(IMeterFactory meters)
+    {
+        var meter = meters.Create(MeterName);
+        Relayed = meter.CreateCounter<long>("slots.sms.relayed", "{message}", "Outbox rows handed to the queue (or the sender) and marked sent");
+        Sent = meter.CreateCounter<long>("slots.sms.sent", "{message}", "SMS the gateway accepted");
+        Duplicates = meter.CreateCounter<long>("slots.sms.duplicates", "{message}", "Deliveries skipped because the message id was sent before");
+        Retried = meter.CreateCounter<long>("slots.sms.retried", "{message}", "Failed sends put back for a later try");
+        DeadLettered = meter.CreateCounter<long>("slots.sms.dead_lettered", "{message}", "Messages given up after the last try");
+    }
+
+    public Counter<long> Relayed { get; }
+    public Counter<long> Sent { get; }
+    public Counter<long> Duplicates { get; }
+    public Counter<long> Retried { get; }
+    public Counter<long> DeadLettered { get; }
+}

@@ -1,0 +1,131 @@
+using System.Data;
+using Microsoft.Data.SqlClient;
+using Slots.Scheduling;
+using Slots.Window;
+
+namespace Slots.Storage.SqlServer;
+
+/// <summary>
+/// The window operations on SQL Server through SqlClient: the interpreted procs of sql/019-021 do
+/// the work (EF Core for SQL Server is not in this build, see docs/sqlserver.md). Not run here:
+/// no SQL Server on the build machines; the scripts are parse-checked by tests/Slots.SqlServer.Tests.
+/// </summary>
+public sealed class SqlServerWindowSync(SqlServerConnectionString connectionString, Microsoft.Extensions.Options.IOptions<WindowOptions> window, TimeProvider clock)
+    : IWindowSync, IJobRunLog
+{
+    public async Task<WindowMove> AdvanceAsync(CancellationToken ct)
+    {
+        var now = clock.GetUtcNow();
+        var seats = 0;
+        await using var connection = await OpenAsync(ct);
+        foreach (var (id, zone, horizon) in await PlacesAsync(connection, ct))
+        {
+            var today = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(zone), now);
+            var target = today.AddDays(window.Value.Days);
+            if (horizon >= target)
+            {
+                continue;
+            }
+            // dbo.load_hot_days loads seats and cold reservations and moves the horizon in one transaction.
+            await using var load = Proc(connection, "dbo.load_hot_days");
+            load.Parameters.Add("@place_id", SqlDbType.Int).Value = id;
+            load.Parameters.Add("@from", SqlDbType.Date).Value = (horizon < today ? today : horizon).ToDateTime(TimeOnly.MinValue);
+            load.Parameters.Add("@to", SqlDbType.Date).Value = target.AddDays(-1).ToDateTime(TimeOnly.MinValue);
+            var loaded = load.Parameters.Add("@return", SqlDbType.Int);
+            loaded.Direction = ParameterDirection.ReturnValue;
+            await load.ExecuteNonQueryAsync(ct);
+            seats += loaded.Value as int? ?? 0;
+        }
+        return new WindowMove(seats, 0);
+    }
+
+    public async Task<int> FlushAsync(int batchSize, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var flush = Proc(connection, "dbo.flush_changes");
+        flush.Parameters.Add("@batch_size", SqlDbType.Int).Value = batchSize;
+        return (int)(await flush.ExecuteScalarAsync(ct))!;
+    }
+
+    public async Task<int> EvictAsync(int batchSize, CancellationToken ct)
+    {
+        var now = clock.GetUtcNow();
+        await using var connection = await OpenAsync(ct);
+        foreach (var (id, zone, _) in await PlacesAsync(connection, ct))
+        {
+            // dbo.evict_hot_days flushes first, then deletes in small autocommit batches.
+            await using var evict = Proc(connection, "dbo.evict_hot_days");
+            evict.Parameters.Add("@place_id", SqlDbType.Int).Value = id;
+            evict.Parameters.Add("@before", SqlDbType.Date).Value = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(zone), now).ToDateTime(TimeOnly.MinValue);
+            evict.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            evict.Parameters.Add("@batch_size", SqlDbType.Int).Value = batchSize;
+            await evict.ExecuteNonQueryAsync(ct);
+        }
+        return 0; // the proc reports no count
+    }
+
+    public async Task<int> PurgeIdempotencyAsync(DateTimeOffset before, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var purge = new SqlCommand("DELETE FROM dbo.idempotency WITH (SNAPSHOT) WHERE created_at < @cutoff", connection);
+        purge.Parameters.Add("@cutoff", SqlDbType.BigInt).Value = before.ToUnixTimeSeconds();
+        return await purge.ExecuteNonQueryAsync(ct);
+    }
+
+    public async Task<DateTimeOffset?> OldestPendingChangeAsync(CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var oldest = new SqlCommand("SELECT MIN(at) FROM dbo.changes WITH (SNAPSHOT)", connection);
+        return await oldest.ExecuteScalarAsync(ct) is long at ? DateTimeOffset.FromUnixTimeSeconds(at) : null;
+    }
+
+    public async Task RecordAsync(JobRun run, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var record = Proc(connection, "dbo.record_job_run");
+        record.Parameters.Add("@job", SqlDbType.VarChar, 100).Value = run.Job;
+        record.Parameters.Add("@started_at", SqlDbType.BigInt).Value = run.StartedAt.ToUnixTimeSeconds();
+        record.Parameters.Add("@duration_ms", SqlDbType.BigInt).Value = (long)run.Duration.TotalMilliseconds;
+        record.Parameters.Add("@rows_moved", SqlDbType.BigInt).Value = run.Rows;
+        record.Parameters.Add("@ok", SqlDbType.Bit).Value = run.Ok;
+        record.Parameters.Add("@instance", SqlDbType.NVarChar, 200).Value = run.Instance;
+        await record.ExecuteNonQueryAsync(ct);
+    }
+
+    public async Task<IReadOnlyList<JobRun>> LastRunsAsync(CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var query = new SqlCommand(
+            "SELECT job, started_at, duration_ms, rows_moved, ok, instance FROM dbo.job_runs ORDER BY job", connection);
+        await using var row = await query.ExecuteReaderAsync(ct);
+        var runs = new List<JobRun>();
+        while (await row.ReadAsync(ct))
+        {
+            runs.Add(new JobRun(row.GetString(0), DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(1)),
+                TimeSpan.FromMilliseconds(row.GetInt64(2)), row.GetInt64(3), row.GetBoolean(4), row.GetString(5)));
+        }
+        return runs;
+    }
+
+    private static async Task<List<(int Id, string Zone, DateOnly Horizon)>> PlacesAsync(SqlConnection connection, CancellationToken ct)
+    {
+        await using var query = new SqlCommand("SELECT id, time_zone, hot_until FROM dbo.places", connection);
+        await using var row = await query.ExecuteReaderAsync(ct);
+        var places = new List<(int, string, DateOnly)>();
+        while (await row.ReadAsync(ct))
+        {
+            places.Add((row.GetInt32(0), row.GetString(1), DateOnly.FromDateTime(row.GetDateTime(2))));
+        }
+        return places;
+    }
+
+    private static SqlCommand Proc(SqlConnection connection, string name) =>
+        new(name, connection) { CommandType = CommandType.StoredProcedure };
+
+    private async Task<SqlConnection> OpenAsync(CancellationToken ct)
+    {
+        var connection = new SqlConnection(connectionString.Value);
+        await connection.OpenAsync(ct);
+        return connection;
+    }
+}

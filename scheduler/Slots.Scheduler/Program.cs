@@ -1,0 +1,28 @@
+using Slots;
+using Slots.Scheduler.Hosting;
+using Slots.Scheduling;
+using Slots.Sms;
+
+var builder = WebApplication.CreateBuilder(args);
+
+builder.AddSlotsDomain();                         // window, places, clock
+builder.AddSlotsStorage();                        // the backend named by Slots:Storage:Provider
+builder.AddSchemaStartup();                       // migrate before the first job (when MigrateOnStart)
+builder.AddSlotsScheduling(dedicatedHost: true);  // Quartz: window jobs and the SMS relay, clustered on the server backends
+builder.AddSchedulerHealth();                     // live and ready probes
+
+var app = builder.Build();
+
+if (SmsCommands.IsSmsCommand(args))
+{
+    // `sms dead-letters list|replay`: the operator's tools, run instead of the host.
+    return await SmsCommands.RunAsync(args, app.Services, Console.Out, CancellationToken.None);
+}
+
+app.MapSchedulerHealth();
+
+await app.RunAsync();
+return 0;
+
+/// <summary>The scheduler host; public so tests can start it.</summary>
+public partial class Program;

@@ -1,0 +1,331 @@
+#!/usr/bin/env bash
+# The server stack on one machine, as real processes on loopback:
+#   PostgreSQL, RabbitMQ, N API instances, the scheduler (when it exists), HAProxy in front.
+# Usage (through ./slots, which installs missing Debian packages first):
+#   ./slots stack up       build once, start what is not running, wait until healthy, print the URLs
+#   ./slots stack down     stop everything (SIGTERM, bounded wait, then SIGKILL)
+#   ./slots stack status   each process and its health
+# State (data, logs, PIDs) lives in .stack/ (SLOTS_STACK_DIR), ignored by git.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+
+STATE="${SLOTS_STACK_DIR:-$ROOT/.stack}"
+FRONT_PORT="${SLOTS_FRONT_PORT:-8080}"
+STATS_PORT="${SLOTS_STATS_PORT:-8404}"
+PG_PORT="${SLOTS_PG_PORT:-55432}"
+API_COUNT="${SLOTS_API_COUNT:-2}"            # 1..4: haproxy.cfg has SLOTS_API_1 .. SLOTS_API_4
+API_FIRST_PORT="${SLOTS_API_FIRST_PORT:-5101}"
+SCHEDULER_PORT="${SLOTS_SCHEDULER_PORT:-5199}"   # the scheduler host's health probes
+AMQP_PORT="${SLOTS_AMQP_PORT:-56720}"
+RABBIT_DIST_PORT="${SLOTS_RABBIT_DIST_PORT:-56721}"
+RABBIT_MGMT_PORT="${SLOTS_RABBIT_MGMT_PORT:-56722}"
+EPMD_PORT="${SLOTS_EPMD_PORT:-56723}"
+WAIT_S="${SLOTS_STACK_WAIT_S:-90}"           # how long `up` waits for each part to become healthy
+CONFIGURATION="${SLOTS_STACK_CONFIGURATION:-Release}"
+
+LOGS="$STATE/logs"
+PIDS="$STATE/pids"
+RABBIT_NODE="slots-stack@localhost"
+AMQP_URL="amqp://guest:guest@127.0.0.1:$AMQP_PORT/"
+PG_CONNECTION="Host=127.0.0.1;Port=$PG_PORT;Database=slots;Username=postgres"
+
+if [ "$API_COUNT" -lt 1 ] || [ "$API_COUNT" -gt 4 ]; then
+  echo "SLOTS_API_COUNT must be 1..4 (haproxy.cfg names SLOTS_API_1 .. SLOTS_API_4)." >&2
+  exit 2
+fi
+
+say() { printf '%s\n' "$*"; }
+
+alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+http_ok() { curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null; }
+
+# Waits until "$2..." succeeds, at most WAIT_S seconds; names $1 in the messages.
+wait_for() {
+  local what="$1"; shift
+  local deadline=$((SECONDS + WAIT_S))
+  until "$@"; do
+    if [ $SECONDS -ge $deadline ]; then
+      say "  $what: not healthy after ${WAIT_S}s; see $LOGS/" >&2
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+
+# Refuses to start something on a port another process already holds.
+need_port() {
+  if port_busy "$2"; then
+    say "  $1: port $2 is in use by another process; set the matching SLOTS_*_PORT." >&2
+    exit 1
+  fi
+}
+
+# Starts "$2..." in the background with output to $LOGS/$1.log and its PID in $PIDS/$1.pid.
+spawn() {
+  local name="$1"; shift
+  nohup "$@" >>"$LOGS/$name.log" 2>&1 &
+  echo $! >"$PIDS/$name.pid"
+}
+
+# SIGTERM, up to 20 s for a clean exit, then SIGKILL.
+stop_pid() {
+  local name="$1"
+  alive "$name" || { rm -f "$PIDS/$name.pid"; return 0; }
+  local pid; pid="$(cat "$PIDS/$name.pid")"
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 40); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    say "  $name did not stop in 20 s; SIGKILL" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$PIDS/$name.pid"
+  say "  $name stopped"
+}
+
+# ---- PostgreSQL ---------------------------------------------------------------------------------
+
+pg_bin() {
+  local dir
+  dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+  [ -n "$dir" ] && [ -x "$dir/initdb" ] || { say "PostgreSQL server binaries not found (apt-get install postgresql)." >&2; exit 1; }
+  echo "$dir"
+}
+
+# initdb refuses root: run the server tools as the postgres user then.
+as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+pg_folder() {
+  # The postgres user must reach its folder; under a private home it cannot, so use /var/tmp then.
+  if [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$STATE" 2>/dev/null; then
+    echo "/var/tmp/slots-stack-postgres-$(printf '%s' "$STATE" | md5sum | cut -c1-8)"
+  else
+    echo "$STATE/postgres"
+  fi
+}
+
+pg_healthy() { pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
+
+pg_up() {
+  local bin folder; bin="$(pg_bin)"; folder="$(pg_folder)"
+  if [ -f "$folder/data/postmaster.pid" ] && pg_healthy; then
+    say "  postgres: already running on 127.0.0.1:$PG_PORT"
+    return
+  fi
+  need_port postgres "$PG_PORT"
+  if [ ! -f "$folder/data/PG_VERSION" ]; then
+    mkdir -p "$folder/sock"
+    [ "$(id -u)" -ne 0 ] || chown -R postgres:postgres "$folder"
+    as_pg "$bin/initdb" -D "$folder/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >>"$LOGS/postgres-init.log" 2>&1
+  fi
+  as_pg "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t "$WAIT_S" start \
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -c unix_socket_directories=$folder/sock -c max_connections=300" >/dev/null
+  ln -sfn "$folder/server.log" "$LOGS/postgres.log"
+  psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'slots'" | grep -q 1 \
+    || psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE slots" >/dev/null
+  say "  postgres: 127.0.0.1:$PG_PORT (data in $folder/data)"
+}
+
+pg_down() {
+  local folder; folder="$(pg_folder)"
+  if [ -f "$folder/data/postmaster.pid" ]; then
+    as_pg "$(pg_bin)/pg_ctl" -D "$folder/data" -m fast -w -t 30 stop >/dev/null && say "  postgres stopped"
+  fi
+}
+
+# ---- RabbitMQ -----------------------------------------------------------------------------------
+
+# A node of its own: own name, ports, epmd, folders and cookie (HOME), so it never meets another node.
+RABBIT_ENV=(HOME="$STATE/rabbitmq"
+  RABBITMQ_NODENAME="$RABBIT_NODE" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT="$AMQP_PORT"
+  RABBITMQ_DIST_PORT="$RABBIT_DIST_PORT" ERL_EPMD_PORT="$EPMD_PORT" ERL_EPMD_ADDRESS=127.0.0.1
+  RABBITMQ_MNESIA_BASE="$STATE/rabbitmq/mnesia" RABBITMQ_LOG_BASE="$LOGS/rabbitmq"
+  RABBITMQ_CONFIG_FILE="$STATE/rabbitmq/rabbitmq.conf" RABBITMQ_ENABLED_PLUGINS_FILE="$STATE/rabbitmq/enabled_plugins")
+
+# Only while our epmd runs: with none, the CLI would start an epmd daemon of its own and leave it behind.
+rabbit_healthy() { alive epmd && env "${RABBIT_ENV[@]}" /usr/lib/rabbitmq/bin/rabbitmq-diagnostics -q ping >/dev/null 2>&1; }
+
+rabbit_up() {
+  if alive rabbitmq; then
+    say "  rabbitmq: already running, $AMQP_URL"
+    return
+  fi
+  [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] || { say "RabbitMQ not found (apt-get install rabbitmq-server)." >&2; exit 1; }
+  need_port rabbitmq "$AMQP_PORT"
+  need_port rabbitmq-management "$RABBIT_MGMT_PORT"
+  mkdir -p "$STATE/rabbitmq/mnesia" "$LOGS/rabbitmq"
+  cat >"$STATE/rabbitmq/rabbitmq.conf" <<EOF
+listeners.tcp.default = 127.0.0.1:$AMQP_PORT
+management.tcp.ip = 127.0.0.1
+management.tcp.port = $RABBIT_MGMT_PORT
+EOF
+  echo "[rabbitmq_management]." >"$STATE/rabbitmq/enabled_plugins"
+  # Our own epmd in the foreground, so `down` can stop it by PID (Erlang would otherwise leave a daemon behind).
+  if ! alive epmd; then
+    need_port epmd "$EPMD_PORT"
+    spawn epmd epmd -port "$EPMD_PORT" -address 127.0.0.1
+  fi
+  spawn rabbitmq env "${RABBIT_ENV[@]}" /usr/lib/rabbitmq/bin/rabbitmq-server
+  say "  rabbitmq: starting, $AMQP_URL (management http://127.0.0.1:$RABBIT_MGMT_PORT, guest/guest)"
+}
+
+rabbit_down() {
+  # SIGTERM makes the server script run `rabbitmqctl stop`: a clean shutdown.
+  stop_pid rabbitmq
+  stop_pid epmd
+}
+
+# ---- API instances, scheduler, HAProxy ----------------------------------------------------------
+
+pivot() { echo "$CONFIGURATION" | tr '[:upper:]' '[:lower:]'; }
+
+api_dll() { echo "$ROOT/artifacts/bin/Slots.Api/$(pivot)/Slots.Api.dll"; }
+
+scheduler_dll() { echo "$ROOT/artifacts/bin/Slots.Scheduler/$(pivot)/Slots.Scheduler.dll"; }
+
+has_scheduler() { ls scheduler/Slots.Scheduler/*.csproj >/dev/null 2>&1; }
+
+# Configuration every .NET process of the stack gets (appsettings keys, ':' written as '__').
+# ASPNETCORE_ for the API, DOTNET_ for a generic-host scheduler.
+APP_ENV=(ASPNETCORE_ENVIRONMENT="${ASPNETCORE_ENVIRONMENT:-Development}" DOTNET_ENVIRONMENT="${DOTNET_ENVIRONMENT:-Development}" DOTNET_NOLOGO=1
+  Slots__Storage__Provider=Postgres ConnectionStrings__Slots="$PG_CONNECTION"
+  ConnectionStrings__RabbitMq="$AMQP_URL"
+  Slots__TrustedProxies__0=127.0.0.1)
+
+build() {
+  say "Building ($CONFIGURATION)..."
+  dotnet build api/Slots.Api -c "$CONFIGURATION" --nologo -v quiet
+  if has_scheduler; then
+    dotnet build scheduler/Slots.Scheduler -c "$CONFIGURATION" --nologo -v quiet
+  fi
+}
+
+api_port() { echo $((API_FIRST_PORT + $1 - 1)); }
+
+api_up() {
+  local i="$1" port; port="$(api_port "$i")"
+  if alive "api$i"; then
+    say "  api$i: already running on 127.0.0.1:$port"
+    return
+  fi
+  need_port "api$i" "$port"
+  # The content root is the project folder: appsettings*.json and frontend/dist are found from there.
+  (cd api/Slots.Api && spawn "api$i" env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$port" dotnet exec "$(api_dll)")
+  say "  api$i: starting on 127.0.0.1:$port"
+}
+
+scheduler_up() {
+  if ! has_scheduler; then
+    say "  scheduler: skipped (scheduler/Slots.Scheduler is not in this checkout yet)"
+    return
+  fi
+  if alive scheduler; then
+    say "  scheduler: already running"
+    return
+  fi
+  need_port scheduler "$SCHEDULER_PORT"
+  (cd scheduler/Slots.Scheduler && spawn scheduler env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$SCHEDULER_PORT" dotnet exec "$(scheduler_dll)")
+  say "  scheduler: starting on 127.0.0.1:$SCHEDULER_PORT"
+}
+
+haproxy_env() {
+  HAPROXY_ENV=(SLOTS_FRONT_BIND="127.0.0.1:$FRONT_PORT" SLOTS_STATS_BIND="127.0.0.1:$STATS_PORT")
+  local i
+  for i in $(seq 1 "$API_COUNT"); do HAPROXY_ENV+=("SLOTS_API_$i=127.0.0.1:$(api_port "$i")"); done
+}
+
+haproxy_up() {
+  if alive haproxy; then
+    say "  haproxy: already running on 127.0.0.1:$FRONT_PORT"
+    return
+  fi
+  need_port haproxy "$FRONT_PORT"
+  need_port haproxy-stats "$STATS_PORT"
+  haproxy_env
+  env "${HAPROXY_ENV[@]}" haproxy -c -q -f haproxy/haproxy.cfg
+  spawn haproxy env "${HAPROXY_ENV[@]}" haproxy -f haproxy/haproxy.cfg
+  say "  haproxy: starting on 127.0.0.1:$FRONT_PORT"
+}
+
+haproxy_all_up() {
+  local csv; csv="$(curl -fsS --max-time 2 "http://127.0.0.1:$STATS_PORT/stats;csv" 2>/dev/null)" || return 1
+  [ "$(printf '%s\n' "$csv" | awk -F, '$1 == "api" && $2 ~ /^api[0-9]/ && $18 ~ /^UP/' | wc -l)" -eq "$API_COUNT" ]
+}
+
+# ---- commands -----------------------------------------------------------------------------------
+
+up() {
+  mkdir -p "$LOGS" "$PIDS"
+  build
+  say "Starting the stack in $STATE"
+  pg_up
+  rabbit_up
+  # One instance first: it migrates the schema and creates the demo data on an empty database;
+  # the others then find both done (the migrator's advisory lock would make a race safe anyway).
+  api_up 1
+  wait_for "api1" http_ok "http://127.0.0.1:$(api_port 1)/health/ready"
+  for i in $(seq 2 "$API_COUNT"); do api_up "$i"; done
+  for i in $(seq 2 "$API_COUNT"); do wait_for "api$i" http_ok "http://127.0.0.1:$(api_port "$i")/health/ready"; done
+  wait_for "rabbitmq" rabbit_healthy
+  scheduler_up
+  haproxy_up
+  wait_for "haproxy (every API server UP)" haproxy_all_up
+  if has_scheduler; then
+    wait_for "scheduler" http_ok "http://127.0.0.1:$SCHEDULER_PORT/health/ready"
+  fi
+  say ""
+  say "Slots:           http://127.0.0.1:$FRONT_PORT/   (HAProxy in front of $API_COUNT API instances)"
+  say "HAProxy stats:   http://127.0.0.1:$STATS_PORT/stats"
+  say "RabbitMQ:        $AMQP_URL   management http://127.0.0.1:$RABBIT_MGMT_PORT/ (guest/guest)"
+  say "PostgreSQL:      psql -h 127.0.0.1 -p $PG_PORT -U postgres slots"
+  say "Logs and PIDs:   $LOGS, $PIDS       Stop with: ./slots stack down"
+}
+
+down() {
+  say "Stopping the stack in $STATE"
+  stop_pid haproxy
+  stop_pid scheduler
+  for pidfile in "$PIDS"/api*.pid; do
+    [ -e "$pidfile" ] || continue
+    stop_pid "$(basename "$pidfile" .pid)"
+  done
+  rabbit_down
+  pg_down
+}
+
+line() { printf '  %-10s %-8s %-7s %s\n' "$@"; }
+
+status() {
+  say "Stack in $STATE"
+  line PART PID STATE HEALTH
+  local folder; folder="$(pg_folder)"
+  local pgpid="-"; [ -f "$folder/data/postmaster.pid" ] && pgpid="$(head -n 1 "$folder/data/postmaster.pid")"
+  line postgres "$pgpid" "$(pg_healthy && echo up || echo down)" "127.0.0.1:$PG_PORT"
+  line rabbitmq "$(cat "$PIDS/rabbitmq.pid" 2>/dev/null || echo -)" "$(alive rabbitmq && echo up || echo down)" \
+    "$(rabbit_healthy && echo "ping ok, $AMQP_URL" || echo "no ping")"
+  for i in $(seq 1 "$API_COUNT"); do
+    local url="http://127.0.0.1:$(api_port "$i")/health/ready"
+    line "api$i" "$(cat "$PIDS/api$i.pid" 2>/dev/null || echo -)" "$(alive "api$i" && echo up || echo down)" \
+      "$(http_ok "$url" && echo "ready, $url" || echo "not ready, $url")"
+  done
+  if has_scheduler; then
+    local probe="http://127.0.0.1:$SCHEDULER_PORT/health/ready"
+    line scheduler "$(cat "$PIDS/scheduler.pid" 2>/dev/null || echo -)" "$(alive scheduler && echo up || echo down)" \
+      "$(http_ok "$probe" && echo "ready, $probe" || echo "not ready, $probe")"
+  fi
+  line haproxy "$(cat "$PIDS/haproxy.pid" 2>/dev/null || echo -)" "$(alive haproxy && echo up || echo down)" \
+    "$(haproxy_all_up && echo "all API servers UP, http://127.0.0.1:$FRONT_PORT/" || echo "not every API server UP")"
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) say "usage: ./slots stack up|down|status"; exit 2 ;;
+esac

@@ -1,0 +1,64 @@
+using System.Text.Json;
+using Microsoft.EntityFrameworkCore;
+using Slots.Reservations;
+using Slots.Sms.Tests.Infrastructure;
+
+namespace Slots.Sms.Tests;
+
+/// <summary>The embedded default, without RabbitMQ: the relay hands messages straight to the sender.</summary>
+public sealed class DirectTransportTests
+{
+    [Fact]
+    public async Task Without_RabbitMQ_the_relay_sends_each_message_once_into_the_file_sink()
+    {
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbitUri: null, sender: null);
+        var codes = await world.BurstAsync(50);
+
+        await world.DrainAsync(TimeSpan.FromSeconds(30));
+        await world.DrainAsync(TimeSpan.FromSeconds(5)); // a second run finds nothing more to send
+
+        var sink = Assert.IsType<FileSmsSender>(world.Services.GetService(typeof(SmsSender)));
+        var lines = (await File.ReadAllLinesAsync(sink.FilePath)).Select(l => JsonDocument.Parse(l).RootElement).ToList();
+        Assert.Equal(50, lines.Count);
+        Assert.Equal(50, lines.Select(l => l.GetProperty("id").GetInt64()).Distinct().Count());
+        Assert.Equal(codes.Order(), lines.Select(l => codes.Single(c => l.GetProperty("text").GetString()!.EndsWith("Kod: " + c, StringComparison.Ordinal))).Order());
+        Assert.All(lines, l => Assert.StartsWith("+4219", l.GetProperty("to").GetString()));
+        Assert.Equal(50, await world.WithDbAsync(db => db.Database.SqlQueryRaw<int>("SELECT COUNT(*) AS \"Value\" FROM sms_sent WHERE status = 1").SingleAsync()));
+    }
+
+    [Fact]
+    public async Task A_failed_first_message_holds_back_the_later_messages_of_its_reservation()
+    {
+        var sender = new RecordingSender();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbitUri: null, sender, new Dictionary<string, string?>
+        {
+            ["Slots:Sms:RetryDelays:0"] = "00:00:00.300",
+        });
+        var (answer, phone) = await world.BookAsync(world.Slot(0, 10));
+        Assert.Equal(CancelStatus.Cancelled, await world.Reservations.CancelAsync(answer.Code!, new ContactProof(phone, null), CancellationToken.None));
+        var order = new List<string>();
+        sender.Behaviour = (sms, call, _) =>
+        {
+            lock (order)
+            {
+                order.Add(sms.Text);
+            }
+            return call == 1 && sms.Text.StartsWith("Rezervacia potvrdena", StringComparison.Ordinal)
+                ? throw new HttpRequestException("gateway down")
+                : Task.CompletedTask;
+        };
+
+        Assert.Equal(0, await world.Job.DrainAsync(CancellationToken.None));
+        Assert.Equal(2, await world.UnsentAsync()); // the cancellation waited for its reservation's SMS
+        await Task.Delay(400);
+        await world.DrainAsync(TimeSpan.FromSeconds(10));
+
+        // Tried: the confirmation (failed), the confirmation again, and only then the cancellation.
+        Assert.Collection(order,
+            t => Assert.StartsWith("Rezervacia potvrdena", t),
+            t => Assert.StartsWith("Rezervacia potvrdena", t),
+            t => Assert.EndsWith("bola zrusena.", t));
+        Assert.Equal(2, sender.Sent.Count);
+        Assert.Equal(0, await world.UnsentAsync());
+    }
+}

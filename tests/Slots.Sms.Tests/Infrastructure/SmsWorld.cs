@@ -1,0 +1,207 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Hosting;
+using Slots.Persons;
+using Slots.Places;
+using Slots.Reservations;
+using Slots.Slots;
+using Slots.Storage;
+using Slots.Testing;
+using Slots.Window;
+
+namespace Slots.Sms.Tests.Infrastructure;
+
+public enum Backend
+{
+    Sqlite,
+    Postgres,
+}
+
+/// <summary>
+/// The scheduler side of Slots as the tests need it: a host (not started) with the domain, a real
+/// database (a SQLite file, or a fresh database on the shared PostgreSQL server), SMS registered
+/// as the scheduler registers it, one place with slots from tomorrow on, and a way to book.
+/// </summary>
+public sealed class SmsWorld : IAsyncDisposable
+{
+    public const string Zone = "Europe/Bratislava";
+    private static int _people;
+
+    private readonly IHost _host;
+    private readonly string? _folder;
+    private readonly List<SmsConsumer> _consumers = [];
+
+    private SmsWorld(IHost host, string? folder, string queue)
+    {
+        _host = host;
+        _folder = folder;
+        Queue = queue;
+    }
+
+    public IServiceProvider Services => _host.Services;
+    public string Queue { get; }
+    public int PlaceId { get; private set; }
+    public string PlaceName { get; private set; } = "";
+    public DateOnly FirstDay { get; private set; }
+    public OutboxRelay Relay => Services.GetRequiredService<OutboxRelay>();
+    public RelayOutboxJob Job => Services.GetRequiredService<RelayOutboxJob>();
+
+    public static async Task<SmsWorld> StartAsync(
+        Backend backend,
+        string? rabbitUri,
+        SmsSender? sender,
+        IReadOnlyDictionary<string, string?>? settings = null,
+        int capacity = 10)
+    {
+        var queue = $"sms-test-{Guid.NewGuid():N}";
+        var config = new Dictionary<string, string?>
+        {
+            ["Slots:Persons:HmacSecret"] = "test-secret-of-enough-length",
+            ["Slots:Sms:Queue"] = queue,
+            ["Slots:Sms:MessagesPerSecond"] = "100000",
+            ["Slots:Sms:ReconnectMaxDelay"] = "00:00:01",
+        };
+        string? folder = null;
+        if (backend == Backend.Sqlite)
+        {
+            folder = Directory.CreateTempSubdirectory("slots-sms-").FullName;
+            config["Slots:Storage:Provider"] = "Sqlite";
+            config["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(folder, "slots.db")}";
+        }
+        else
+        {
+            var server = await PostgresServer.SharedAsync();
+            config["Slots:Storage:Provider"] = "Postgres";
+            config["ConnectionStrings:Slots"] = await server.CreateDatabaseAsync($"sms_{Guid.NewGuid():N}", CancellationToken.None);
+        }
+        if (rabbitUri is not null)
+        {
+            config["ConnectionStrings:RabbitMq"] = rabbitUri;
+        }
+        foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+        {
+            config[key] = value;
+        }
+
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
+        {
+            EnvironmentName = "Testing",
+            ContentRootPath = folder ?? Path.GetTempPath(),
+            DisableDefaults = true,
+        });
+        builder.Configuration.AddInMemoryCollection(config);
+        builder.Services.AddLogging();
+        builder.Services.AddMetrics();
+        builder.AddSlotsDomain();
+        builder.AddSlotsStorage();
+        builder.AddSlotsSms();
+        if (sender is not null)
+        {
+            builder.Services.RemoveAll<SmsSender>();
+            builder.Services.AddSingleton(sender);
+        }
+        var world = new SmsWorld(builder.Build(), folder, queue);
+        await world.SeedAsync(capacity);
+        return world;
+    }
+
+    private async Task SeedAsync(int capacity)
+    {
+        await Services.GetRequiredService<ISchemaMigrator>().MigrateAsync(CancellationToken.None);
+        await using var scope = Services.CreateAsyncScope();
+        var catalog = scope.ServiceProvider.GetRequiredService<PlaceCatalog>();
+        PlaceName = "Odberové miesto Test";
+        var place = await catalog.CreateAsync(new NewPlace(PlaceName, "Hlavná 1, Bratislava", "Bratislavský kraj", Zone, Active: true), CancellationToken.None);
+        PlaceId = place.Id;
+        FirstDay = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(Zone), DateTimeOffset.UtcNow).AddDays(1);
+        var template = new SlotTemplate(new TimeOnly(8, 0), new TimeOnly(15, 45), 15, 15);
+        await scope.ServiceProvider.GetRequiredService<SlotGenerator>().GenerateAsync(
+            new GenerateSlots([place.Id], FirstDay, FirstDay.AddDays(3), template, capacity, DryRun: false), CancellationToken.None);
+    }
+
+    /// <summary>The i-th seat-holding slot: 32 slots a day from 08:00, <c>perSlot</c> bookings each.</summary>
+    public SlotKey Slot(int i, int perSlot) => new(PlaceId, FirstDay.AddDays(i / perSlot / 32), 8 * 60 + (i / perSlot % 32 * 15));
+
+    /// <summary>Books for a new person; returns the answer and the person's phone.</summary>
+    public async Task<(BookingAnswer Answer, string Phone)> BookAsync(SlotKey slot, string language = "sk")
+    {
+        var n = Interlocked.Increment(ref _people);
+        var phone = $"+4219{n % 100_000_000:00000000}";
+        var persons = Services.GetRequiredService<PersonIdentity>();
+        var request = new BookingRequest(slot, $"Person {n}", phone, persons.Hash($"ID{n:00000000}"), language);
+        return (await Services.GetRequiredService<ReservationService>().ReserveAsync(request, $"key-{Guid.NewGuid():N}", CancellationToken.None), phone);
+    }
+
+    public async Task<BookingAnswer> ReserveAsync(SlotKey slot, string language = "sk") => (await BookAsync(slot, language)).Answer;
+
+    public ReservationService Reservations => Services.GetRequiredService<ReservationService>();
+
+    /// <summary>Books <paramref name="count"/> seats at once (a burst); returns the codes.</summary>
+    public async Task<IReadOnlyList<string>> BurstAsync(int count, int offset = 0, int perSlot = 10)
+    {
+        var answers = await Task.WhenAll(Enumerable.Range(offset, count).Select(i => Task.Run(() => ReserveAsync(Slot(i, perSlot)))));
+        Assert.All(answers, a => Assert.Equal(ReservationStatus.Reserved, a.Status));
+        return answers.Select(a => a.Code!).ToList();
+    }
+
+    public async Task<T> WithDbAsync<T>(Func<SlotsDbContext, Task<T>> query)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        return await query(scope.ServiceProvider.GetRequiredService<SlotsDbContext>());
+    }
+
+    public Task<int> UnsentAsync() => WithDbAsync(db => db.Outbox.CountAsync(o => o.SentAt == null));
+
+    public Task<int> OutboxCountAsync() => WithDbAsync(db => db.Outbox.CountAsync());
+
+    /// <summary>A fresh SMS consumer, started; stopped with the world unless the test stops it first.</summary>
+    public async Task<SmsConsumer> StartConsumerAsync()
+    {
+        var consumer = ActivatorUtilities.CreateInstance<SmsConsumer>(Services);
+        _consumers.Add(consumer);
+        await consumer.StartAsync(CancellationToken.None);
+        await consumer.Consuming.WaitAsync(TimeSpan.FromSeconds(30));
+        return consumer;
+    }
+
+    /// <summary>Runs the relay job until the outbox is empty (bounded).</summary>
+    public async Task DrainAsync(TimeSpan timeout)
+    {
+        var limit = DateTime.UtcNow + timeout;
+        while (await UnsentAsync() > 0)
+        {
+            Assert.True(DateTime.UtcNow < limit, "the outbox did not drain in time");
+            if (await Job.DrainAsync(CancellationToken.None) == 0)
+            {
+                await Task.Delay(100);
+            }
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var consumer in _consumers)
+        {
+            await consumer.StopAsync(CancellationToken.None);
+            consumer.Dispose();
+        }
+        if (Services.GetService<RabbitMqRelayTransport>() is { } transport)
+        {
+            await transport.DisposeAsync();
+        }
+        _host.Dispose();
+        Microsoft.Data.Sqlite.SqliteConnection.ClearAllPools();
+        if (_folder is not null)
+        {
+            try
+            {
+                Directory.Delete(_folder, recursive: true);
+            }
+            catch (IOException)
+            {
+            }
+        }
+    }
+}

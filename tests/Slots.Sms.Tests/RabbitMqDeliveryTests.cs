@@ -1,0 +1,185 @@
+using System.Diagnostics;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Sms.Tests.Infrastructure;
+
+namespace Slots.Sms.Tests;
+
+/// <summary>Relay → RabbitMQ → consumer → sender, against a real RabbitMQ node.</summary>
+public sealed class RabbitMqDeliveryTests
+{
+    private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task Burst_of_1000_reservations_sends_1000_confirmations_each_once()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        var sender = new RecordingSender();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender, new Dictionary<string, string?>
+        {
+            ["Slots:Sms:Prefetch"] = "64",
+        });
+        var codes = await world.BurstAsync(1000);
+        Assert.Equal(1000, await world.UnsentAsync());
+
+        var relay = Stopwatch.StartNew();
+        await world.DrainAsync(Patience);
+        relay.Stop();
+        var consume = Stopwatch.StartNew();
+        await world.StartConsumerAsync();
+        await sender.WaitForAsync(1000, Patience);
+        consume.Stop();
+
+        Rabbit.Report($"relay: 1000 outbox rows published and confirmed in {relay.Elapsed.TotalMilliseconds:F0} ms = {1000 / relay.Elapsed.TotalSeconds:F0} messages/s (SQLite)");
+        Rabbit.Report($"consumer: 1000 SMS sent and recorded in {consume.Elapsed.TotalMilliseconds:F0} ms = {1000 / consume.Elapsed.TotalSeconds:F0} messages/s (SQLite, prefetch 64)");
+        await Task.Delay(500); // anything doubled would arrive now
+        Assert.Equal(1000, sender.Sent.Count);
+        Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
+        Assert.Equal(codes.Order(), sender.Messages.Select(m => codes.Single(c => m.Text.EndsWith("Kod: " + c, StringComparison.Ordinal))).Order());
+        Assert.Equal(1000, await world.WithDbAsync(db => db.Database.SqlQueryRaw<int>("SELECT COUNT(*) AS \"Value\" FROM sms_sent").SingleAsync()));
+        var queues = await rabbit.CtlAsync("list_queues", "name", "messages_ready", "messages_unacknowledged");
+        Assert.Contains($"{world.Queue}\t0\t0", queues);
+    }
+
+    [Fact]
+    public async Task Consumer_killed_mid_message_gets_it_redelivered_and_it_is_still_sent_once()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        var sender = new RecordingSender();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender);
+        await world.BurstAsync(5);
+        await world.DrainAsync(Patience);
+        var firstSendStarted = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+        sender.Behaviour = async (sms, call, ct) =>
+        {
+            if (firstSendStarted.TrySetResult(sms.MessageId))
+            {
+                await Task.Delay(Timeout.Infinite, ct); // the gateway hangs until the consumer dies
+            }
+        };
+
+        var doomed = await world.StartConsumerAsync();
+        var stuck = await firstSendStarted.Task.WaitAsync(Patience);
+        await doomed.StopAsync(CancellationToken.None); // the consumer goes away without acking the message it is sending
+        doomed.Dispose();
+        Assert.False(sender.Sent.ContainsKey(stuck));
+        await world.StartConsumerAsync();
+        await sender.WaitForAsync(5, Patience);
+
+        Assert.Equal(2, sender.Calls[stuck]);
+        Assert.Equal(1, sender.Sent[stuck]);
+        Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
+    }
+
+    [Fact]
+    public async Task Message_relayed_twice_is_sent_once()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        var sender = new RecordingSender();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender);
+        await world.BurstAsync(20);
+        await world.DrainAsync(Patience);
+        await world.StartConsumerAsync();
+        await sender.WaitForAsync(20, Patience);
+
+        // The relay died between the broker's confirm and marking the rows: it publishes them all again.
+        await world.WithDbAsync(db => db.Outbox.ExecuteUpdateAsync(s => s.SetProperty(o => o.SentAt, (long?)null)));
+        await world.DrainAsync(Patience);
+        await WaitUntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal));
+
+        Assert.Equal(20, sender.Sent.Count);
+        Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
+        Assert.All(sender.Calls.Values, n => Assert.Equal(1, n)); // the copies never reached the gateway
+    }
+
+    [Fact]
+    public async Task Gateway_failing_for_a_while_gets_every_message_after_back_off_retries()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        await using var gateway = await FakeGateway.StartAsync();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender: null, new Dictionary<string, string?>
+        {
+            ["Slots:Sms:Sender"] = "Http",
+            ["Slots:Sms:Http:Url"] = gateway.Url.ToString(),
+            ["Slots:Sms:Http:Username"] = "slots",
+            ["Slots:Sms:Http:Password"] = "secret",
+            ["Slots:Sms:Http:Retries"] = "1",
+            ["Slots:Sms:Http:RetryDelay"] = "00:00:00.050",
+            ["Slots:Sms:Http:BreakDuration"] = "00:00:01",
+            ["Slots:Sms:RetryDelays:0"] = "00:00:01",
+            ["Slots:Sms:RetryDelays:1"] = "00:00:02",
+            ["Slots:Sms:MaxTries"] = "10",
+        });
+        await world.BurstAsync(30);
+        gateway.FailFor(TimeSpan.FromSeconds(2));
+
+        await world.DrainAsync(Patience);
+        await world.StartConsumerAsync();
+        await gateway.WaitForAsync(30, Patience);
+
+        Assert.True(gateway.Failures >= 30, $"the gateway refused only {gateway.Failures} requests");
+        Assert.Equal(30, gateway.Delivered.Count);
+        Assert.Equal(0, gateway.Repeats);
+        Assert.All(gateway.Authorizations, a => Assert.Equal("Basic c2xvdHM6c2VjcmV0", a));
+        var queues = await rabbit.CtlAsync("list_queues", "name", "messages");
+        Assert.Contains($"{world.Queue}.dead\t0", queues);
+    }
+
+    [Fact]
+    public async Task Gateway_always_failing_for_one_message_dead_letters_it_and_sends_the_others()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        await using var gateway = await FakeGateway.StartAsync();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender: null, new Dictionary<string, string?>
+        {
+            ["Slots:Sms:Sender"] = "Http",
+            ["Slots:Sms:Http:Url"] = gateway.Url.ToString(),
+            ["Slots:Sms:Http:Retries"] = "0",
+            ["Slots:Sms:RetryDelays:0"] = "00:00:00.200",
+            ["Slots:Sms:RetryDelays:1"] = "00:00:00.400",
+            ["Slots:Sms:MaxTries"] = "3",
+        });
+        await world.BurstAsync(10);
+        var doomed = await world.WithDbAsync(db => db.Outbox.MinAsync(o => o.Id)) + 4;
+        gateway.AlwaysFail(doomed.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+        await world.DrainAsync(Patience);
+        await world.StartConsumerAsync();
+        await gateway.WaitForAsync(9, Patience);
+        var deadLetters = world.Services.GetRequiredService<SmsDeadLetters>();
+        IReadOnlyList<DeadLetter> dead = [];
+        await WaitUntilAsync(async () => (dead = await deadLetters.ListAsync(10, CancellationToken.None)).Count == 1);
+
+        var letter = Assert.Single(dead);
+        Assert.Equal(doomed.ToString(System.Globalization.CultureInfo.InvariantCulture), letter.MessageId);
+        Assert.Equal(3, letter.Tries);
+        Assert.Equal("reserved", letter.Kind);
+        Assert.Equal("GatewayUnavailableException 503", letter.Error);
+        Assert.Equal(3, gateway.Failures);
+        Assert.DoesNotContain(letter.MessageId, gateway.Delivered.Keys);
+
+        var listed = new StringWriter();
+        Assert.Equal(0, await SmsCommands.RunAsync(["sms", "dead-letters", "list"], world.Services, listed, CancellationToken.None));
+        Assert.Contains($"{letter.MessageId}\treserved\t{letter.Code}\ttries=3\tGatewayUnavailableException 503", listed.ToString());
+        Assert.DoesNotContain("+421", listed.ToString(), StringComparison.Ordinal);
+
+        // A person fixes the cause and replays the dead letters.
+        gateway.Heal(letter.MessageId);
+        var replayed = new StringWriter();
+        Assert.Equal(0, await SmsCommands.RunAsync(["sms", "dead-letters", "replay", letter.MessageId], world.Services, replayed, CancellationToken.None));
+        Assert.StartsWith("1 message(s) moved back", replayed.ToString());
+        await gateway.WaitForAsync(10, Patience);
+        Assert.Empty(await deadLetters.ListAsync(10, CancellationToken.None));
+        Assert.Equal(0, gateway.Repeats);
+    }
+
+    private static async Task WaitUntilAsync(Func<Task<bool>> condition)
+    {
+        var limit = DateTime.UtcNow + Patience;
+        while (!await condition())
+        {
+            Assert.True(DateTime.UtcNow < limit, "the condition did not come true in time");
+            await Task.Delay(200);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+using Slots.Storage;
+
+namespace Slots.Sms.Tests;
+
+public sealed class SmsTemplatesTests
+{
+    private static readonly DateOnly Day = new(2026, 11, 23);
+    private static readonly TimeOnly Time = new(8, 15);
+
+    [Theory]
+    [InlineData(ChangeKind.Reserved, "sk", "Rezervacia potvrdena: Poliklinika Ruzinov, 23.11.2026 o 08:15. Kod: K7Q2MX")]
+    [InlineData(ChangeKind.Cancelled, "sk", "Rezervacia K7Q2MX (Poliklinika Ruzinov, 23.11.2026 o 08:15) bola zrusena.")]
+    [InlineData(ChangeKind.Rescheduled, "sk", "Rezervacia K7Q2MX presunuta: Poliklinika Ruzinov, 23.11.2026 o 08:15.")]
+    [InlineData(ChangeKind.Reserved, "en", "Booking confirmed: Poliklinika Ruzinov, 23 Nov 2026 at 08:15. Code: K7Q2MX")]
+    [InlineData(ChangeKind.Cancelled, "en", "Booking K7Q2MX (Poliklinika Ruzinov, 23 Nov 2026 at 08:15) has been cancelled.")]
+    [InlineData(ChangeKind.Rescheduled, "en", "Booking K7Q2MX moved: Poliklinika Ruzinov, 23 Nov 2026 at 08:15.")]
+    public void Text_names_place_date_time_and_code_in_the_persons_language(ChangeKind kind, string language, string expected)
+    {
+        var message = SmsEvent.From(kind, 1, "K7Q2MX", "+421905000001", language, "Poliklinika Ruzinov", Day, Time);
+        Assert.Equal(expected, SmsTemplates.Render(message));
+    }
+
+    [Fact]
+    public void Place_name_with_a_placeholder_in_it_is_kept_as_written()
+    {
+        var message = new SlotReserved(1, "K7Q2MX", "+421905000001", "en", "Hall {code}", Day, Time);
+        Assert.Equal("Booking confirmed: Hall {code}, 23 Nov 2026 at 08:15. Code: K7Q2MX", SmsTemplates.Render(message));
+    }
+
+    [Fact]
+    public void Unknown_language_falls_back_to_Slovak()
+    {
+        var message = new SlotReserved(1, "K7Q2MX", "+421905000001", "de", "Poliklinika", Day, Time);
+        Assert.StartsWith("Rezervacia potvrdena", SmsTemplates.Render(message));
+    }
+
+    [Fact]
+    public void Every_language_has_a_text_for_every_kind()
+    {
+        foreach (var language in SmsTemplates.Languages)
+        {
+            foreach (var kind in Enum.GetValues<ChangeKind>())
+            {
+                var text = SmsTemplates.Render(SmsEvent.From(kind, 1, "K7Q2MX", "+421905000001", language, "P", Day, Time));
+                Assert.Contains("K7Q2MX", text);
+                Assert.DoesNotContain("{", text);
+                Assert.True(text.Length <= 160, $"{language}/{kind} is {text.Length} characters: two SMS");
+            }
+        }
+    }
+
+    [Fact]
+    public void Queue_message_carries_what_the_SMS_needs_and_no_more()
+    {
+        var json = System.Text.Encoding.UTF8.GetString(SmsBroker.Body(new ReservationCancelled(42, "K7Q2MX", "+421905000001", "en", "P", Day, Time)).Span);
+        Assert.Equal("""{"kind":"cancelled","id":42,"code":"K7Q2MX","phone":"\u002B421905000001","language":"en","place":"P","date":"2026-11-23","time":"08:15:00"}""", json);
+        Assert.Equal(new ReservationCancelled(42, "K7Q2MX", "+421905000001", "en", "P", Day, Time), SmsBroker.Read(System.Text.Encoding.UTF8.GetBytes(json)));
+    }
+}

@@ -1,0 +1,54 @@
+using System.Net;
+using Slots.Stack.Tests.Infrastructure;
+
+namespace Slots.Stack.Tests;
+
+[Collection(SerialStackTests.Name)]
+public sealed class OverloadTests(SharedApis shared)
+{
+    private static readonly TimeSpan QueueTimeout = TimeSpan.FromMilliseconds(500);
+
+    // Room for a loaded two-core machine to schedule the client, HAProxy and two APIs; still far
+    // below what an unbounded queue would make a person wait.
+    private static readonly TimeSpan Margin = TimeSpan.FromSeconds(3);
+
+    [Fact]
+    public async Task A_burst_far_over_capacity_is_shed_fast_with_Retry_After_and_what_was_admitted_completes()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        // Capacity of this HAProxy: 2 in flight per instance, 10 waiting per instance for at most 500 ms.
+        await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
+        {
+            ["SLOTS_SERVER_MAXCONN"] = "2",
+            ["SLOTS_SERVER_MAXQUEUE"] = "10",
+            ["SLOTS_QUEUE_TIMEOUT"] = "500ms",
+        }, "overload", ct);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 400);
+        // 24 addresses × 25 requests: each address also goes past its write budget (20 per 10 s), so both lines shed.
+        using var clients = new Clients(haproxy.FrontAddress, 24);
+
+        var bookings = Enumerable.Range(0, 600).Select(i => new Booking(place, Places.BookableDay, Places.Times[i % 6], Places.NextPerson())).ToArray();
+        await Task.WhenAll(bookings.Select((b, i) => b.SendAsync(clients[i])));
+
+        var answers = bookings.Select(b => b.Final!).ToArray();
+        var shed = answers.Where(a => a.Status is HttpStatusCode.ServiceUnavailable or HttpStatusCode.TooManyRequests).ToArray();
+        var admitted = answers.Where(a => a.Status is HttpStatusCode.Created or HttpStatusCode.Conflict).ToArray();
+        Figures.Report($"overload: 600 at once -> {admitted.Length} admitted, {answers.Count(a => a.Status == HttpStatusCode.ServiceUnavailable)} × 503, {answers.Count(a => a.Status == HttpStatusCode.TooManyRequests)} × 429 ({100.0 * shed.Length / answers.Length:F0} % shed); slowest shed answer {shed.Max(a => a.Latency).TotalMilliseconds:F0} ms, slowest admitted {admitted.Max(a => a.Latency).TotalMilliseconds:F0} ms");
+
+        Assert.Equal(600, admitted.Length + shed.Length);
+        Assert.Contains(answers, a => a.Status == HttpStatusCode.ServiceUnavailable);
+        Assert.Contains(answers, a => a.Status == HttpStatusCode.TooManyRequests);
+        Assert.NotEmpty(admitted);
+        Assert.All(shed, a =>
+        {
+            Assert.Equal("application/problem+json", a.ContentType);
+            Assert.Contains(a.Code, new[] { "service-busy", "rate-limited" });
+            Assert.NotNull(a.RetryAfter);
+            Assert.InRange(a.Latency, TimeSpan.Zero, QueueTimeout + Margin);
+        });
+        Assert.All(admitted, a => Assert.Equal(HttpStatusCode.Created, a.Status));
+        var stored = await Ledger.ReservationsAsync(shared.ConnectionString, place);
+        Assert.Equal(bookings.Select(b => b.Code).OfType<string>().Order(), stored.Keys.Order());
+    }
+}
