@@ -106,8 +106,17 @@ public sealed class ColdReservationStore(IServiceScopeFactory scopes)
         }
         db.Reservations.Add(new ReservationRecord
         {
-            Code = c.NewCode, PlaceId = c.Slot.PlaceId, Day = c.Slot.Day, StartMinute = c.Slot.StartMinute, SeatNo = seat,
-            PersonHash = c.PersonHash, Phone = c.Phone, Name = c.Name, Language = c.Language, CreatedAt = now, UpdatedAt = now,
+            Code = c.NewCode,
+            PlaceId = c.Slot.PlaceId,
+            Day = c.Slot.Day,
+            StartMinute = c.Slot.StartMinute,
+            SeatNo = seat,
+            PersonHash = c.PersonHash,
+            Phone = c.Phone,
+            Name = c.Name,
+            Language = c.Language,
+            CreatedAt = now,
+            UpdatedAt = now,
         });
         db.Outbox.Add(Announcement(ChangeKind.Reserved, c.NewCode, c.Phone, c.Language, c.Slot, now));
         await db.SaveChangesAsync(ct);
@@ -258,7 +267,11 @@ public sealed class ColdReservationStore(IServiceScopeFactory scopes)
             .Where(s => s.PlaceId == placeId && s.Day >= first && s.Day <= to)
             .Select(s => new
             {
-                s.Day, s.StartMinute, s.Minutes, s.Capacity, s.StartsAt,
+                s.Day,
+                s.StartMinute,
+                s.Minutes,
+                s.Capacity,
+                s.StartsAt,
                 Taken = db.Reservations.Count(r => r.PlaceId == s.PlaceId && r.Day == s.Day && r.StartMinute == s.StartMinute && r.CancelledAt == null),
             })
             .ToListAsync(ct);
@@ -296,8 +309,14 @@ public sealed class ColdReservationStore(IServiceScopeFactory scopes)
 
     private static OutboxMessage Announcement(ChangeKind kind, string code, string phone, string language, SlotKey slot, long now) => new()
     {
-        Kind = (int)kind, Code = code, Phone = phone, Language = language,
-        PlaceId = slot.PlaceId, Day = slot.Day, StartMinute = slot.StartMinute, CreatedAt = now,
+        Kind = (int)kind,
+        Code = code,
+        Phone = phone,
+        Language = language,
+        PlaceId = slot.PlaceId,
+        Day = slot.Day,
+        StartMinute = slot.StartMinute,
+        CreatedAt = now,
     };
 
     private static (SlotsDbContext, HotWindowLoader, ColdLocks) Resolve(AsyncServiceScope scope)
