@@ -34,6 +34,7 @@ app.MapHealth();
 app.MapPlaces();
 app.MapReservations();
 app.MapAdmin();
+app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 
 await app.RunAsync();
 return 0;

@@ -1,0 +1,82 @@
+using System.Text;
+using Microsoft.EntityFrameworkCore;
+using Slots.Storage;
+
+namespace Slots.Api.Benchmark;
+
+/// <summary>
+/// The baseline's own EF Core model over the same tables as the real path. Its own, because the
+/// baseline needs what the real model leaves out: optimistic concurrency on the seat's code (the
+/// UPDATE says "… AND code IS NULL", so two racers cannot both take one seat) and on the person
+/// row's end (two racers for one person cannot both replace a stale row).
+/// </summary>
+internal sealed class BaselineDbContext(DbContextOptions<BaselineDbContext> options) : DbContext(options)
+{
+    public DbSet<HotSeat> HotSeats => Set<HotSeat>();
+    public DbSet<HotReservation> HotReservations => Set<HotReservation>();
+    public DbSet<ActivePerson> ActivePersons => Set<ActivePerson>();
+    public DbSet<OutboxMessage> Outbox => Set<OutboxMessage>();
+    public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
+        modelBuilder.Entity<HotSeat>(e =>
+        {
+            e.ToTable("hot_seats");
+            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute, x.SeatNo });
+            e.Property(x => x.Code).IsConcurrencyToken();
+        });
+        modelBuilder.Entity<HotReservation>(e =>
+        {
+            e.ToTable("hot_reservations");
+            e.HasKey(x => x.Code);
+        });
+        modelBuilder.Entity<ActivePerson>(e =>
+        {
+            e.ToTable("active_persons");
+            e.HasKey(x => x.PersonHash);
+            e.Property(x => x.EndsAt).IsConcurrencyToken();
+        });
+        modelBuilder.Entity<OutboxMessage>().ToTable("outbox");
+        modelBuilder.Entity<ChangeRecord>().ToTable("changes");
+        foreach (var property in modelBuilder.Model.GetEntityTypes().SelectMany(e => e.GetProperties()))
+        {
+            property.SetColumnName(SnakeCase(property.Name));
+        }
+    }
+
+    private static string SnakeCase(string name)
+    {
+        var sb = new StringBuilder(name.Length + 8);
+        foreach (var c in name)
+        {
+            if (char.IsUpper(c) && sb.Length > 0)
+            {
+                sb.Append('_');
+            }
+            sb.Append(char.ToLowerInvariant(c));
+        }
+        return sb.ToString();
+    }
+
+    /// <summary>Options for the same database and provider as the application's SlotsDbContext.</summary>
+    public static DbContextOptions<BaselineDbContext> OptionsLike(SlotsDbContext app)
+    {
+        var connectionString = app.Database.GetConnectionString()
+            ?? throw new InvalidOperationException("The application's database has no connection string.");
+        var builder = new DbContextOptionsBuilder<BaselineDbContext>();
+        if (app.Database.IsNpgsql())
+        {
+            builder.UseNpgsql(connectionString);
+        }
+        else if (app.Database.IsSqlite())
+        {
+            builder.UseSqlite(connectionString);
+        }
+        else
+        {
+            throw new InvalidOperationException("The EF Core baseline runs on SQLite and PostgreSQL only.");
+        }
+        return builder.Options;
+    }
+}

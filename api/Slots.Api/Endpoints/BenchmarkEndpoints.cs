@@ -1,0 +1,112 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
+using Slots.Api.Benchmark;
+using Slots.Api.Contracts;
+using Slots.Api.Problems;
+using Slots.Places;
+using Slots.Reservations;
+using Slots.Storage;
+using Slots.Window;
+
+namespace Slots.Api.Endpoints;
+
+public sealed class BenchmarkOptions
+{
+    public const string Section = "Slots:Benchmark";
+
+    /// <summary>Maps the EF Core baseline and the no-op endpoint (loadtest/). Never on in production.</summary>
+    public bool Baseline { get; set; }
+}
+
+/// <summary>
+/// What the benchmark compares the real reservation with, on the same host, database and load:
+/// POST /api/benchmark/reservations, the straightforward EF Core implementation, and
+/// POST /api/benchmark/noop, which reads the same body through the same pipeline and answers
+/// 204 (the HTTP stack's ceiling). Mapped only when Slots:Benchmark:Baseline is true.
+/// </summary>
+internal static class BenchmarkEndpoints
+{
+    public static WebApplication MapBenchmark(this WebApplication app)
+    {
+        var options = app.Configuration.GetSection(BenchmarkOptions.Section).Get<BenchmarkOptions>() ?? new BenchmarkOptions();
+        if (!options.Baseline)
+        {
+            return app;
+        }
+        var contexts = new Lazy<DbContextOptions<BaselineDbContext>>(() =>
+        {
+            using var scope = app.Services.CreateScope();
+            return BaselineDbContext.OptionsLike(scope.ServiceProvider.GetRequiredService<SlotsDbContext>());
+        });
+        var group = app.MapGroup("/api/benchmark")
+            .WithTags("Benchmark")
+            .ExcludeFromDescription()
+            .RequireRateLimiting(RateLimits.Writes);
+        group.MapPost("/noop", Noop).WithName("BenchmarkNoop");
+        group.MapPost("/reservations", (HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock,
+                IOptions<WindowOptions> window, CancellationToken ct) => Baseline(http, requests, places, clock, window, contexts.Value, ct))
+            .WithName("BenchmarkBaselineReserve");
+        return app;
+    }
+
+    public static async Task<Results<NoContent, ProblemHttpResult, ValidationProblem>> Noop(HttpRequest request, CancellationToken ct)
+    {
+        var (_, unreadable, invalid) = await JsonBody.ReadAsync(request, SlotsJsonContext.Default.ReserveRequest, ct);
+        if (unreadable is not null)
+        {
+            return unreadable;
+        }
+        return invalid is not null ? invalid : TypedResults.NoContent();
+    }
+
+    public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Baseline(
+        HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock, IOptions<WindowOptions> window,
+        DbContextOptions<BaselineDbContext> contexts, CancellationToken ct)
+    {
+        var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.ReserveRequest, ct);
+        if (unreadable is not null)
+        {
+            return unreadable;
+        }
+        if (invalid is not null)
+        {
+            return invalid;
+        }
+        var v = new Validation();
+        var key = http.Request.Headers[ReservationRequests.IdempotencyHeader].ToString();
+        if (requests.Booking(body!, key, v) is not { } booking)
+        {
+            return v.ToProblem();
+        }
+        if (await places.FindAsync(booking.Slot.PlaceId, ct) is not { Active: true } place)
+        {
+            return Problem.UnknownPlace();
+        }
+        var now = clock.GetUtcNow();
+        var today = LocalClock.Today(place, now);
+        var last = today.AddDays(window.Value.Days - 1);
+        if (booking.Slot.Day < today || booking.Slot.Day > last)
+        {
+            return Problem.Invalid("day", $"Bookable days are {Formats.Day(today)} to {Formats.Day(last)}.");
+        }
+        var (status, code) = await BaselineReservation.ReserveAsync(contexts, booking, now, ct);
+        switch (status)
+        {
+            case ReservationStatus.Reserved:
+                return TypedResults.Created($"/api/reservations/{code}", new ReservationDto(code!, place.Id, place.Name, place.Address,
+                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), null, null));
+            case ReservationStatus.SlotFull:
+                return Problem.Of(StatusCodes.Status409Conflict, "slot-full", "This slot has no free seat left.");
+            case ReservationStatus.AlreadyBooked:
+                return Problem.Of(StatusCodes.Status409Conflict, "already-booked", "This person already holds a reservation; cancel or reschedule it first.");
+            case ReservationStatus.UnknownSlot:
+                return Problem.UnknownSlot();
+            case ReservationStatus.SlotStarted:
+                return Problem.SlotStarted();
+            default:
+                http.Response.Headers.RetryAfter = "1";
+                return Problem.Of(StatusCodes.Status503ServiceUnavailable, "contention", "Every attempt lost a race for a seat; retry.");
+        }
+    }
+}

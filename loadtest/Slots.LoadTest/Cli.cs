@@ -1,0 +1,246 @@
+using System.Globalization;
+using System.Text.Json;
+using Slots.LoadTest.Data;
+using Slots.LoadTest.Reporting;
+using Slots.LoadTest.Simulation;
+
+namespace Slots.LoadTest;
+
+/// <summary>slots-loadtest run | availability | seed | summarize; see loadtest/README.md.</summary>
+internal static class Cli
+{
+    public static async Task<int> Main(string[] argv)
+    {
+        if (argv.Length == 0 || argv[0] is "-h" or "--help" or "help")
+        {
+            Console.WriteLine(Usage);
+            return argv.Length == 0 ? 2 : 0;
+        }
+        var args = new Args(argv.Skip(1));
+        using var cancel = new CancellationTokenSource();
+        Console.CancelKeyPress += (_, e) =>
+        {
+            e.Cancel = true;
+            cancel.Cancel();
+        };
+        try
+        {
+            return argv[0] switch
+            {
+                "run" => await RunAsync(args, cancel.Token),
+                "availability" => await AvailabilityAsync(args, cancel.Token),
+                "seed" => await SeedAsync(args, cancel.Token),
+                "summarize" => Summarize(args),
+                _ => Fail([$"Unknown command '{argv[0]}'."]),
+            };
+        }
+        catch (InvalidOperationException ex)
+        {
+            Console.Error.WriteLine(ex.Message);
+            return 3;
+        }
+        catch (HttpRequestException ex)
+        {
+            Console.Error.WriteLine($"The API did not answer: {ex.Message}");
+            return 3;
+        }
+    }
+
+    private const string Usage = """
+        usage: Slots.LoadTest run --target http://127.0.0.1:PORT[,…] [--scenario NAME] [--endpoint reserve|baseline|noop]
+                   [--flow spa|reserve] [--mode open|closed] [--duration S] [--warmup-rate R] [--warmup-seconds S]
+                   [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
+                   [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
+                   [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
+                   [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
+               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
+               Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
+                   [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
+               Slots.LoadTest summarize --results DIR [--backend NAME] [--out FILE.md]
+        Targets must be IPv4 loopback. Everything is bounded: duration ≤ 600 s, users, users in flight, time per user.
+        """;
+
+    private static int Fail(IEnumerable<string> errors)
+    {
+        foreach (var e in errors)
+        {
+            Console.Error.WriteLine(e);
+        }
+        Console.Error.WriteLine("Run with --help for the options.");
+        return 2;
+    }
+
+    private static async Task<int> RunAsync(Args args, CancellationToken ct)
+    {
+        var options = SimulationOptions.From(args);
+        var audit = AuditTarget(args);
+        var json = args.Text("json");
+        var pids = Pids(args);
+        args.RejectUnknown();
+        if (args.Errors.Count > 0 || options is null)
+        {
+            return Fail(args.Errors);
+        }
+        var report = await SimulateAsync(options, audit, pids, ct);
+        Console.Write(report.ToTable());
+        Write(json, report);
+        return report.Audit is { Passed: false } ? 1 : 0;
+    }
+
+    /// <summary>One scenario end to end: catalogue, crowd, memory samples, audit. Public to the smoke test.</summary>
+    public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
+    {
+        var perAddress = Math.Max(2, (options.MaxInFlight / options.Sources) + 2);
+        using var sources = new SourceAddresses(options.Sources, perAddress, TimeSpan.FromSeconds(5));
+        var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
+        await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
+        memory.Start();
+        var startedAt = DateTimeOffset.UtcNow;
+        var recorder = await new Simulator(options).RunAsync(sources, catalog, ct);
+        var rss = await memory.StopAsync();
+        AuditResult? result = null;
+        if (audit is var (provider, connection))
+        {
+            result = await Audit.RunAsync(provider, connection, recorder.Confirmations, ct);
+        }
+        return RunReport.From(options, startedAt, recorder, rss, result);
+    }
+
+    private static async Task<int> AvailabilityAsync(Args args, CancellationToken ct)
+    {
+        var options = SimulationOptions.From(args);
+        var requests = args.Whole("requests", 2000, 1, 1_000_000);
+        var concurrency = args.Whole("concurrency", 4, 1, 1000);
+        var days = args.Whole("days", 7, 1, 31);
+        var json = args.Text("json");
+        var pids = Pids(args);
+        args.RejectUnknown();
+        if (args.Errors.Count > 0 || options is null)
+        {
+            return Fail(args.Errors);
+        }
+        using var sources = new SourceAddresses(options.Sources, Math.Max(2, (concurrency / options.Sources) + 2), TimeSpan.FromSeconds(5));
+        var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
+        await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
+        memory.Start();
+        var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct);
+        report = report with { Processes = await memory.StopAsync() };
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"== availability, {days} days at one place, {report.PlacesCycled} places cycled, {concurrency} at a time: " +
+            $"{report.Ok.Count} OK, p50 {report.Ok.P50:0.00} ms, p95 {report.Ok.P95:0.00} ms, p99 {report.Ok.P99:0.00} ms, max {report.Ok.Max:0.00} ms; other answers {report.NotOk}"));
+        foreach (var (kind, n) in report.Errors)
+        {
+            Console.WriteLine($"   {kind}: {n}");
+        }
+        Write(json, report);
+        return 0;
+    }
+
+    private static async Task<int> SeedAsync(Args args, CancellationToken ct)
+    {
+        var provider = args.Enum("provider", Provider.Sqlite);
+        var connection = args.Text("connection");
+        var o = new SeedOptions(
+            args.Whole("places", 1000, 1, 100_000),
+            args.Whole("days", 30, 1, 60),
+            Minute(args, "first", "08:00"),
+            Minute(args, "last", "16:15"),
+            args.Whole("interval", 15, 5, 240),
+            args.Whole("length", 15, 5, 240),
+            args.Whole("capacity", 5, 1, 1000),
+            args.Text("zone", "Europe/Bratislava")!);
+        var json = args.Text("json");
+        args.RejectUnknown();
+        if (connection is null)
+        {
+            args.Errors.Add("--connection is required.");
+        }
+        var seats = (long)o.Places * o.Days * (((o.LastMinute - o.FirstMinute) / o.Interval) + 1) * o.Capacity;
+        if (seats > 20_000_000)
+        {
+            args.Errors.Add($"That is {seats:N0} seats; the seeder stops at 20 million.");
+        }
+        if (args.Errors.Count > 0)
+        {
+            return Fail(args.Errors);
+        }
+        Console.WriteLine($"Seeding {seats:N0} seats ({o.Places} places × {o.Days} days × times × {o.Capacity})…");
+        var result = await Seeder.RunAsync(provider, connection!, o, ct);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"Seeded {result.Places} places, {result.Slots:N0} slots, {result.Seats:N0} hot seats in {result.Seconds:0.0} s; database {result.DatabaseBytes / 1048576.0:0} MB"));
+        Write(json, result);
+        return 0;
+    }
+
+    private static int Summarize(Args args)
+    {
+        var folder = args.Text("results", "loadtest/results")!;
+        var backend = args.Text("backend", "local")!;
+        var output = args.Text("out");
+        args.RejectUnknown();
+        if (args.Errors.Count > 0)
+        {
+            return Fail(args.Errors);
+        }
+        var md = Summary.Markdown(folder, backend);
+        Console.Write(md);
+        if (output is not null)
+        {
+            File.WriteAllText(output, md);
+        }
+        return 0;
+    }
+
+    private static (Provider, string)? AuditTarget(Args args)
+    {
+        var connection = args.Text("audit-connection");
+        var provider = args.Enum("audit-provider", Provider.Sqlite);
+        return connection is null ? null : (provider, connection);
+    }
+
+    /// <summary>--watch-pids: the API processes; --watch-db-pid: the database server (its backends counted with it); --watch-proxy-pid: HAProxy.</summary>
+    private static List<(string Role, int Pid)> Pids(Args args)
+    {
+        var pids = new List<(string, int)>();
+        foreach (var (option, role) in new[] { ("watch-pids", "api"), ("watch-db-pid", "database"), ("watch-proxy-pid", "proxy") })
+        {
+            foreach (var text in (args.Text(option) ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            {
+                if (int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var pid))
+                {
+                    pids.Add((role, pid));
+                }
+                else
+                {
+                    args.Errors.Add($"--{option}: '{text}' is not a process id.");
+                }
+            }
+        }
+        return pids;
+    }
+
+    private static int Minute(Args args, string name, string fallback)
+    {
+        var text = args.Text(name, fallback)!;
+        if (TimeOnly.TryParseExact(text, "HH:mm", CultureInfo.InvariantCulture, DateTimeStyles.None, out var t))
+        {
+            return (t.Hour * 60) + t.Minute;
+        }
+        args.Errors.Add($"--{name} must be HH:mm; got '{text}'.");
+        return 0;
+    }
+
+    private static void Write<T>(string? path, T value)
+    {
+        if (path is null)
+        {
+            return;
+        }
+        var folder = Path.GetDirectoryName(Path.GetFullPath(path));
+        if (folder is not null)
+        {
+            Directory.CreateDirectory(folder);
+        }
+        File.WriteAllText(path, JsonSerializer.Serialize(value, RunReport.Json));
+    }
+}

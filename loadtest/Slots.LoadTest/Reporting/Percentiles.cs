@@ -1,0 +1,29 @@
+namespace Slots.LoadTest.Reporting;
+
+/// <summary>Latency summary of one kind of answer, in milliseconds.</summary>
+public sealed record LatencyStats(long Count, double P50, double P95, double P99, double Max)
+{
+    public static readonly LatencyStats Empty = new(0, 0, 0, 0, 0);
+
+    /// <summary>Nearest-rank percentiles (the smallest sample with at least p% of samples at or below it).</summary>
+    public static LatencyStats Of(IReadOnlyCollection<double> samples)
+    {
+        if (samples.Count == 0)
+        {
+            return Empty;
+        }
+        var sorted = samples.ToArray();
+        Array.Sort(sorted);
+        return new LatencyStats(sorted.Length, Percentile(sorted, 50), Percentile(sorted, 95), Percentile(sorted, 99), sorted[^1]);
+    }
+
+    /// <summary>Nearest rank on an ascending array: index ceil(p/100 · n) − 1.</summary>
+    public static double Percentile(double[] ascending, double p)
+    {
+        ArgumentOutOfRangeException.ThrowIfZero(ascending.Length);
+        ArgumentOutOfRangeException.ThrowIfLessThan(p, 0);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(p, 100);
+        var rank = (int)Math.Ceiling(p / 100.0 * ascending.Length);
+        return ascending[Math.Clamp(rank - 1, 0, ascending.Length - 1)];
+    }
+}

@@ -1,0 +1,95 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using Slots.LoadTest.Data;
+using Slots.LoadTest.Simulation;
+
+namespace Slots.LoadTest.Reporting;
+
+/// <summary>
+/// The benchmark's one table from the scenario files of one backend (noop, baseline, reserve,
+/// stampede, availability, seed): the ratios the design is judged by, next to the issue's targets.
+/// </summary>
+public static class Summary
+{
+    public static string Markdown(string folder, string backend)
+    {
+        RunReport? Run(string name) => Read<RunReport>(folder, name);
+        var noop = Run("noop");
+        var baseline = Run("baseline");
+        var real = Run("reserve");
+        var stampede = Run("stampede");
+        var availability = Read<AvailabilityReport>(folder, "availability");
+        var seed = Read<SeedResult>(folder, "seed");
+        var inv = CultureInfo.InvariantCulture;
+        var md = new StringBuilder();
+        md.AppendLine(inv, $"### {backend}: {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC");
+        md.AppendLine();
+        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator |");
+        md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|");
+        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede) })
+        {
+            if (r is null)
+            {
+                continue;
+            }
+            var ok = Ok(r);
+            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} |");
+        }
+        md.AppendLine();
+        if (real is not null && baseline is not null && baseline.GoodputPerSecond > 0)
+        {
+            md.AppendLine(inv, $"- real / baseline goodput: **{real.GoodputPerSecond / baseline.GoodputPerSecond:0.00}×** (target ≥ 10×)");
+        }
+        if (real is not null && noop is not null && noop.GoodputPerSecond > 0)
+        {
+            md.AppendLine(inv, $"- real / no-op: **{real.GoodputPerSecond / noop.GoodputPerSecond:0.00}** of the HTTP stack's ceiling");
+        }
+        if (stampede is not null)
+        {
+            var fives = stampede.Errors.Where(e => e.Key.Contains("HTTP 5", StringComparison.Ordinal)).Sum(e => e.Value);
+            var timeouts = stampede.Errors.Where(e => e.Key.Contains("timeout", StringComparison.Ordinal) || e.Key.Contains("HTTP 408", StringComparison.Ordinal)).Sum(e => e.Value);
+            var unanswered = stampede.Errors.Where(e => e.Key.Contains("no answer", StringComparison.Ordinal)).Sum(e => e.Value);
+            var limited = stampede.Latency.TryGetValue("reserve 429", out var l429) ? l429 : LatencyStats.Empty;
+            md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0); " +
+                $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
+                $"users the generator could not start: {stampede.Users.NotStarted}");
+        }
+        if (availability is not null)
+        {
+            md.AppendLine(inv, $"- availability, {availability.Days} days at one place ({availability.PlacesCycled} places cycled, {availability.Concurrency} at a time): " +
+                $"p50 {availability.Ok.P50:0.00} ms, p99 {availability.Ok.P99:0.00} ms, max {availability.Ok.Max:0.00} ms over {availability.Ok.Count} (target p99 < 5 ms); other answers {availability.NotOk}");
+        }
+        if (seed is not null)
+        {
+            md.AppendLine(inv, $"- data: {seed.Places} places, {seed.Slots:N0} slots, {seed.Seats:N0} hot seats, seeded in {seed.Seconds:0.0} s; " +
+                $"database {seed.DatabaseBytes / 1048576.0:0} MB, hot_seats with index {(seed.HotSeatsBytes < 0 ? "n/a" : $"{seed.HotSeatsBytes / 1048576.0:0} MB")}");
+        }
+        return md.ToString();
+    }
+
+    private static LatencyStats Ok(RunReport r) =>
+        r.Latency.TryGetValue("reserve 201", out var created) ? created
+        : r.Latency.TryGetValue("reserve 204", out var empty) ? empty : LatencyStats.Empty;
+
+    private static string AuditText(AuditResult? a) => a is null ? "—" : a.Passed ? $"passed ({a.Confirmations})" : "**FAILED**";
+
+    private static string MaxRss(IReadOnlyList<ProcessStats> processes) =>
+        processes.Any(p => p.Role == "api")
+            ? string.Join(" / ", processes.Where(p => p.Role == "api").Select(m => m.MaxRssMb.ToString("0", CultureInfo.InvariantCulture)))
+            : "—";
+
+    private static string Cpu(IReadOnlyList<ProcessStats> processes)
+    {
+        string Of(string role) => processes.Any(p => p.Role == role)
+            ? processes.Where(p => p.Role == role).Sum(p => p.CpuCoreShare).ToString("0.00", CultureInfo.InvariantCulture)
+            : "—";
+        return $"{Of("api")} / {Of("database")} / {Of("proxy")} / {Of("generator")}";
+    }
+
+    private static T? Read<T>(string folder, string name) where T : class
+    {
+        var path = Path.Combine(folder, name + ".json");
+        return File.Exists(path) ? JsonSerializer.Deserialize<T>(File.ReadAllText(path), RunReport.Json) : null;
+    }
+}

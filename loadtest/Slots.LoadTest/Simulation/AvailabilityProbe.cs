@@ -1,0 +1,66 @@
+using System.Diagnostics;
+using System.Net;
+using Slots.LoadTest.Reporting;
+
+namespace Slots.LoadTest.Simulation;
+
+public sealed record AvailabilityReport(string Target, int Requests, int Concurrency, int Days, int PlacesCycled,
+    LatencyStats Ok, long NotOk, IReadOnlyDictionary<string, long> Errors, IReadOnlyList<ProcessStats> Processes);
+
+/// <summary>
+/// The week view's cost at the API: GET availability for 7 days at one place, the places cycled
+/// so no single page stays hot in a cache, a bounded number of requests at a fixed concurrency.
+/// </summary>
+public static class AvailabilityProbe
+{
+    public static async Task<AvailabilityReport> RunAsync(Uri target, Catalog catalog, SourceAddresses sources, int requests, int concurrency, int days, TimeSpan timeout, CancellationToken ct)
+    {
+        var recorder = new Recorder();
+        long next = -1;
+        var places = catalog.Places;
+        var from = Catalog.Day(catalog.Today.AddDays(1));
+        var to = Catalog.Day(catalog.Today.AddDays(days));
+        // Warm-up: the first requests open connections and JIT the path; they are not counted.
+        using (var warmLimit = CancellationTokenSource.CreateLinkedTokenSource(ct))
+        {
+            warmLimit.CancelAfter(timeout * 5);
+            for (var i = 0; i < Math.Min(50, requests); i++)
+            {
+                using var warm = await sources.For(i).GetAsync(new Uri(target, $"/api/places/{places[i % places.Count].Id}/availability?from={from}&to={to}"), warmLimit.Token);
+            }
+        }
+        var workers = Enumerable.Range(0, concurrency).Select(_ => Task.Run(async () =>
+        {
+            long n;
+            while ((n = Interlocked.Increment(ref next)) < requests)
+            {
+                var place = places[(int)(n * 7919 % places.Count)];
+                using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
+                limit.CancelAfter(timeout);
+                var sent = Stopwatch.GetTimestamp();
+                try
+                {
+                    using var response = await sources.For(n).GetAsync(new Uri(target, $"/api/places/{place.Id}/availability?from={from}&to={to}"), limit.Token);
+                    await response.Content.ReadAsByteArrayAsync(limit.Token);
+                    recorder.Answer("availability", (int)response.StatusCode, Stopwatch.GetElapsedTime(sent));
+                }
+                catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+                {
+                    recorder.Failure("availability", "timeout");
+                }
+                catch (HttpRequestException ex)
+                {
+                    recorder.Failure("availability", $"no answer: {ex.HttpRequestError}");
+                }
+            }
+        }, ct));
+        await Task.WhenAll(workers);
+        var latencies = recorder.Latencies;
+        var ok = latencies.TryGetValue($"availability {(int)HttpStatusCode.OK}", out var samples) ? samples : [];
+        var stats = LatencyStats.Of(ok);
+        return new AvailabilityReport(target.ToString(), requests, concurrency, days, places.Count,
+            new LatencyStats(stats.Count, Math.Round(stats.P50, 2), Math.Round(stats.P95, 2), Math.Round(stats.P99, 2), Math.Round(stats.Max, 2)),
+            latencies.Where(kv => kv.Key != "availability 200").Sum(kv => (long)kv.Value.Count),
+            recorder.Errors, []);
+    }
+}

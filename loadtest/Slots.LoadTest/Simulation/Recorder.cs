@@ -1,0 +1,96 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+
+namespace Slots.LoadTest.Simulation;
+
+/// <summary>How a virtual user's visit ended.</summary>
+public enum UserOutcome
+{
+    Booked,
+    AlreadyBooked,
+    SlotFull,
+    NoFreeSeat,
+    GaveUp,
+    Rejected,
+    CutOff,
+}
+
+/// <summary>A 201 the simulator was given: the audit checks each one is in the database, at that slot.</summary>
+public sealed record Confirmation(string Code, int PlaceId, string Day, string Time, double AtSeconds);
+
+/// <summary>Everything the virtual users saw, collected from many threads; latencies from Stopwatch timestamps.</summary>
+public sealed class Recorder
+{
+    private readonly long _start = Stopwatch.GetTimestamp();
+    private readonly ConcurrentDictionary<string, Samples> _latencies = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, long> _errors = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<UserOutcome, long> _outcomes = new();
+    private readonly ConcurrentQueue<Confirmation> _confirmations = new();
+    private long? _finishedAt;
+    private long _started;
+    private long _notStarted;
+
+    public double SecondsSinceStart => Stopwatch.GetElapsedTime(_start).TotalSeconds;
+
+    /// <summary>Time since the start; once <see cref="Finish"/> was called, the time of the finish.</summary>
+    public TimeSpan Elapsed => _finishedAt is { } end ? Stopwatch.GetElapsedTime(_start, end) : Stopwatch.GetElapsedTime(_start);
+
+    /// <summary>The crowd is gone: rates are per second of the run, not of the run plus the audit after it.</summary>
+    public void Finish() => _finishedAt ??= Stopwatch.GetTimestamp();
+
+    /// <summary>An HTTP answer of an operation (places, availability, reserve), by status code.</summary>
+    public void Answer(string operation, int status, TimeSpan latency)
+    {
+        _latencies.GetOrAdd($"{operation} {status}", static _ => new Samples()).Add(latency.TotalMilliseconds);
+        if (status is >= 500 or 408) // 408: a proxy gave up waiting for the request
+        {
+            _errors.AddOrUpdate($"{operation}: HTTP {status}", 1, static (_, n) => n + 1);
+        }
+    }
+
+    /// <summary>A request that got no HTTP answer: timeout, refused connection, reset.</summary>
+    public void Failure(string operation, string kind) => _errors.AddOrUpdate($"{operation}: {kind}", 1, static (_, n) => n + 1);
+
+    public void Confirmed(ReservationBody body) =>
+        _confirmations.Enqueue(new Confirmation(body.Code, body.PlaceId, body.Day, body.Time, SecondsSinceStart));
+
+    public void Ended(UserOutcome outcome) => _outcomes.AddOrUpdate(outcome, 1, static (_, n) => n + 1);
+
+    public void UserStarted() => Interlocked.Increment(ref _started);
+
+    public void UserNotStarted() => Interlocked.Increment(ref _notStarted);
+
+    public long Started => Interlocked.Read(ref _started);
+
+    public long NotStarted => Interlocked.Read(ref _notStarted);
+
+    public IReadOnlyCollection<Confirmation> Confirmations => _confirmations;
+
+    public IReadOnlyDictionary<string, long> Errors => _errors;
+
+    public IReadOnlyDictionary<UserOutcome, long> Outcomes => _outcomes;
+
+    public IReadOnlyDictionary<string, IReadOnlyCollection<double>> Latencies =>
+        _latencies.ToDictionary(kv => kv.Key, kv => (IReadOnlyCollection<double>)kv.Value.Snapshot(), StringComparer.Ordinal);
+
+    private sealed class Samples
+    {
+        private readonly List<double> _values = [];
+
+        public void Add(double value)
+        {
+            lock (_values)
+            {
+                _values.Add(value);
+            }
+        }
+
+        public double[] Snapshot()
+        {
+            lock (_values)
+            {
+                return _values.ToArray();
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+using System.Net;
+using System.Net.Sockets;
+
+namespace Slots.LoadTest.Simulation;
+
+/// <summary>
+/// One pooled HTTP client per source address 127.0.0.2 … 127.0.0.254. Rate limits key on the
+/// client address, so a crowd from one address would be one very busy client; spread over many
+/// addresses, per-client limits act as they do with real crowds. Each handler keeps its own
+/// keep-alive pool, and a virtual user always talks through the same address.
+/// </summary>
+public sealed class SourceAddresses : IDisposable
+{
+    private readonly HttpClient[] _clients;
+
+    public SourceAddresses(int count, int maxConnectionsPerAddress, TimeSpan connectTimeout)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(count, SimulationOptions.MaxSources);
+        _clients = new HttpClient[count];
+        for (var i = 0; i < count; i++)
+        {
+            var source = Address(i);
+            var handler = new SocketsHttpHandler
+            {
+                MaxConnectionsPerServer = maxConnectionsPerAddress,
+                PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30),
+                PooledConnectionLifetime = TimeSpan.FromMinutes(10),
+                ConnectTimeout = connectTimeout,
+                UseCookies = false,
+                UseProxy = false,
+                AllowAutoRedirect = false,
+                AutomaticDecompression = DecompressionMethods.None,
+                ConnectCallback = (context, ct) => ConnectFromAsync(source, context.DnsEndPoint, ct),
+            };
+            // Timeouts are per request (a linked token), so the client's own stays out of the way.
+            _clients[i] = new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan };
+        }
+    }
+
+    public int Count => _clients.Length;
+
+    public HttpClient For(long user) => _clients[(int)(user % _clients.Length)];
+
+    /// <summary>127.0.0.2 for index 0, up to 127.0.0.254.</summary>
+    public static IPAddress Address(int index) => new([127, 0, 0, (byte)(2 + index)]);
+
+    private static async ValueTask<Stream> ConnectFromAsync(IPAddress source, DnsEndPoint target, CancellationToken ct)
+    {
+        // Only IPv4 loopback targets reach here (checked with the options); "localhost" is 127.0.0.1.
+        var remote = IPAddress.TryParse(target.Host, out var ip) ? ip : IPAddress.Loopback;
+        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        try
+        {
+            socket.Bind(new IPEndPoint(source, 0));
+            await socket.ConnectAsync(new IPEndPoint(remote, target.Port), ct);
+            return new NetworkStream(socket, ownsSocket: true);
+        }
+        catch
+        {
+            socket.Dispose();
+            throw;
+        }
+    }
+
+    public void Dispose()
+    {
+        foreach (var client in _clients)
+        {
+            client.Dispose();
+        }
+    }
+}

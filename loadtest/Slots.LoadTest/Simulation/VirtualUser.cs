@@ -1,0 +1,183 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text.Json;
+
+namespace Slots.LoadTest.Simulation;
+
+/// <summary>
+/// One person at the booking page, doing what the SPA does (frontend/src/api/retry.ts,
+/// booking/useBookingAttempt.ts): look at a week of a place, pick a free slot, book it with an
+/// Idempotency-Key made once per booking, wait as long as Retry-After says (plus jitter) on
+/// 429/503/request-in-progress and resend with the same key, take an offered alternative when
+/// the slot filled meanwhile, and give up after a bounded time.
+/// </summary>
+public sealed class VirtualUser(long number, SimulationOptions options, Catalog catalog, HttpClient client, Uri target, Recorder recorder)
+{
+    private static readonly MediaTypeHeaderValue Json = new("application/json");
+    private static readonly TimeSpan BaseBackoff = TimeSpan.FromMilliseconds(500);
+    private static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(8);
+
+    private readonly Random _rng = new(HashCode.Combine(options.Seed, number));
+    private readonly long _startedAt = Stopwatch.GetTimestamp();
+
+    private string ReservePath => options.Endpoint switch
+    {
+        Endpoint.Baseline => "/api/benchmark/reservations",
+        Endpoint.Noop => "/api/benchmark/noop",
+        _ => "/api/reservations",
+    };
+
+    public async Task RunAsync(CancellationToken runEnd)
+    {
+        using var giveUp = CancellationTokenSource.CreateLinkedTokenSource(runEnd);
+        giveUp.CancelAfter(options.GiveUp);
+        UserOutcome outcome;
+        try
+        {
+            outcome = await VisitAsync(giveUp.Token);
+        }
+        catch (OperationCanceledException) when (giveUp.IsCancellationRequested)
+        {
+            outcome = runEnd.IsCancellationRequested ? UserOutcome.CutOff : UserOutcome.GaveUp;
+        }
+        recorder.Ended(outcome);
+    }
+
+    private async Task<UserOutcome> VisitAsync(CancellationToken ct)
+    {
+        SlotChoice? choice = options.Flow == Flow.Reserve ? catalog.Pick(_rng) : await LookAsync(ct);
+        if (choice is null)
+        {
+            return UserOutcome.NoFreeSeat;
+        }
+        for (var booking = 1; booking <= options.MaxBookingAttempts; booking++)
+        {
+            // One key per distinct booking, the same on every resend of it.
+            var key = $"lt-{options.RunId}-{number}-{booking}";
+            var answer = await SendAsync("reserve", () => ReserveRequest(choice.Value, key), ct);
+            if (answer is null)
+            {
+                return UserOutcome.GaveUp;
+            }
+            var (status, body) = answer.Value;
+            if (status == HttpStatusCode.Created)
+            {
+                recorder.Confirmed(JsonSerializer.Deserialize(body, WireJson.Default.ReservationBody)!);
+                return UserOutcome.Booked;
+            }
+            if ((int)status is >= 200 and < 300)
+            {
+                return UserOutcome.Booked; // the no-op endpoint
+            }
+            var problem = status == HttpStatusCode.Conflict ? ReadProblem(body) : null;
+            if (problem?.Code == "already-booked")
+            {
+                return UserOutcome.AlreadyBooked;
+            }
+            if (problem?.Code != "slot-full")
+            {
+                return UserOutcome.Rejected;
+            }
+            // As the SPA offers: the nearest free slot the server suggested, or another pick.
+            choice = problem.Alternatives is { Count: > 0 } alternatives
+                ? new SlotChoice(alternatives[0].PlaceId, alternatives[0].Day, alternatives[0].Time)
+                : catalog.Pick(_rng);
+        }
+        return UserOutcome.SlotFull;
+    }
+
+    /// <summary>The week view: a week of one place from a (mostly popular) day; the earliest free slot, mostly.</summary>
+    private async Task<SlotChoice?> LookAsync(CancellationToken ct)
+    {
+        var (placeId, from) = catalog.PickPlaceAndDay(_rng);
+        var url = $"/api/places/{placeId}/availability?from={Catalog.Day(from)}&to={Catalog.Day(from.AddDays(6))}";
+        var answer = await SendAsync("availability", () => new HttpRequestMessage(HttpMethod.Get, new Uri(target, url)), ct);
+        if (answer is not (HttpStatusCode.OK, var body))
+        {
+            return null;
+        }
+        var week = JsonSerializer.Deserialize(body, WireJson.Default.AvailabilityBody)!;
+        var free = week.Days.SelectMany(d => d.Slots.Where(s => s.Free > 0).Select(s => new SlotChoice(placeId, d.Day, s.Time))).ToList();
+        if (free.Count == 0)
+        {
+            return null;
+        }
+        // Most people take one of the first free slots; some scroll on.
+        return _rng.NextDouble() < 0.7 ? free[_rng.Next(Math.Min(3, free.Count))] : free[_rng.Next(free.Count)];
+    }
+
+    private HttpRequestMessage ReserveRequest(SlotChoice slot, string key)
+    {
+        var body = new ReserveBody(slot.PlaceId, slot.Day, slot.Time, $"Load Tester {number}",
+            $"+4219{10_000_000 + (number % 90_000_000)}", $"{options.RunId}{number:D9}", "sk");
+        var content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(body, WireJson.Default.ReserveBody));
+        content.Headers.ContentType = Json;
+        var request = new HttpRequestMessage(HttpMethod.Post, new Uri(target, ReservePath)) { Content = content };
+        request.Headers.Add("Idempotency-Key", key);
+        return request;
+    }
+
+    /// <summary>
+    /// Sends until an answer that is not "wait" comes, resending after Retry-After (+ jitter) on
+    /// 429, 503 and request-in-progress, and after a back-off on no answer at all. Null when the
+    /// user's time ran out first.
+    /// </summary>
+    private async Task<(HttpStatusCode Status, byte[] Body)?> SendAsync(string operation, Func<HttpRequestMessage> create, CancellationToken ct)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            TimeSpan? serverDelay = null;
+            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+            timeout.CancelAfter(options.RequestTimeout);
+            var sent = Stopwatch.GetTimestamp();
+            try
+            {
+                using var request = create();
+                using var response = await client.SendAsync(request, HttpCompletionOption.ResponseContentRead, timeout.Token);
+                var body = await response.Content.ReadAsByteArrayAsync(timeout.Token);
+                recorder.Answer(operation, (int)response.StatusCode, Stopwatch.GetElapsedTime(sent));
+                if (!IsWait(response.StatusCode, body))
+                {
+                    return (response.StatusCode, body);
+                }
+                serverDelay = RetryAfter.Parse(response.Headers.RetryAfter?.ToString(), DateTimeOffset.UtcNow);
+            }
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            {
+                recorder.Failure(operation, $"timeout after {options.RequestTimeout.TotalSeconds:0.#} s");
+            }
+            catch (OperationCanceledException)
+            {
+                recorder.Failure(operation, "cut off in flight (give-up bound or run end)");
+                throw;
+            }
+            catch (HttpRequestException ex)
+            {
+                recorder.Failure(operation, $"no answer: {ex.HttpRequestError}");
+            }
+            var delay = RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng);
+            if (Stopwatch.GetElapsedTime(_startedAt) + delay > options.GiveUp)
+            {
+                return null;
+            }
+            await Task.Delay(delay, ct);
+        }
+    }
+
+    private static bool IsWait(HttpStatusCode status, byte[] body) =>
+        status is HttpStatusCode.TooManyRequests or HttpStatusCode.ServiceUnavailable ||
+        (status == HttpStatusCode.Conflict && ReadProblem(body)?.Code == "request-in-progress");
+
+    private static ProblemBody? ReadProblem(byte[] body)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize(body, WireJson.Default.ProblemBody);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+}

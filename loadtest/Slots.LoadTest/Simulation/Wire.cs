@@ -1,0 +1,33 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace Slots.LoadTest.Simulation;
+
+// What the simulator reads and sends, as the SPA sees the API (api/Slots.Api/Contracts).
+
+public sealed record PlaceItem(int Id, string Name, string TimeZone, bool Active);
+
+public sealed record PlacePage(IReadOnlyList<PlaceItem> Items, int Page, int PageSize, int Total);
+
+public sealed record SlotItem(string Time, int Minutes, int Capacity, int Free);
+
+public sealed record DayItem(string Day, IReadOnlyList<SlotItem> Slots);
+
+public sealed record AvailabilityBody(int PlaceId, string TimeZone, string From, string To, IReadOnlyList<DayItem> Days);
+
+public sealed record ReserveBody(int PlaceId, string Day, string Time, string Name, string Phone, string NationalId, string Language);
+
+public sealed record ReservationBody(string Code, int PlaceId, string Day, string Time);
+
+public sealed record AlternativeItem(int PlaceId, string Day, string Time, int Free);
+
+/// <summary>The parts of an RFC 9457 problem the simulator acts on.</summary>
+public sealed record ProblemBody(string? Code, IReadOnlyList<AlternativeItem>? Alternatives);
+
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
+[JsonSerializable(typeof(PlacePage))]
+[JsonSerializable(typeof(AvailabilityBody))]
+[JsonSerializable(typeof(ReserveBody))]
+[JsonSerializable(typeof(ReservationBody))]
+[JsonSerializable(typeof(ProblemBody))]
+internal sealed partial class WireJson : JsonSerializerContext;

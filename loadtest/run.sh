@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The benchmark in one command: build (Release), start what it needs, seed the scale data, run
+# no-op, baseline and real path under the same load one after the other, then the stampede and
+# the availability probe, write loadtest/results/<backend>/*.json and summary.md, stop everything.
+#
+#   loadtest/run.sh                      PostgreSQL, 2 API instances, 5.1 M hot seats
+#   loadtest/run.sh --backend sqlite     SQLite, 1 API instance (the embedded default)
+#   loadtest/run.sh --quick              small data and short runs: a smoke check of the tooling
+#   loadtest/run.sh --stack              the whole stack through ./slots stack (HAProxy in front), on
+#                                        fresh ports and a fresh state folder, stopped at the end
+#
+# Against a stack that is already up (./slots stack up), start nothing and point it there:
+#   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
+#   SLOTS_BENCH_API_PIDS=123,456 [SLOTS_BENCH_DB_PID=789] loadtest/run.sh
+# (that stack must run its APIs with Slots__Benchmark__Baseline=true for the baseline and no-op).
+#
+# Knobs (environment): SLOTS_BENCH_DURATION (s, default 20), SLOTS_BENCH_CONCURRENCY (64),
+# SLOTS_BENCH_PLACES (1000 → 1000 × 30 days × 34 times × 5 seats = 5.1 M seats), SLOTS_BENCH_STEP_FACTOR (20),
+# SLOTS_BENCH_INSTANCES (2 on PostgreSQL), SLOTS_BENCH_PG_DURABLE (1: fsync and synchronous_commit on).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+backend=postgres
+quick=0
+use_stack=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --backend) backend="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --stack) use_stack=1; shift ;;
+    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack]" >&2; exit 2 ;;
+  esac
+done
+case "$backend" in postgres|sqlite) ;; *) echo "--backend must be postgres or sqlite" >&2; exit 2 ;; esac
+
+duration=${SLOTS_BENCH_DURATION:-20}
+concurrency=${SLOTS_BENCH_CONCURRENCY:-64}
+places=${SLOTS_BENCH_PLACES:-1000}
+step_factor=${SLOTS_BENCH_STEP_FACTOR:-20}
+instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo 1)}
+if [ "$quick" = 1 ]; then duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; fi
+results="loadtest/results/$backend"
+rm -rf "$results" && mkdir -p "$results"
+
+echo "== building (Release)"
+dotnet build api/Slots.Api -c Release -warnaserror --nologo -v quiet
+dotnet build loadtest/Slots.LoadTest -c Release -warnaserror --nologo -v quiet
+api_dll="$PWD/artifacts/bin/Slots.Api/release/Slots.Api.dll"
+lt="$PWD/artifacts/bin/Slots.LoadTest/release/Slots.LoadTest"
+
+work=$(mktemp -d /tmp/slots-bench-XXXXXX)
+api_pids=()
+pg_bin=""
+pg_data="$work/pg"
+as_pg=()
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+stop_all() {
+  if [ "$use_stack" = 1 ] && [ -d "$work/stack" ]; then ./slots stack down >>"$work/stack.log" 2>&1 || true; fi
+  for pid in "${api_pids[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
+  for pid in "${api_pids[@]:-}"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+  if [ -n "$pg_bin" ] && [ -f "$pg_data/postmaster.pid" ]; then
+    "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_data" stop -m fast -w -t 30 >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap stop_all EXIT
+
+start_postgres() {
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  [ -x "$pg_bin/initdb" ] || { echo "PostgreSQL server binaries not found (apt-get install postgresql)" >&2; exit 1; }
+  if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); chown -R postgres "$work"; chmod 755 "$work"; fi
+  pg_port=$(free_port)
+  "${as_pg[@]}" "$pg_bin/initdb" -D "$pg_data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+  local durable="-c fsync=on -c synchronous_commit=on"
+  [ "${SLOTS_BENCH_PG_DURABLE:-1}" = 1 ] || durable="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_data" -w -t 60 -l "$work/pg.log" start -o \
+    "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=$work -c max_connections=400 -c shared_buffers=512MB $durable" >/dev/null
+  "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE slots" >/dev/null
+  db="Host=127.0.0.1;Port=$pg_port;Database=slots;Username=postgres;Maximum Pool Size=100;Timeout=5"
+}
+
+# start_api N WRITES_PER_WINDOW: one API process on a free port, configured like the stack (environment variables).
+start_api() {
+  local port; port=$(free_port)
+  ASPNETCORE_URLS="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Production \
+  Slots__Storage__Provider="$([ "$backend" = postgres ] && echo Postgres || echo Sqlite)" \
+  ConnectionStrings__Slots="$db" \
+  Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
+  Slots__Benchmark__Baseline=true \
+  Slots__DemoData__WhenEmpty=false \
+  Slots__RateLimits__WritesPerWindow="$2" Slots__RateLimits__ReadsPerWindow="$(( $2 * 10 ))" \
+  Logging__LogLevel__Default=Warning \
+    dotnet "$api_dll" >"$work/api-$1.log" 2>&1 &
+  api_pids+=("$!")
+  for _ in $(seq 1 120); do
+    curl -fs "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1 && { api_urls+=("http://127.0.0.1:$port"); return; }
+    kill -0 "$!" 2>/dev/null || { cat "$work/api-$1.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  echo "API $1 did not become ready" >&2; exit 1
+}
+
+start_apis() {
+  api_urls=()
+  for i in $(seq 1 "$instances"); do start_api "$i" "$1"; done
+  target=$(IFS=,; echo "${api_urls[*]}")
+  pids=$(IFS=,; echo "${api_pids[*]}")
+  watch=(--watch-pids "$pids")
+  if [ -f "$pg_data/postmaster.pid" ]; then watch+=(--watch-db-pid "$(head -1 "$pg_data/postmaster.pid")"); fi
+}
+
+stop_apis() {
+  for pid in "${api_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  api_pids=()
+}
+
+# The stack of ./slots stack on ports and a state folder of its own. Its processes inherit this
+# environment: the benchmark endpoints on, no demo data, and the limits given (HAProxy's and the API's).
+stack_up() {
+  export SLOTS_STACK_DIR="$work/stack" ASPNETCORE_ENVIRONMENT=Production \
+    Slots__Benchmark__Baseline=true Slots__DemoData__WhenEmpty=false Logging__LogLevel__Default=Warning \
+    Slots__Persons__HmacSecret="benchmark-only-secret-0123456789"
+  if [ "$1" = unlimited ]; then
+    export SLOTS_RATE_WRITES=100000000 SLOTS_RATE_READS=100000000 \
+      Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000
+  else
+    unset SLOTS_RATE_WRITES SLOTS_RATE_READS Slots__RateLimits__WritesPerWindow Slots__RateLimits__ReadsPerWindow
+  fi
+  ./slots stack up >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
+  target="http://127.0.0.1:$SLOTS_FRONT_PORT"
+  db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
+  pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
+  watch=(--watch-pids "$pids" --watch-db-pid "$(./slots stack status | awk '$1 == "postgres" {print $2}')" \
+    --watch-proxy-pid "$(cat "$SLOTS_STACK_DIR/pids/haproxy.pid")")
+}
+
+external=0
+if [ "$use_stack" = 1 ]; then
+  [ -x scripts/stack.sh ] || { echo "--stack needs ./slots stack (scripts/stack.sh)" >&2; exit 2; }
+  backend=postgres; external=1; instances=${SLOTS_API_COUNT:-2}
+  export SLOTS_API_COUNT="$instances" SLOTS_FRONT_PORT="$(free_port)" SLOTS_STATS_PORT="$(free_port)" SLOTS_PG_PORT="$(free_port)" \
+    SLOTS_API_FIRST_PORT="$(free_port)" SLOTS_AMQP_PORT="$(free_port)" SLOTS_RABBIT_DIST_PORT="$(free_port)" \
+    SLOTS_RABBIT_MGMT_PORT="$(free_port)" SLOTS_EPMD_PORT="$(free_port)" SLOTS_SCHEDULER_PORT="$(free_port)"
+  results="loadtest/results/stack" && rm -rf "$results" && mkdir -p "$results"
+  chmod 755 "$work"   # the stack keeps PostgreSQL's data inside it only where the postgres user can reach
+  stack_up unlimited
+elif [ -n "${SLOTS_BENCH_TARGET:-}" ]; then
+  external=1
+  target="$SLOTS_BENCH_TARGET"; db="${SLOTS_BENCH_DB:?SLOTS_BENCH_DB is required with SLOTS_BENCH_TARGET}"
+  backend="${SLOTS_BENCH_PROVIDER:-postgres}"; pids="${SLOTS_BENCH_API_PIDS:-}"
+  watch=(--watch-pids "$pids")
+  if [ -n "${SLOTS_BENCH_DB_PID:-}" ]; then watch+=(--watch-db-pid "$SLOTS_BENCH_DB_PID"); fi
+else
+  if [ "$backend" = postgres ]; then start_postgres; else db="Data Source=$work/slots.db"; fi
+  # Throughput runs: the per-client limiter out of the way (the stampede below runs with the shipped limits).
+  start_apis 100000000
+fi
+
+echo "== seeding"
+"$lt" seed --provider "$backend" --connection "$db" --places "$places" --json "$results/seed.json"
+
+audit=(--audit-provider "$backend" --audit-connection "$db")
+# The crowd aims at 50 popular places and their first 7 days (80 %): enough seats that a 20 s run
+# measures booking rather than "slot full", with real races for the popular slots.
+crowd=(--flow reserve --mode closed --max-in-flight "$concurrency" --duration "$duration" --hot-places 50 --hot-days 7 --seed 7)
+for scenario in noop baseline reserve; do
+  echo "== $scenario"
+  "$lt" run --target "$target" --scenario "$scenario" --endpoint "$scenario" "${crowd[@]}" \
+    "${watch[@]}" "${audit[@]}" --json "$results/$scenario.json"
+done
+
+capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
+echo "== stampede: warm-up at half the measured capacity ($capacity/s), then a step to ${step_factor}× capacity"
+if [ "$use_stack" = 1 ]; then
+  ./slots stack down >>"$work/stack.log" 2>&1
+  stack_up shipped   # HAProxy's and the API's shipped per-client limits, queue and maxconn
+elif [ "$external" = 0 ]; then
+  stop_apis
+  start_apis 30   # the shipped per-client limit: 30 writes per 10 s per address
+fi
+"$lt" run --target "$target" --scenario stampede --endpoint reserve --flow spa --mode open \
+  --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
+  --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 11 \
+  "${watch[@]}" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
+
+echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
+"$lt" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
+  "${watch[@]}" --json "$results/availability.json"
+
+if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
+  # Proportional set size of the server and its backends: shared buffers counted once, not per process.
+  postmaster=$(head -1 "$pg_data/postmaster.pid")
+  pss=$(for p in $postmaster $(pgrep -P "$postmaster"); do awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null; done | awk '{s+=$1} END {printf "%.0f", s/1024}')
+  echo "{\"postgresPssMb\": $pss}" > "$results/database-memory.json"
+fi
+
+{
+  echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) memory, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
+  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick'); duration ${duration} s, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
+  [ -f "$results/database-memory.json" ] && echo "PostgreSQL memory (PSS of server + backends): $(jq '.postgresPssMb' "$results/database-memory.json") MB."
+  echo
+  "$lt" summarize --results "$results" --backend "$backend$([ "$use_stack" = 1 ] && echo ' behind HAProxy')"
+} > "$results/summary.md"
+echo
+cat "$results/summary.md"

@@ -1,0 +1,69 @@
+using Slots.LoadTest.Reporting;
+using Slots.LoadTest.Simulation;
+
+namespace Slots.LoadTest.Tests;
+
+public sealed class RunReportTests
+{
+    private static readonly SimulationOptions Options = new() { Targets = [new Uri("http://127.0.0.1:1")], Mode = Mode.Closed };
+
+    // Regression: goodput was divided by the time up to the report, which includes the audit after
+    // the run (20 s for 10 000 confirmations), so it read half of what the server did.
+    [Fact]
+    public async Task Goodput_is_per_second_of_the_run_not_of_the_run_and_the_audit_after_it()
+    {
+        var recorder = new Recorder();
+        for (var i = 0; i < 100; i++)
+        {
+            recorder.Answer("reserve", 201, TimeSpan.FromMilliseconds(2));
+            recorder.Confirmed(new ReservationBody($"CODE{i:D6}", 1, "2030-01-01", "08:00"));
+        }
+        recorder.Finish();
+        var finished = recorder.Elapsed;
+
+        await Task.Delay(300, TestContext.Current.CancellationToken); // the audit
+        var report = RunReport.From(Options, DateTimeOffset.UtcNow, recorder, [], null);
+
+        Assert.Equal(finished, recorder.Elapsed);
+        Assert.True(report.ElapsedSeconds < 0.2, $"elapsed {report.ElapsedSeconds} s");
+        Assert.True(report.GoodputPerSecond > 500, $"goodput {report.GoodputPerSecond}/s");
+    }
+
+    [Fact]
+    public void Shares_and_latencies_are_taken_per_status()
+    {
+        var recorder = new Recorder();
+        recorder.Answer("reserve", 201, TimeSpan.FromMilliseconds(10));
+        recorder.Answer("reserve", 429, TimeSpan.FromMilliseconds(1));
+        recorder.Answer("reserve", 429, TimeSpan.FromMilliseconds(3));
+        recorder.Answer("reserve", 503, TimeSpan.FromMilliseconds(7));
+        recorder.Answer("availability", 200, TimeSpan.FromMilliseconds(5));
+        recorder.Finish();
+
+        var report = RunReport.From(Options, DateTimeOffset.UtcNow, recorder, [], null);
+
+        Assert.Equal(4, report.ReserveRequests);
+        Assert.Equal(0.5, report.Share429);
+        Assert.Equal(0.25, report.Share503);
+        Assert.Equal(3, report.Latency["reserve 429"].Max);
+        Assert.Equal(1, report.Errors["reserve: HTTP 503"]);
+        Assert.Equal(2, report.Statuses["reserve 429"]);
+    }
+
+    [Fact]
+    public void A_proxy_timeout_408_is_listed_with_the_errors_and_2xx_4xx_answers_are_not()
+    {
+        var recorder = new Recorder();
+        recorder.Answer("reserve", 408, TimeSpan.FromMilliseconds(2000));
+        recorder.Answer("reserve", 409, TimeSpan.FromMilliseconds(5));
+        recorder.Answer("reserve", 201, TimeSpan.FromMilliseconds(5));
+        recorder.Failure("reserve", "no answer: ResponseEnded");
+        recorder.Finish();
+
+        var report = RunReport.From(Options, DateTimeOffset.UtcNow, recorder, [], null);
+
+        Assert.Equal(2, report.Errors.Count);
+        Assert.Equal(1, report.Errors["reserve: HTTP 408"]);
+        Assert.Equal(1, report.Errors["reserve: no answer: ResponseEnded"]);
+    }
+}
