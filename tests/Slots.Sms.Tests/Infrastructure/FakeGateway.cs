@@ -21,6 +21,7 @@ public sealed class FakeGateway : IAsyncDisposable
     private readonly ConcurrentDictionary<string, byte> _alwaysFail = new();
     private readonly ConcurrentDictionary<string, byte> _refused = new();
     private long _failUntilTicks;
+    private long _failSpanTicks;
     private int _failures;
     private int _requests;
     private int _repeats;
@@ -51,8 +52,16 @@ public sealed class FakeGateway : IAsyncDisposable
         return gateway;
     }
 
-    /// <summary>Answers 503 to everything for this long from now.</summary>
-    public void FailFor(TimeSpan span) => Interlocked.Exchange(ref _failUntilTicks, DateTime.UtcNow.Add(span).Ticks);
+    /// <summary>
+    /// Answers 503 to everything for this long, counted from the first request after this call: on
+    /// a slow machine the consumer may start seconds later, and an outage that ends before the
+    /// first request would test nothing.
+    /// </summary>
+    public void FailFor(TimeSpan span)
+    {
+        Interlocked.Exchange(ref _failSpanTicks, span.Ticks);
+        Interlocked.Exchange(ref _failUntilTicks, 0);
+    }
 
     /// <summary>Answers 503 to the next <paramref name="requests"/> requests.</summary>
     public void FailNext(int requests) => Interlocked.Exchange(ref _failNext, requests);
@@ -78,6 +87,11 @@ public sealed class FakeGateway : IAsyncDisposable
         if (_refused.ContainsKey(key))
         {
             return Results.BadRequest();
+        }
+        var span = Interlocked.Exchange(ref _failSpanTicks, 0);
+        if (span > 0)
+        {
+            Interlocked.Exchange(ref _failUntilTicks, DateTime.UtcNow.Ticks + span);
         }
         if (DateTime.UtcNow.Ticks < Interlocked.Read(ref _failUntilTicks) || _alwaysFail.ContainsKey(key) || Interlocked.Decrement(ref _failNext) >= 0)
         {
