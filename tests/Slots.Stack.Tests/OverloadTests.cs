@@ -23,6 +23,8 @@ public sealed class OverloadTests(SharedApis shared)
             ["SLOTS_SERVER_MAXCONN"] = "2",
             ["SLOTS_SERVER_MAXQUEUE"] = "10",
             ["SLOTS_QUEUE_TIMEOUT"] = "500ms",
+            // This test is about the queue's own limits (maxqueue, timeout queue): admission control off.
+            ["SLOTS_SHED_QUEUE"] = "100000",
         }, "overload", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 400);
         // 24 addresses × 25 requests: each address also goes past its write budget (20 per 10 s), so both lines shed.
@@ -48,6 +50,49 @@ public sealed class OverloadTests(SharedApis shared)
             Assert.InRange(a.Latency, TimeSpan.Zero, QueueTimeout + Margin);
         });
         Assert.All(admitted, a => Assert.Equal(HttpStatusCode.Created, a.Status));
+        var stored = await Ledger.ReservationsAsync(shared.ConnectionString, place);
+        Assert.Equal(bookings.Select(b => b.Code).OfType<string>().Order(), stored.Keys.Order());
+    }
+
+    [Fact]
+    public async Task A_crowd_under_every_client_budget_is_turned_away_with_an_immediate_429_once_the_queue_is_long()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        // A long queue timeout: without admission control these requests would wait, not be shed.
+        await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
+        {
+            ["SLOTS_SERVER_MAXCONN"] = "2",
+            ["SLOTS_SERVER_MAXQUEUE"] = "500",
+            ["SLOTS_QUEUE_TIMEOUT"] = "10s",
+            ["SLOTS_SHED_QUEUE"] = "4",
+        }, "shed", ct);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 400);
+        // 200 addresses × 2 requests: every client stays far under its write budget.
+        using var clients = new Clients(haproxy.FrontAddress, 200);
+
+        var bookings = Enumerable.Range(0, 400).Select(i => new Booking(place, Places.BookableDay, Places.Times[i % 6], Places.NextPerson())).ToArray();
+        await Task.WhenAll(bookings.Select((b, i) => b.SendAsync(clients[i % 200])));
+
+        var answers = bookings.Select(b => b.Final!).ToArray();
+        var turnedAway = answers.Where(a => a.Status == HttpStatusCode.TooManyRequests).ToArray();
+        var admitted = answers.Where(a => a.Status == HttpStatusCode.Created).ToArray();
+        Figures.Report($"admission control: 400 at once from 200 addresses -> {admitted.Length} × 201, {turnedAway.Length} × 429 overloaded; slowest 429 {turnedAway.Max(a => a.Latency).TotalMilliseconds:F0} ms, slowest 201 {admitted.Max(a => a.Latency).TotalMilliseconds:F0} ms");
+
+        // Every HTTP answer is a 201 or an immediate 429: no 503, no timeout, nobody waited long enough for one.
+        // A connection the loaded two-core machine drops before HAProxy accepts it has no answer at all
+        // and is not HAProxy's doing; a few are tolerated and named.
+        var other = answers.Except(admitted).Except(turnedAway).ToArray();
+        Assert.All(other, a => Assert.Null(a.Status));
+        Assert.True(other.Length <= 2, $"{other.Length} requests got no answer at all");
+        Assert.NotEmpty(admitted);
+        Assert.NotEmpty(turnedAway);
+        Assert.All(turnedAway, a =>
+        {
+            Assert.Equal("overloaded", a.Code);
+            Assert.Equal("application/problem+json", a.ContentType);
+            Assert.Equal(TimeSpan.FromSeconds(1), a.RetryAfter);
+        });
         var stored = await Ledger.ReservationsAsync(shared.ConnectionString, place);
         Assert.Equal(bookings.Select(b => b.Code).OfType<string>().Order(), stored.Keys.Order());
     }
