@@ -30,10 +30,21 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
     {
         var snapshot = _snapshot;
         var age = clock.GetUtcNow() - snapshot.LoadedAt;
-        // A miss may be a place created on another instance a moment ago; but reload for misses at
-        // most once a second, so requests for made-up ids cannot turn into a table scan each.
-        if (age > MaxAge || (!snapshot.Places.ContainsKey(placeId) && age > MissReload))
+        if (age > MaxAge)
         {
+            snapshot = await RefreshAsync(snapshot, ct);
+        }
+        else if (!snapshot.Places.ContainsKey(placeId))
+        {
+            // A miss may be a place created on another instance a moment ago. Reload for misses at
+            // most once a second, so requests for made-up ids cannot turn into a table scan each; a
+            // miss inside that second waits for the next reload instead of calling a place that
+            // exists unknown.
+            var wait = MissReload - age;
+            if (wait > TimeSpan.Zero)
+            {
+                await Task.Delay(wait, clock, ct);
+            }
             snapshot = await RefreshAsync(snapshot, ct);
         }
         return snapshot.Places.GetValueOrDefault(placeId);
