@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using Npgsql;
@@ -168,7 +167,7 @@ public sealed class PostgresServer : IAsyncDisposable
         }
     }
 
-    private Task PgCtlAsync(string[] args, TimeSpan timeout) =>
+    private Task<string> PgCtlAsync(string[] args, TimeSpan timeout) =>
         RunAsync(_asPostgresUser ? "runuser" : Path.Combine(_bin, "pg_ctl"),
             _asPostgresUser ? ["-u", "postgres", "--", Path.Combine(_bin, "pg_ctl"), "-D", DataFolder, .. args] : ["-D", DataFolder, .. args],
             timeout);
@@ -232,33 +231,7 @@ public sealed class PostgresServer : IAsyncDisposable
         }
     }
 
-    /// <summary>Runs a tool to completion; throws InvalidOperationException with its output when it fails or overruns.</summary>
-    private static async Task RunAsync(string file, string[] args, TimeSpan timeout)
-    {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (var arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"{file} did not start");
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var limit = new CancellationTokenSource(timeout);
-        try
-        {
-            await process.WaitForExitAsync(limit.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new InvalidOperationException($"{Path.GetFileName(file)} {string.Join(' ', args)} took longer than {timeout.TotalSeconds} s");
-        }
-        if (process.ExitCode != 0)
-        {
-            throw new InvalidOperationException(
-                $"{Path.GetFileName(file)} {string.Join(' ', args)} exited with {process.ExitCode}: {await stderr}{await stdout}");
-        }
-    }
+    private static Task<string> RunAsync(string file, string[] args, TimeSpan timeout) => Tool.RunAsync(file, args, timeout);
 }
 
 /// <summary>PostgreSQL cannot run on this machine; the message says why.</summary>

@@ -195,33 +195,8 @@ public sealed class RabbitMqServer : IAsyncDisposable
         }
     }
 
-    private async Task<string> ToolAsync(string tool, string[] args, TimeSpan timeout)
-    {
-        var start = new ProcessStartInfo(Path.Combine(_bin, tool)) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        SetEnvironment(start);
-        foreach (var arg in args)
-        {
-            start.ArgumentList.Add(arg);
-        }
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"{tool} did not start");
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var limit = new CancellationTokenSource(timeout);
-        try
-        {
-            await process.WaitForExitAsync(limit.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new InvalidOperationException($"{tool} {string.Join(' ', args)} took longer than {timeout.TotalSeconds} s");
-        }
-        if (process.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"{tool} {string.Join(' ', args)} exited with {process.ExitCode}: {await stderr}{await stdout}");
-        }
-        return await stdout;
-    }
+    private Task<string> ToolAsync(string tool, string[] args, TimeSpan timeout) =>
+        Tool.RunAsync(Path.Combine(_bin, tool), args, timeout, SetEnvironment);
 
     private static string? FindBinaries()
     {
