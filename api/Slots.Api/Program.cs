@@ -2,6 +2,7 @@ using Slots;
 using Slots.Api.Admin;
 using Slots.Api.Endpoints;
 using Slots.Api.Hosting;
+using Slots.Health;
 using Slots.Scheduling;
 
 var builder = WebApplication.CreateBuilder(args);
@@ -11,7 +12,7 @@ builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
 builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
 builder.AddAdminAuth();      // API keys for staff endpoints
 builder.AddRateLimits();     // second line behind HAProxy
-builder.AddHealth();         // live and ready probes
+builder.AddHealthProbes();   // live and ready probes
 builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
 
 var app = builder.Build();
@@ -30,7 +31,7 @@ app.UseAuthorization();
 app.UseRateLimiter();
 
 app.MapOpenApi();
-app.MapHealth();
+app.MapHealthProbes();
 app.MapPlaces();
 app.MapReservations();
 app.MapAdmin();

@@ -1,4 +1,5 @@
 using Slots;
+using Slots.Health;
 using Slots.Scheduler.Hosting;
 using Slots.Scheduling;
 using Slots.Sms;
@@ -9,7 +10,7 @@ builder.AddSlotsDomain();                         // window, places, clock
 builder.AddSlotsStorage();                        // the backend named by Slots:Storage:Provider
 builder.AddSchemaStartup();                       // migrate before the first job (when MigrateOnStart)
 builder.AddSlotsScheduling(dedicatedHost: true);  // Quartz: window jobs and the SMS relay, clustered on the server backends
-builder.AddSchedulerHealth();                     // live and ready probes
+builder.AddHealthProbes();                        // live and ready probes
 
 var app = builder.Build();
 
@@ -19,7 +20,7 @@ if (SmsCommands.IsSmsCommand(args))
     return await SmsCommands.RunAsync(args, app.Services, Console.Out, CancellationToken.None);
 }
 
-app.MapSchedulerHealth();
+app.MapHealthProbes();
 
 await app.RunAsync();
 return 0;

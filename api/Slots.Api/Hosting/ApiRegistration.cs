@@ -1,9 +1,6 @@
-using Microsoft.AspNetCore.Diagnostics.HealthChecks;
 using Microsoft.AspNetCore.HttpOverrides;
-using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Slots.Api.Contracts;
 using Slots.Api.Endpoints;
-using Slots.Reservations;
 
 namespace Slots.Api.Hosting;
 
@@ -33,36 +30,5 @@ internal static class ApiRegistration
             }
         });
         return builder;
-    }
-
-    /// <summary>Liveness says the process runs; readiness says the database answers.</summary>
-    public static IHostApplicationBuilder AddHealth(this IHostApplicationBuilder builder)
-    {
-        builder.Services.AddHealthChecks().AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
-        return builder;
-    }
-
-    public static IEndpointRouteBuilder MapHealth(this IEndpointRouteBuilder app)
-    {
-        app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
-        app.MapHealthChecks("/health/ready", new HealthCheckOptions { Predicate = c => c.Tags.Contains("ready") });
-        return app;
-    }
-
-    private sealed class DatabaseHealthCheck(IReservationStore store) : IHealthCheck
-    {
-        public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken ct)
-        {
-            try
-            {
-                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-                timeout.CancelAfter(TimeSpan.FromSeconds(2));
-                return await store.PingAsync(timeout.Token) ? HealthCheckResult.Healthy() : HealthCheckResult.Unhealthy("no answer");
-            }
-            catch (Exception ex) when (ex is System.Data.Common.DbException or OperationCanceledException or TimeoutException)
-            {
-                return HealthCheckResult.Unhealthy(ex.GetType().Name);
-            }
-        }
     }
 }
