@@ -1,4 +1,3 @@
-using System.Text;
 using Microsoft.EntityFrameworkCore;
 using Slots.Storage;
 
@@ -20,43 +19,9 @@ internal sealed class BaselineDbContext(DbContextOptions<BaselineDbContext> opti
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
-        modelBuilder.Entity<HotSeat>(e =>
-        {
-            e.ToTable("hot_seats");
-            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute, x.SeatNo });
-            e.Property(x => x.Code).IsConcurrencyToken();
-        });
-        modelBuilder.Entity<HotReservation>(e =>
-        {
-            e.ToTable("hot_reservations");
-            e.HasKey(x => x.Code);
-        });
-        modelBuilder.Entity<ActivePerson>(e =>
-        {
-            e.ToTable("active_persons");
-            e.HasKey(x => x.PersonHash);
-            e.Property(x => x.EndsAt).IsConcurrencyToken();
-        });
-        modelBuilder.Entity<OutboxMessage>().ToTable("outbox");
-        modelBuilder.Entity<ChangeRecord>().ToTable("changes");
-        foreach (var property in modelBuilder.Model.GetEntityTypes().SelectMany(e => e.GetProperties()))
-        {
-            property.SetColumnName(SnakeCase(property.Name));
-        }
-    }
-
-    private static string SnakeCase(string name)
-    {
-        var sb = new StringBuilder(name.Length + 8);
-        foreach (var c in name)
-        {
-            if (char.IsUpper(c) && sb.Length > 0)
-            {
-                sb.Append('_');
-            }
-            sb.Append(char.ToLowerInvariant(c));
-        }
-        return sb.ToString();
+        SlotsDbContext.MapSchema(modelBuilder);
+        modelBuilder.Entity<HotSeat>().Property(x => x.Code).IsConcurrencyToken();
+        modelBuilder.Entity<ActivePerson>().Property(x => x.EndsAt).IsConcurrencyToken();
     }
 
     /// <summary>Options for the same database and provider as the application's SlotsDbContext.</summary>

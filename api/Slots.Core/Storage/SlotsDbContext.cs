@@ -21,7 +21,13 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
     public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
 
-    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    protected override void OnModelCreating(ModelBuilder modelBuilder) => MapSchema(modelBuilder);
+
+    /// <summary>
+    /// The tables, keys and snake_case column names of the SQL scripts; shared with any other
+    /// context over the same tables (the benchmark's EF Core baseline).
+    /// </summary>
+    public static void MapSchema(ModelBuilder modelBuilder)
     {
         modelBuilder.Entity<Place>().ToTable("places");
         modelBuilder.Entity<SlotRow>(e =>
