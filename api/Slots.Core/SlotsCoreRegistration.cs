@@ -33,7 +33,7 @@ public static class SlotsCoreRegistration
         builder.Services.AddSingleton<PersonIdentity>();
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<ReservationService>();
-        builder.Services.AddSingleton<ColdReservationStore>();
+        builder.Services.AddSingleton<IColdReservationStore, ColdReservationStore>();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();
         builder.Services.AddScoped<HotWindowLoader>();

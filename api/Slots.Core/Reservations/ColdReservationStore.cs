@@ -5,17 +5,6 @@ using Slots.Window;
 
 namespace Slots.Reservations;
 
-/// <summary>How a cold-path call ended: done, or handed back because the day is hot (or the move crosses the horizon).</summary>
-public enum ColdRoute
-{
-    Done,
-    NowHot,
-    AcrossWindow,
-}
-
-/// <summary>A cold-path answer; <see cref="Value"/> is meaningful when <see cref="Route"/> is Done.</summary>
-public readonly record struct Cold<T>(ColdRoute Route, T Value);
-
 /// <summary>
 /// Reservations for days beyond the hot window (day ≥ the place's stored horizon), through EF Core
 /// on the disk tables, with the hot path's outcomes and guarantees:
@@ -32,7 +21,7 @@ public readonly record struct Cold<T>(ColdRoute Route, T Value);
 /// </list>
 /// On SQLite the transaction is BEGIN IMMEDIATE, which serialises all of this with every other writer.
 /// </summary>
-public sealed class ColdReservationStore(IServiceScopeFactory scopes, StorageDialect dialect)
+public sealed class ColdReservationStore(IServiceScopeFactory scopes, StorageDialect dialect) : IColdReservationStore
 {
     /// <summary>
     /// False on SQL Server in this build: the cold path needs EF Core's SQL Server provider, which

@@ -37,7 +37,7 @@ public sealed record BookingAnswer(
 /// </summary>
 public sealed class ReservationService(
     IReservationStore store,
-    ColdReservationStore cold,
+    IColdReservationStore cold,
     PlaceDirectory places,
     TimeProvider clock,
     IOptions<WindowOptions> window,
