@@ -10,7 +10,6 @@ using Slots.Persons;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Slots;
-using Slots.Stats;
 using Slots.Storage;
 using Slots.Storage.Postgres;
 using Slots.Storage.Sqlite;
@@ -33,13 +32,9 @@ public static class SlotsCoreRegistration
         builder.Services.AddSingleton<PersonIdentity>();
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<ReservationService>();
-        builder.Services.AddSingleton<IColdReservationStore, ColdReservationStore>();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();
-        builder.Services.AddScoped<HotWindowLoader>();
-        builder.Services.AddScoped<WindowService>();
         builder.Services.AddScoped<DemoData>();
-        builder.Services.AddScoped<StatsReport>();
         return builder;
     }
 
@@ -67,6 +62,15 @@ public static class SlotsCoreRegistration
         return builder;
     }
 
+    /// <summary>The cold side through EF Core (SQLite and PostgreSQL): the catalogue, the cold path and the window mover.</summary>
+    internal static void AddEfColdSide(IServiceCollection services)
+    {
+        services.AddScoped<ICatalogStore, EfCatalogStore>();
+        services.AddSingleton<IColdReservationStore, ColdReservationStore>();
+        services.AddScoped<HotWindowLoader>();
+        services.AddScoped<WindowService>();
+    }
+
     private static void AddSqlite(IHostApplicationBuilder builder, StorageOptions options)
     {
         var configured = builder.Configuration.GetConnectionString("Slots") ?? "Data Source=data/slots.db";
@@ -81,6 +85,7 @@ public static class SlotsCoreRegistration
         builder.Services.AddSingleton(sp => new SqliteWriter(connectionString, options.MaxBatch, sp.GetRequiredService<ILogger<SqliteWriter>>()));
         builder.Services.AddSingleton<IReservationStore, SqliteReservationStore>();
         builder.Services.AddDbContext<SlotsDbContext>(db => db.UseSqlite(connectionString));
+        AddEfColdSide(builder.Services);
         builder.Services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));
     }
 }

@@ -7,6 +7,7 @@ using Slots.Places;
 using Slots.Scheduling;
 using Slots.Slots;
 using Slots.Stats;
+using Slots.Storage;
 using Slots.Window;
 
 namespace Slots.Api.Endpoints;
@@ -137,7 +138,7 @@ internal static class AdminEndpoints
     }
 
     public static async Task<Results<Ok<StatsDto>, ValidationProblem>> Stats(
-        string? from, string? to, StatsReport report, TimeProvider clock, CancellationToken ct)
+        string? from, string? to, ICatalogStore catalogue, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
         var today = DateOnly.FromDateTime(clock.GetUtcNow().UtcDateTime);
@@ -159,7 +160,7 @@ internal static class AdminEndpoints
         {
             return v.ToProblem();
         }
-        var days = await report.PerDayAsync(first, last, ct);
+        var days = await catalogue.DayTotalsAsync(first, last, ct);
         return TypedResults.Ok(new StatsDto(Formats.Day(first), Formats.Day(last),
             days.Select(d => new DayStatsDto(Formats.Day(d.Day), d.Slots, d.Seats, d.FreeSeats, d.Reservations)).ToList()));
     }

@@ -1,5 +1,4 @@
 using Bogus;
-using Microsoft.EntityFrameworkCore;
 using Slots.Places;
 using Slots.Slots;
 using Slots.Storage;
@@ -12,7 +11,7 @@ public sealed record DemoDataRequest(int Places, int Days, int Capacity, int? Se
 public sealed record DemoDataResult(int PlacesCreated, GenerateSlotsResult Slots);
 
 /// <summary>Believable test sites with a fixed seed, and slots for them, for trying Slots out.</summary>
-public sealed class DemoData(SlotsDbContext db, PlaceCatalog catalog, SlotGenerator generator, TimeProvider clock)
+public sealed class DemoData(ICatalogStore store, PlaceCatalog catalog, SlotGenerator generator, TimeProvider clock)
 {
     private const string Zone = "Europe/Bratislava";
 
@@ -53,5 +52,5 @@ public sealed class DemoData(SlotsDbContext db, PlaceCatalog catalog, SlotGenera
         return new DemoDataResult(ids.Count, slots);
     }
 
-    public async Task<bool> IsEmptyAsync(CancellationToken ct) => !await db.Places.AnyAsync(ct);
+    public async Task<bool> IsEmptyAsync(CancellationToken ct) => !await store.AnyPlaceAsync(ct);
 }

@@ -1,4 +1,4 @@
-using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.Options;
 using Slots.Storage;
 using Slots.Window;
 
@@ -6,54 +6,57 @@ namespace Slots.Places;
 
 public sealed record NewPlace(string Name, string Address, string Region, string TimeZone, bool Active);
 
-public sealed record PlaceQuery(string? Region, string? Name, int Page, int PageSize);
+public sealed record PlaceQuery(string? Region, string? Name, int Page, int PageSize)
+{
+    /// <summary>The escape character of <see cref="NamePattern"/>.</summary>
+    public const string LikeEscape = "\\";
+
+    /// <summary>
+    /// A LIKE pattern for a lower-cased name containing Name, with the person's own % and _ taken
+    /// literally; null when no name is asked for.
+    /// </summary>
+    public string? NamePattern()
+    {
+        if (string.IsNullOrWhiteSpace(Name))
+        {
+            return null;
+        }
+        var literal = Name.Trim().ToLowerInvariant()
+            .Replace(LikeEscape, LikeEscape + LikeEscape, StringComparison.Ordinal)
+            .Replace("%", LikeEscape + "%", StringComparison.Ordinal)
+            .Replace("_", LikeEscape + "_", StringComparison.Ordinal)
+            .Replace("[", LikeEscape + "[", StringComparison.Ordinal);
+        return $"%{literal}%";
+    }
+}
 
 public sealed record PlacePage(IReadOnlyList<Place> Items, int Total);
 
 /// <summary>Places on the cold side: listing for people, creation for admins.</summary>
-public sealed class PlaceCatalog(SlotsDbContext db, WindowService window, PlaceDirectory directory)
+public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, TimeProvider clock, IOptions<WindowOptions> window)
 {
-    public async Task<PlacePage> ListAsync(PlaceQuery query, CancellationToken ct)
-    {
-        var places = db.Places.AsNoTracking().Where(p => p.Active);
-        if (!string.IsNullOrWhiteSpace(query.Region))
-        {
-            places = places.Where(p => p.Region == query.Region);
-        }
-        if (!string.IsNullOrWhiteSpace(query.Name))
-        {
-            var pattern = $"%{query.Name.Trim().ToLowerInvariant()}%";
-            places = places.Where(p => EF.Functions.Like(p.Name.ToLower(), pattern));
-        }
-        var total = await places.CountAsync(ct);
-        var items = await places
-            .OrderBy(p => p.Region).ThenBy(p => p.Name).ThenBy(p => p.Id)
-            .Skip((query.Page - 1) * query.PageSize)
-            .Take(query.PageSize)
-            .ToListAsync(ct);
-        return new PlacePage(items, total);
-    }
+    public Task<PlacePage> ListAsync(PlaceQuery query, CancellationToken ct) => store.ListPlacesAsync(query, ct);
 
-    public Task<Place?> FindAsync(int id, CancellationToken ct) =>
-        db.Places.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, ct);
+    public Task<Place?> FindAsync(int id, CancellationToken ct) => store.FindPlaceAsync(id, ct);
 
-    public async Task<IReadOnlyList<string>> RegionsAsync(CancellationToken ct) =>
-        await db.Places.AsNoTracking().Where(p => p.Active).Select(p => p.Region).Distinct().OrderBy(r => r).ToListAsync(ct);
+    public Task<IReadOnlyList<string>> RegionsAsync(CancellationToken ct) => store.RegionsAsync(ct);
 
     public async Task<Place> CreateAsync(NewPlace place, CancellationToken ct)
     {
-        var row = new Place
+        var row = await store.AddPlaceAsync(new Place
         {
             Name = place.Name,
             Address = place.Address,
             Region = place.Region,
             TimeZone = place.TimeZone,
             Active = place.Active,
-            HotUntil = window.InitialHorizon(place.TimeZone),
-        };
-        db.Places.Add(row);
-        await db.SaveChangesAsync(ct);
+            HotUntil = InitialHorizon(place.TimeZone),
+        }, ct);
         directory.Invalidate();
         return row;
     }
+
+    /// <summary>The horizon a new place starts with: its window is already open (it has no slots yet).</summary>
+    private DateOnly InitialHorizon(string timeZone) =>
+        LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(timeZone), clock.GetUtcNow()).AddDays(window.Value.Days);
 }

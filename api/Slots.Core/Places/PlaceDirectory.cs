@@ -1,4 +1,3 @@
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Storage;
 
@@ -73,8 +72,7 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
                 return _snapshot; // someone else refreshed while we waited
             }
             await using var scope = scopes.CreateAsyncScope();
-            var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
-            var rows = await db.Places.AsNoTracking().ToListAsync(ct);
+            var rows = await scope.ServiceProvider.GetRequiredService<ICatalogStore>().AllPlacesAsync(ct);
             var map = rows.ToDictionary(
                 p => p.Id,
                 p => new PlaceInfo(p.Id, p.Name, p.Address, p.Region, TimeZoneInfo.FindSystemTimeZoneById(p.TimeZone), p.Active, p.HotUntil));

@@ -41,10 +41,6 @@ public sealed class WindowService(SlotsDbContext db, HotWindowLoader loader, Tim
         }
         return new WindowMove(seats, reservations);
     }
-
-    /// <summary>The horizon a new place starts with: its window is already open (it has no slots yet).</summary>
-    public DateOnly InitialHorizon(string timeZone) =>
-        LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(timeZone), clock.GetUtcNow()).AddDays(options.Value.Days);
 }
 
 /// <summary>What a window move loaded: seats created and cold-path reservations made hot.</summary>

@@ -124,4 +124,22 @@ public sealed class AdminTests : ApiTestBase
         Assert.Single(page2!["items"]!.AsArray());
         Assert.Equal(HttpStatusCode.BadRequest, badPage.StatusCode);
     }
+
+    [Fact]
+    public async Task A_name_search_takes_percent_and_underscore_literally()
+    {
+        var host = await StartAsync();
+        var admin = host.AdminClient();
+        foreach (var name in new[] { "Odber 100% zdarma", "Odber 1000 miest", "Centrum_A", "CentrumBA" })
+        {
+            await admin.PostAsJsonAsync("/api/admin/places", new { name, address = "Ulica 1", region = "A kraj", timeZone = "Europe/Bratislava" });
+        }
+        var client = host.Client();
+
+        var percent = await client.GetFromJsonAsync<JsonObject>("/api/places?name=100%25");
+        var underscore = await client.GetFromJsonAsync<JsonObject>("/api/places?name=m_a");
+
+        Assert.Equal("Odber 100% zdarma", Assert.Single(percent!["items"]!.AsArray())!["name"]!.GetValue<string>());
+        Assert.Equal("Centrum_A", Assert.Single(underscore!["items"]!.AsArray())!["name"]!.GetValue<string>());
+    }
 }

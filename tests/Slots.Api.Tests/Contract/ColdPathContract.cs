@@ -1,4 +1,6 @@
 using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json.Nodes;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Infrastructure;
@@ -72,6 +74,20 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
         var found = await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{code}", person.Phone));
         Assert.Equal(HttpStatusCode.OK, found.StatusCode);
         Assert.Equal(Day(ColdDay), (await JsonAsync(found))["day"]!.GetValue<string>());
+    }
+
+    [Fact]
+    public async Task Stats_count_a_cold_reservation_as_taken()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 2, day: ColdDay);
+        await CodeOfAsync(await client.SendAsync(Reserve(place, ColdDay, "08:10", People.Next())));
+
+        var stats = await admin.GetFromJsonAsync<JsonObject>($"/api/admin/stats?from={Day(ColdDay)}&to={Day(ColdDay)}");
+
+        var day = Assert.Single(stats!["days"]!.AsArray())!;
+        Assert.Equal(1, day["reservations"]!.GetValue<long>());
+        Assert.Equal(day["seats"]!.GetValue<long>() - 1, day["freeSeats"]!.GetValue<long>());
     }
 
     [Fact]

@@ -22,6 +22,7 @@ public static class PostgresRegistration
         // EF gets the connection string, not the data source: a data source instance per host
         // would make EF build an internal service provider per host (tests start many hosts).
         builder.Services.AddDbContext<SlotsDbContext>(db => db.UseNpgsql(connectionString));
+        SlotsCoreRegistration.AddEfColdSide(builder.Services);
     }
 
     /// <summary>
