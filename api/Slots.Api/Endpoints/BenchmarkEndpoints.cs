@@ -34,6 +34,11 @@ internal static class BenchmarkEndpoints
         {
             return app;
         }
+        if (app.Services.GetService<IServiceProviderIsService>()?.IsService(typeof(SlotsDbContext)) != true)
+        {
+            throw new InvalidOperationException(
+                "Slots:Benchmark:Baseline needs EF Core for the configured backend; it runs on SQLite and PostgreSQL.");
+        }
         var contexts = new Lazy<DbContextOptions<BaselineDbContext>>(() =>
         {
             using var scope = app.Services.CreateScope();

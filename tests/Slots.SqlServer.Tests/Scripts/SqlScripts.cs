@@ -18,6 +18,9 @@ public static class SqlScripts
 
     public static readonly string[] SyncProcs = ["load_hot_days", "flush_changes", "evict_hot_days"];
 
+    /// <summary>Interpreted procs of the cold side that lock a place's row, as the window mover does.</summary>
+    public static readonly string[] CatalogueProcs = ["add_slots"];
+
     public static string Folder => Path.Combine(AppContext.BaseDirectory, "sql");
 
     public static IEnumerable<string> Files() => Directory.GetFiles(Folder, "*.sql").Order(StringComparer.Ordinal);

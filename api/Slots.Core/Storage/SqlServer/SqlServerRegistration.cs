@@ -1,4 +1,3 @@
-using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -6,7 +5,7 @@ using Slots.Reservations;
 
 namespace Slots.Storage.SqlServer;
 
-/// <summary>Slots:Storage:Provider = SqlServer: the native-proc hot path, the script migrator, and (when available) EF Core on the cold side.</summary>
+/// <summary>Slots:Storage:Provider = SqlServer: the native-proc hot path, the script migrator, and the cold side, all through SqlClient.</summary>
 public static class SqlServerRegistration
 {
     public const string RetrySection = "Slots:Storage:SqlServer:Retry";
@@ -26,11 +25,8 @@ public static class SqlServerRegistration
         builder.Services.AddSingleton<IReservationStore>(sp => sp.GetRequiredService<SqlServerReservationStore>());
         builder.Services.AddSingleton<ISchemaMigrator>(new SqlServerSchemaMigrator(csb.ConnectionString));
 
-        // Microsoft.EntityFrameworkCore.SqlServer 10.0.14 needs Microsoft.Data.SqlClient >= 6.1.7,
-        // whose dependency graph the package registry of this build does not hold (see
-        // docs/sqlserver.md). Until it does, the cold side fails loudly on first use instead of
-        // running against the wrong provider.
-        builder.Services.AddDbContext<SlotsDbContext>(_ => throw new InvalidOperationException(
-            "The SQL Server cold side (EF Core) is not in this build: Microsoft.EntityFrameworkCore.SqlServer could not be restored. See docs/sqlserver.md."));
+        // The cold side through SqlClient too: EF Core's SQL Server provider is not in this build
+        // (it needs a Microsoft.Data.SqlClient whose dependencies the registry lacks; docs/sqlserver.md).
+        builder.Services.AddSingleton<ICatalogStore, SqlServerCatalogStore>();
     }
 }
