@@ -20,6 +20,7 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
 {
     private static readonly DateOnly ColdDay = Today.AddDays(40);
     private SlotsHost? _host;
+    private Rows? _rows;
 
     public async ValueTask DisposeAsync()
     {
@@ -38,17 +39,11 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
             Assert.Skip(backend.SkipReason ?? $"{backend.Name} is not available");
         }
         _host = new SlotsHost(settings);
+        _rows = new Rows(settings);
         return (_host.Client(), _host.AdminClient());
     }
 
-    private async Task<T> DbAsync<T>(Func<SlotsDbContext, Task<T>> query)
-    {
-        await using var scope = _host!.Services.CreateAsyncScope();
-        return await query(scope.ServiceProvider.GetRequiredService<SlotsDbContext>());
-    }
-
-    private Task<List<ReservationRecord>> DiskAsync(int place) =>
-        DbAsync(db => db.Reservations.AsNoTracking().Where(r => r.PlaceId == place).ToListAsync());
+    private Task<List<HeldSeat>> DiskAsync(int place) => _rows!.DiskAsync(place);
 
     private static async Task<string> CodeOfAsync(HttpResponseMessage response)
     {
@@ -69,8 +64,9 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
         Assert.Equal(2, await FreeSeatsAsync(client, place, ColdDay, "08:20"));
         var row = Assert.Single(await DiskAsync(place));
         Assert.Equal((code, 1, (long?)null), (row.Code, row.SeatNo, row.CancelledAt));
-        Assert.Empty(await DbAsync(db => db.HotReservations.Where(r => r.PlaceId == place).ToListAsync()));
-        Assert.Equal(1, await DbAsync(db => db.Outbox.CountAsync(o => o.Code == code && o.Kind == (int)ChangeKind.Reserved)));
+        Assert.Empty(await _rows!.HotAsync(place));
+        Assert.Equal(1, await _rows.CountAsync("SELECT COUNT(*) FROM outbox WHERE code = @code AND kind = @kind",
+            ("@code", code), ("@kind", (int)ChangeKind.Reserved)));
         var found = await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{code}", person.Phone));
         Assert.Equal(HttpStatusCode.OK, found.StatusCode);
         Assert.Equal(Day(ColdDay), (await JsonAsync(found))["day"]!.GetValue<string>());

@@ -16,6 +16,7 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
     where TBackend : class, IBackend
 {
     private SlotsHost? _host;
+    private Rows? _rows;
 
     public async ValueTask DisposeAsync()
     {
@@ -36,15 +37,12 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
             Assert.Skip(backend.SkipReason ?? $"{backend.Name} is not available");
         }
         _host = new SlotsHost(settings);
+        _rows = new Rows(settings);
         return (_host.Client(), _host.AdminClient());
     }
 
-    protected async Task<List<HotReservation>> HotReservationsAsync(int placeId)
-    {
-        await using var scope = Host.Services.CreateAsyncScope();
-        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
-        return await db.HotReservations.AsNoTracking().Where(r => r.PlaceId == placeId).ToListAsync();
-    }
+    protected Task<List<HeldSeat>> HotReservationsAsync(int placeId) =>
+        (_rows ?? throw new InvalidOperationException("Call StartAsync first.")).HotAsync(placeId);
 
     [Fact]
     public async Task Reserve_returns_201_with_a_code_and_the_seat_leaves_availability()
