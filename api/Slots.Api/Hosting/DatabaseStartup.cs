@@ -28,20 +28,26 @@ internal sealed partial class DatabaseStartup(
     IOptions<DemoDataOptions> demo,
     ILogger<DatabaseStartup> logger) : IHostedLifecycleService
 {
-    public async Task StartingAsync(CancellationToken ct)
+    public Task StartingAsync(CancellationToken ct) =>
+        PrepareAsync(services, storage.Value.MigrateOnStart, demo.Value, logger, ct);
+
+    /// <summary>
+    /// The schema (when <paramref name="migrate"/>), the window brought up to date, and demo data
+    /// when asked for and the database has no place. Every step is idempotent, so replicas that
+    /// start together may all run it. Shared with the `migrate` command.
+    /// </summary>
+    public static async Task PrepareAsync(IServiceProvider services, bool migrate, DemoDataOptions demo, ILogger logger, CancellationToken ct)
     {
-        if (storage.Value.MigrateOnStart)
+        if (migrate)
         {
             await services.GetRequiredService<ISchemaMigrator>().MigrateAsync(ct);
         }
         await using var scope = services.CreateAsyncScope();
-        // Through the window port, so it works where the EF cold side is missing (SQL Server in this build).
         await scope.ServiceProvider.GetRequiredService<IWindowSync>().AdvanceAsync(ct);
         var data = scope.ServiceProvider.GetRequiredService<DemoData>();
-        if (demo.Value.WhenEmpty && await data.IsEmptyAsync(ct))
+        if (demo.WhenEmpty && await data.IsEmptyAsync(ct))
         {
-            var d = demo.Value;
-            var result = await data.CreateAsync(new DemoDataRequest(d.Places, d.Days, d.Capacity, d.Seed), ct);
+            var result = await data.CreateAsync(new DemoDataRequest(demo.Places, demo.Days, demo.Capacity, demo.Seed), ct);
             LogDemoData(logger, result.PlacesCreated, result.Slots.SlotsCreated);
         }
     }

@@ -3,48 +3,73 @@ using Microsoft.Data.Sqlite;
 
 namespace Slots.Api.Tests.Api;
 
-/// <summary>The `migrate` argument applies the schema and exits without listening (compose's init service).</summary>
-public sealed class MigrateCommandTests
+/// <summary>The `migrate` argument prepares the database and exits without listening (compose's init service).</summary>
+public sealed class MigrateCommandTests : IDisposable
 {
+    private readonly string _folder = Directory.CreateTempSubdirectory("slots-migrate-").FullName;
+
+    private string Database => Path.Combine(_folder, "slots.db");
+
+    public void Dispose()
+    {
+        SqliteConnection.ClearAllPools();
+        Directory.Delete(_folder, recursive: true);
+    }
+
+    private async Task MigrateAsync(bool demoData)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            WorkingDirectory = _folder,
+        };
+        foreach (var arg in new[] { "exec", typeof(Program).Assembly.Location, "migrate" })
+        {
+            start.ArgumentList.Add(arg);
+        }
+        start.Environment["ConnectionStrings__Slots"] = $"Data Source={Database}";
+        start.Environment["Slots__Storage__Provider"] = "Sqlite";
+        start.Environment["Slots__DemoData__WhenEmpty"] = demoData ? "true" : "false";
+        start.Environment["Slots__DemoData__Places"] = "2";
+        start.Environment["Slots__DemoData__Days"] = "3";
+        start.Environment["DOTNET_ENVIRONMENT"] = "Production";
+        using var process = Process.Start(start)!;
+        var output = process.StandardOutput.ReadToEndAsync();
+        var errors = process.StandardError.ReadToEndAsync();
+        using var limit = new CancellationTokenSource(TimeSpan.FromSeconds(60));
+        await process.WaitForExitAsync(limit.Token);
+        Assert.True(process.ExitCode == 0, $"exit {process.ExitCode}: {await errors}{await output}");
+    }
+
+    private async Task<long> CountAsync(string table)
+    {
+        await using var connection = new SqliteConnection($"Data Source={Database};Pooling=False");
+        await connection.OpenAsync();
+        await using var count = connection.CreateCommand();
+        count.CommandText = $"SELECT COUNT(*) FROM {table}";
+        return (long)(await count.ExecuteScalarAsync())!;
+    }
+
     [Fact]
     public async Task Migrate_applies_the_schema_and_exits_with_zero()
     {
-        var folder = Directory.CreateTempSubdirectory("slots-migrate-").FullName;
-        try
-        {
-            var database = Path.Combine(folder, "slots.db");
-            var start = new ProcessStartInfo("dotnet")
-            {
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-                WorkingDirectory = folder,
-            };
-            foreach (var arg in new[] { "exec", typeof(Program).Assembly.Location, "migrate" })
-            {
-                start.ArgumentList.Add(arg);
-            }
-            start.Environment["ConnectionStrings__Slots"] = $"Data Source={database}";
-            start.Environment["Slots__Storage__Provider"] = "Sqlite";
-            start.Environment["DOTNET_ENVIRONMENT"] = "Production";
-            using var process = Process.Start(start)!;
-            var output = process.StandardOutput.ReadToEndAsync();
-            var errors = process.StandardError.ReadToEndAsync();
-            using var limit = new CancellationTokenSource(TimeSpan.FromSeconds(60));
-            await process.WaitForExitAsync(limit.Token);
+        await MigrateAsync(demoData: false);
 
-            Assert.True(process.ExitCode == 0, $"exit {process.ExitCode}: {await errors}{await output}");
-            await using var connection = new SqliteConnection($"Data Source={database};Pooling=False");
-            await connection.OpenAsync();
-            await using var count = connection.CreateCommand();
-            count.CommandText = "SELECT COUNT(*) FROM schema_migrations";
-            Assert.True((long)(await count.ExecuteScalarAsync())! >= 1);
-            count.CommandText = "SELECT COUNT(*) FROM places";
-            Assert.Equal(0L, (long)(await count.ExecuteScalarAsync())!);   // schema only: no window, no demo data
-        }
-        finally
-        {
-            SqliteConnection.ClearAllPools();
-            Directory.Delete(folder, recursive: true);
-        }
+        Assert.True(await CountAsync("schema_migrations") >= 1);
+        Assert.Equal(0L, await CountAsync("places"));   // no demo data unless asked for
+    }
+
+    [Fact]
+    public async Task Migrate_creates_the_demo_data_once_when_asked_for()
+    {
+        await MigrateAsync(demoData: true);
+        var seats = await CountAsync("hot_seats");
+        await MigrateAsync(demoData: true);
+
+        Assert.Equal(2L, await CountAsync("places"));
+        Assert.Equal(2L * 3 * 32, await CountAsync("slots"));
+        Assert.True(seats > 0, "the demo days are inside the window and have their seats");
+        Assert.Equal(seats, await CountAsync("hot_seats"));
     }
 }

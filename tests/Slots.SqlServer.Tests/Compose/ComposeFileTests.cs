@@ -1,0 +1,152 @@
+using Slots.Testing;
+using YamlDotNet.RepresentationModel;
+
+namespace Slots.SqlServer.Tests.Compose;
+
+/// <summary>
+/// docker-compose.yml: validated by `docker compose config` where a compose client is installed
+/// (skipped otherwise, never passed), and read here as YAML for the wiring the stack depends on.
+/// </summary>
+public sealed class ComposeFileTests
+{
+    private static readonly string File = Path.Combine(Repository.Root, "docker-compose.yml");
+
+    private static readonly YamlMappingNode Services = Load();
+
+    private static YamlMappingNode Load()
+    {
+        var yaml = new YamlStream();
+        using var reader = new StringReader(System.IO.File.ReadAllText(File));
+        yaml.Load(reader);
+        return (YamlMappingNode)((YamlMappingNode)yaml.Documents[0].RootNode)["services"];
+    }
+
+    private static YamlMappingNode Service(string name) => (YamlMappingNode)Services[name];
+
+    private static string? Scalar(YamlNode node, params string[] path)
+    {
+        foreach (var key in path)
+        {
+            if (node is not YamlMappingNode map || !map.Children.TryGetValue(new YamlScalarNode(key), out var next))
+            {
+                return null;
+            }
+            node = next;
+        }
+        return (node as YamlScalarNode)?.Value;
+    }
+
+    /// <summary>A service's environment with YAML merge keys (&lt;&lt;: *anchor) applied, as compose applies them.</summary>
+    private static Dictionary<string, string?> Environment(string service)
+    {
+        var env = new Dictionary<string, string?>();
+        var node = (YamlMappingNode)Service(service)["environment"];
+        foreach (var (key, value) in node.Children)
+        {
+            if (((YamlScalarNode)key).Value == "<<")
+            {
+                foreach (var (k, v) in ((YamlMappingNode)value).Children)
+                {
+                    env.TryAdd(((YamlScalarNode)k).Value!, ((YamlScalarNode)v).Value);
+                }
+                continue;
+            }
+            env[((YamlScalarNode)key).Value!] = ((YamlScalarNode)value).Value;
+        }
+        return env;
+    }
+
+    private static string? Condition(string service, string dependency) => Scalar(Service(service), "depends_on", dependency, "condition");
+
+    [Fact]
+    public async Task Docker_compose_config_accepts_the_file()
+    {
+        var client = await ComposeClientAsync();
+        if (client is null)
+        {
+            Assert.Skip("no docker compose client on this machine (neither `docker compose` nor `docker-compose`): `docker compose config` was not run");
+        }
+        await Tool.RunAsync(client.Value.File, [.. client.Value.Args, "-f", File, "config", "--quiet"], TimeSpan.FromSeconds(60), start =>
+        {
+            start.Environment["MSSQL_SA_PASSWORD"] = "Compose-check-1";
+            start.Environment["SLOTS_PERSON_SECRET"] = "compose-check-secret";
+        });
+    }
+
+    /// <summary>The compose client: the docker CLI's plugin, or the standalone binary; null when neither answers.</summary>
+    private static async Task<(string File, string[] Args)?> ComposeClientAsync()
+    {
+        foreach (var (file, args) in new[] { ("docker", new[] { "compose" }), ("docker-compose", Array.Empty<string>()) })
+        {
+            try
+            {
+                await Tool.RunAsync(file, [.. args, "version"], TimeSpan.FromSeconds(20));
+                return (file, args);
+            }
+            catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception)
+            {
+                // not installed, or the docker CLI without its compose plugin
+            }
+        }
+        return null;
+    }
+
+    [Fact]
+    public void The_stack_has_every_service_of_the_design()
+    {
+        Assert.Equal(["api", "haproxy", "migrate", "rabbitmq", "scheduler", "sqlserver"],
+            Services.Children.Keys.Select(k => ((YamlScalarNode)k).Value).Order());
+        Assert.StartsWith("mcr.microsoft.com/mssql/server:2022", Scalar(Service("sqlserver"), "image"), StringComparison.Ordinal);
+        Assert.Equal("${MSSQL_PID:-Developer}", Environment("sqlserver")["MSSQL_PID"]);
+        Assert.Equal("3", Scalar(Service("api"), "deploy", "replicas"));
+    }
+
+    [Fact]
+    public void Start_order_is_database_then_migrate_then_api_then_haproxy()
+    {
+        Assert.Equal("service_healthy", Condition("migrate", "sqlserver"));
+        Assert.Equal("service_completed_successfully", Condition("api", "migrate"));
+        Assert.Equal("service_completed_successfully", Condition("scheduler", "migrate"));
+        Assert.Equal("service_healthy", Condition("api", "rabbitmq"));
+        Assert.Equal("service_healthy", Condition("haproxy", "api"));
+        Assert.All(new[] { "sqlserver", "rabbitmq", "api" }, s => Assert.NotNull(Scalar(Service(s), "healthcheck", "interval")));
+    }
+
+    [Fact]
+    public void Every_process_runs_on_SQL_Server_and_only_the_migrate_service_changes_the_schema_or_makes_demo_data()
+    {
+        foreach (var service in new[] { "migrate", "api", "scheduler" })
+        {
+            var env = Environment(service);
+            Assert.Equal("SqlServer", env["Slots__Storage__Provider"]);
+            Assert.StartsWith("Server=sqlserver,1433;", env["ConnectionStrings__Slots"], StringComparison.Ordinal);
+            Assert.Equal("false", env["Slots__Storage__MigrateOnStart"]);
+        }
+        Assert.Equal("migrate", Assert.Single(((YamlSequenceNode)Service("migrate")["command"]).Children).ToString());
+        Assert.Equal("${SLOTS_DEMO_DATA:-true}", Environment("migrate")["Slots__DemoData__WhenEmpty"]);
+        Assert.Equal("false", Environment("api")["Slots__DemoData__WhenEmpty"]);
+        Assert.Equal("false", Environment("scheduler")["Slots__DemoData__WhenEmpty"]);
+    }
+
+    [Fact]
+    public void HAProxy_is_the_one_trusted_proxy_and_knows_the_replica_count()
+    {
+        var address = Scalar(Service("haproxy"), "networks", "default", "ipv4_address");
+        Assert.Equal(address, Environment("api")["Slots__TrustedProxies__0"]);
+        Assert.Equal(Scalar(Service("api"), "deploy", "replicas"), Environment("haproxy")["SLOTS_API_REPLICAS"]);
+        Assert.Equal("api:8080", Environment("haproxy")["SLOTS_API_SERVICE"]);
+        var config = ((YamlScalarNode)((YamlSequenceNode)Service("haproxy")["volumes"]).Children[0]).Value!.Split(':')[0];
+        Assert.True(System.IO.File.Exists(Path.Combine(Repository.Root, config)), config);
+    }
+
+    [Fact]
+    public void The_images_built_here_have_their_Dockerfiles()
+    {
+        foreach (var service in new[] { "migrate", "scheduler" })
+        {
+            var dockerfile = Scalar(Service(service), "build", "dockerfile")!;
+            Assert.True(System.IO.File.Exists(Path.Combine(Repository.Root, dockerfile)), dockerfile);
+        }
+        Assert.Equal(Scalar(Service("migrate"), "image"), Scalar(Service("api"), "image"));
+    }
+}
