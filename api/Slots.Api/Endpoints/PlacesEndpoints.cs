@@ -38,6 +38,10 @@ internal static class PlacesEndpoints
         {
             v.Add("name", "Search by at most 100 characters.");
         }
+        if (region is { Length: > 100 })
+        {
+            v.Add("region", "A region has at most 100 characters.");
+        }
         if (!v.IsValid)
         {
             return v.ToProblem();

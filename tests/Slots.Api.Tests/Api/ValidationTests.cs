@@ -113,6 +113,19 @@ public sealed class ValidationTests : ApiTestBase
         Assert.True((await JsonAsync(badDay))["errors"]!.AsObject().ContainsKey("from"));
     }
 
+    [Theory]
+    [InlineData("name")]
+    [InlineData("region")]
+    public async Task A_place_search_longer_than_the_column_is_400_naming_the_field(string field)
+    {
+        var host = await StartAsync();
+
+        var response = await host.Client().GetAsync($"/api/places?{field}={new string('a', 101)}");
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.True((await JsonAsync(response))["errors"]!.AsObject().ContainsKey(field));
+    }
+
     [Fact]
     public async Task Personal_data_never_appears_in_a_problem_response()
     {
