@@ -25,6 +25,8 @@ public static class SqlServerRegistration
         builder.Services.AddSingleton<SqlServerReservationStore>();
         builder.Services.AddSingleton<IReservationStore>(sp => sp.GetRequiredService<SqlServerReservationStore>());
         builder.Services.AddSingleton<ISchemaMigrator>(new SqlServerSchemaMigrator(csb.ConnectionString));
+        // Days beyond the window: the interpreted cold procs (sql/040-045), replacing the EF Core cold path.
+        builder.Services.AddSingleton<IColdReservationStore, SqlServerColdReservationStore>();
 
         // Microsoft.EntityFrameworkCore.SqlServer 10.0.14 needs Microsoft.Data.SqlClient >= 6.1.7,
         // whose dependency graph the package registry of this build does not hold (see
