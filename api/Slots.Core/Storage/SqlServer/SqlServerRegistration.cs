@@ -6,7 +6,7 @@ using Slots.Reservations;
 
 namespace Slots.Storage.SqlServer;
 
-/// <summary>Slots:Storage:Provider = SqlServer: the native-proc hot path, the script migrator, and (when available) EF Core on the cold side.</summary>
+/// <summary>Slots:Storage:Provider = SqlServer: the native-proc hot path, the cold-path procs, the script migrator, and (when available) EF Core for the rest of the cold side.</summary>
 public static class SqlServerRegistration
 {
     public const string RetrySection = "Slots:Storage:SqlServer:Retry";
