@@ -23,8 +23,11 @@ BEGIN
     BEGIN TRANSACTION;
 
     -- The row lock on the place serialises this load with cold-path writes to the same place.
+    -- XLOCK, not UPDLOCK: a U lock is compatible with the shared (S) locks the cold procs hold on
+    -- this row (sql/040-042), so an UPDLOCK mover could copy the cold reservations while a cold
+    -- write is still under way and miss it. X waits for every cold writer and holds off new ones.
     DECLARE @horizon date;
-    SELECT @horizon = hot_until FROM dbo.places WITH (UPDLOCK, HOLDLOCK) WHERE id = @place_id;
+    SELECT @horizon = hot_until FROM dbo.places WITH (XLOCK, HOLDLOCK, ROWLOCK) WHERE id = @place_id;
     IF @horizon IS NULL
         THROW 50011, N'load_hot_days: unknown place', 1;
 

@@ -21,15 +21,8 @@ namespace Slots.Reservations;
 /// </list>
 /// On SQLite the transaction is BEGIN IMMEDIATE, which serialises all of this with every other writer.
 /// </summary>
-public sealed class ColdReservationStore(IServiceScopeFactory scopes, StorageDialect dialect) : IColdReservationStore
+public sealed class ColdReservationStore(IServiceScopeFactory scopes) : IColdReservationStore
 {
-    /// <summary>
-    /// False on SQL Server in this build: the cold path needs EF Core's SQL Server provider, which
-    /// the package registry here cannot restore (docs/sqlserver.md). Days beyond the window are then
-    /// refused as outside the bookable window, as before the cold path existed.
-    /// </summary>
-    public bool Available => dialect.Provider != StorageProvider.SqlServer;
-
     public async Task<Cold<ReserveResult?>> ReserveAsync(ReserveCommand c, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();

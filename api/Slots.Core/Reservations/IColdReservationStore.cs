@@ -19,9 +19,6 @@ public readonly record struct Cold<T>(ColdRoute Route, T Value);
 /// </summary>
 public interface IColdReservationStore
 {
-    /// <summary>False where this build has no cold path for the backend; days beyond the window are then refused.</summary>
-    bool Available { get; }
-
     Task<Cold<ReserveResult?>> ReserveAsync(ReserveCommand c, CancellationToken ct);
 
     Task<Cold<CancelStatus>> CancelAsync(CancelCommand c, CancellationToken ct);

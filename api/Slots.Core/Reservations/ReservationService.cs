@@ -101,7 +101,7 @@ public sealed class ReservationService(
         }
         var now = clock.GetUtcNow();
         var today = LocalClock.Today(place, now);
-        if (request.Slot.Day < today || (!cold.Available && request.Slot.Day > WindowOf(place, now).Last))
+        if (request.Slot.Day < today)
         {
             return new BookingAnswer(ReservationStatus.OutsideWindow, Window: WindowOf(place, now));
         }
@@ -120,7 +120,7 @@ public sealed class ReservationService(
 
     private async Task<ReserveResult?> ReserveOnPathAsync(PlaceInfo place, ReserveCommand command, CancellationToken ct)
     {
-        if (command.Slot.Day < place.HotUntil || !cold.Available)
+        if (command.Slot.Day < place.HotUntil)
         {
             return await store.ReserveAsync(command, ct);
         }
@@ -155,7 +155,7 @@ public sealed class ReservationService(
     /// <summary>Slots of a place in [from, to] with their free seats: hot days from the hot store, later days from the disk tables.</summary>
     public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
     {
-        if (to < place.HotUntil || !cold.Available)
+        if (to < place.HotUntil)
         {
             return await store.GetAvailabilityAsync(place.Id, from, to, ct);
         }
@@ -171,7 +171,7 @@ public sealed class ReservationService(
 
     public async Task<ReservationDetails?> FindAsync(string code, ContactProof proof, CancellationToken ct)
     {
-        var found = await store.FindAsync(code, ct) ?? (cold.Available ? await cold.FindAsync(code, ct) : null);
+        var found = await store.FindAsync(code, ct) ?? await cold.FindAsync(code, ct);
         return found is not null && Owns(found, proof) ? found : null;
     }
 
@@ -180,7 +180,7 @@ public sealed class ReservationService(
         var command = new CancelCommand(code, proof, clock.GetUtcNow());
         // Not the caller's token: once started, a cancellation completes even if this client has gone.
         var status = await store.CancelAsync(command, CancellationToken.None);
-        if (status != CancelStatus.NotFound || !cold.Available)
+        if (status != CancelStatus.NotFound)
         {
             return status;
         }
@@ -197,7 +197,7 @@ public sealed class ReservationService(
             return (RescheduleStatus.UnknownSlot, null, true);
         }
         var now = clock.GetUtcNow();
-        if (target.Day < LocalClock.Today(place, now) || (!cold.Available && target.Day > WindowOf(place, now).Last))
+        if (target.Day < LocalClock.Today(place, now))
         {
             return (RescheduleStatus.UnknownSlot, WindowOf(place, now), false);
         }
@@ -211,10 +211,6 @@ public sealed class ReservationService(
     /// </summary>
     private async Task<RescheduleStatus> RescheduleOnPathAsync(RescheduleCommand command)
     {
-        if (!cold.Available)
-        {
-            return await store.RescheduleAsync(command, CancellationToken.None);
-        }
         if (await store.FindAsync(command.Code, CancellationToken.None) is not null)
         {
             var targetHorizon = await cold.HorizonAsync(command.Target.PlaceId, CancellationToken.None);

@@ -18,11 +18,14 @@ public sealed class SqlServerDatabase : IAsyncLifetime
 
     private readonly string? _connectionString = ConnectionString;
     private SqlServerReservationStore? _store;
+    private SqlServerColdReservationStore? _coldStore;
 
     public static string? ConnectionString =>
         Environment.GetEnvironmentVariable(Variable) is { Length: > 0 } value ? value : null;
 
     public SqlServerReservationStore Store => _store ?? throw new InvalidOperationException("Not configured.");
+
+    public SqlServerColdReservationStore ColdStore => _coldStore ?? throw new InvalidOperationException("Not configured.");
 
     public async ValueTask InitializeAsync()
     {
@@ -32,6 +35,8 @@ public sealed class SqlServerDatabase : IAsyncLifetime
         }
         await SqlServerMigrator.MigrateAsync(connectionString, CancellationToken.None);
         _store = new SqlServerReservationStore(new SqlServerConnectionString(connectionString),
+            SqlServerRetryPolicy.For(new SqlServerRetryOptions { MaxAttempts = 10 }));
+        _coldStore = new SqlServerColdReservationStore(new SqlServerConnectionString(connectionString),
             SqlServerRetryPolicy.For(new SqlServerRetryOptions { MaxAttempts = 10 }));
     }
 
@@ -47,6 +52,17 @@ public sealed class SqlServerDatabase : IAsyncLifetime
 
     /// <summary>A new place with the given slots on one day, loaded into the hot window. Returns its slot keys in order.</summary>
     public async Task<SlotKey[]> NewPlaceAsync(params (int DaysAhead, int StartMinute, int Capacity)[] slots)
+    {
+        var keys = await NewColdPlaceAsync(slots);
+        await MoveIntoWindowAsync(keys[0].PlaceId, DateOnly.FromDateTime(Now.UtcDateTime).AddDays(30));
+        return keys;
+    }
+
+    /// <summary>
+    /// A new place whose stored horizon is today, with the given slots in the catalogue only: every
+    /// one of its days takes the cold path until <see cref="MoveIntoWindowAsync"/> moves it in.
+    /// </summary>
+    public async Task<SlotKey[]> NewColdPlaceAsync(params (int DaysAhead, int StartMinute, int Capacity)[] slots)
     {
         await using var connection = new SqlConnection(_connectionString);
         await connection.OpenAsync();
@@ -77,14 +93,49 @@ public sealed class SqlServerDatabase : IAsyncLifetime
             await slot.ExecuteNonQueryAsync();
             keys.Add(new SlotKey(placeId, day, startMinute));
         }
-        await using (var load = new SqlCommand("dbo.load_hot_days", connection) { CommandType = CommandType.StoredProcedure })
-        {
-            load.Parameters.Add("@place_id", SqlDbType.Int).Value = placeId;
-            load.Parameters.Add("@from", SqlDbType.Date).Value = firstDay.ToDateTime(TimeOnly.MinValue);
-            load.Parameters.Add("@to", SqlDbType.Date).Value = firstDay.AddDays(30).ToDateTime(TimeOnly.MinValue);
-            await load.ExecuteNonQueryAsync();
-        }
         return [.. keys];
+    }
+
+    /// <summary>The window mover: days [today, through] of the place become hot (seats and cold reservations copied, horizon moved).</summary>
+    public async Task MoveIntoWindowAsync(int placeId, DateOnly through)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync();
+        await using var load = new SqlCommand("dbo.load_hot_days", connection) { CommandType = CommandType.StoredProcedure };
+        load.Parameters.Add("@place_id", SqlDbType.Int).Value = placeId;
+        load.Parameters.Add("@from", SqlDbType.Date).Value = DateOnly.FromDateTime(Now.UtcDateTime).ToDateTime(TimeOnly.MinValue);
+        load.Parameters.Add("@to", SqlDbType.Date).Value = through.ToDateTime(TimeOnly.MinValue);
+        await load.ExecuteNonQueryAsync();
+    }
+
+    /// <summary>A person's registry row whose reservation ended before <see cref="Now"/> (what eviction has not yet trimmed).</summary>
+    public async Task AddEndedPersonAsync(string personHash, string code)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync();
+        await using var insert = new SqlCommand(
+            "INSERT dbo.active_persons (person_hash, code, ends_at) VALUES (@person, @code, @ended)", connection);
+        insert.Parameters.Add("@person", SqlDbType.VarChar, 64).Value = personHash;
+        insert.Parameters.Add("@code", SqlDbType.VarChar, 16).Value = code;
+        insert.Parameters.Add("@ended", SqlDbType.BigInt).Value = Now.ToUnixTimeSeconds() - 60;
+        await insert.ExecuteNonQueryAsync();
+    }
+
+    /// <summary>The disk rows of a place: (code, start minute, seat, cancelled).</summary>
+    public async Task<List<(string Code, int StartMinute, int SeatNo, bool Cancelled)>> DiskRowsAsync(int placeId)
+    {
+        await using var connection = new SqlConnection(_connectionString);
+        await connection.OpenAsync();
+        await using var query = new SqlCommand(
+            "SELECT code, start_minute, seat_no, cancelled_at FROM dbo.reservations WHERE place_id = @place ORDER BY code", connection);
+        query.Parameters.Add("@place", SqlDbType.Int).Value = placeId;
+        await using var row = await query.ExecuteReaderAsync();
+        var rows = new List<(string, int, int, bool)>();
+        while (await row.ReadAsync())
+        {
+            rows.Add((row.GetString(0), row.GetInt32(1), row.GetInt32(2), !row.IsDBNull(3)));
+        }
+        return rows;
     }
 
     public async Task<int> CountAsync(string table, string code)

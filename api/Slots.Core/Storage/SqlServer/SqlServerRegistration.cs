@@ -5,7 +5,7 @@ using Slots.Reservations;
 
 namespace Slots.Storage.SqlServer;
 
-/// <summary>Slots:Storage:Provider = SqlServer: the native-proc hot path, the script migrator, and the cold side, all through SqlClient.</summary>
+/// <summary>Slots:Storage:Provider = SqlServer: the native-proc hot path, the cold-path procs, the catalogue and the script migrator, all through SqlClient.</summary>
 public static class SqlServerRegistration
 {
     public const string RetrySection = "Slots:Storage:SqlServer:Retry";
@@ -24,9 +24,10 @@ public static class SqlServerRegistration
         builder.Services.AddSingleton<SqlServerReservationStore>();
         builder.Services.AddSingleton<IReservationStore>(sp => sp.GetRequiredService<SqlServerReservationStore>());
         builder.Services.AddSingleton<ISchemaMigrator>(new SqlServerSchemaMigrator(csb.ConnectionString));
-
         // The cold side through SqlClient too: EF Core's SQL Server provider is not in this build
         // (it needs a Microsoft.Data.SqlClient whose dependencies the registry lacks; docs/sqlserver.md).
+        // Days beyond the window: the interpreted cold procs (sql/040-045).
+        builder.Services.AddSingleton<IColdReservationStore, SqlServerColdReservationStore>();
         builder.Services.AddSingleton<ICatalogStore, SqlServerCatalogStore>();
     }
 }
