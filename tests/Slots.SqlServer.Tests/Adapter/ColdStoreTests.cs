@@ -241,22 +241,6 @@ public sealed class ColdStoreTests
         Assert.Equal(1, _procs.Reserve.Calls);
     }
 
-    [Fact]
-    public void The_SQL_Server_backend_registers_the_cold_procs_as_its_cold_path()
-    {
-        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { EnvironmentName = "Testing" });
-        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
-        {
-            ["Slots:Storage:Provider"] = "SqlServer",
-            ["ConnectionStrings:Slots"] = "Server=127.0.0.1,1;Database=slots_unused;User Id=sa;Password=unused;TrustServerCertificate=True",
-        });
-        builder.AddSlotsDomain();
-        builder.AddSlotsStorage();
-        using var services = builder.Services.BuildServiceProvider();
-
-        Assert.IsType<SqlServerColdReservationStore>(services.GetRequiredService<IColdReservationStore>());
-    }
-
     private SqlServerColdReservationStore StoreAnswering(ColdProcAnswer? reserve = null, ColdProcAnswer? cancel = null, ColdProcAnswer? reschedule = null)
     {
         if (reserve is { } r)
