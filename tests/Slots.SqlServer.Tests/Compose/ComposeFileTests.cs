@@ -148,5 +148,10 @@ public sealed class ComposeFileTests
             Assert.True(System.IO.File.Exists(Path.Combine(Repository.Root, dockerfile)), dockerfile);
         }
         Assert.Equal(Scalar(Service("migrate"), "image"), Scalar(Service("api"), "image"));
+        // The API image serves the booking page: the SPA is built in it and its folder configured.
+        var api = System.IO.File.ReadAllText(Path.Combine(Repository.Root, Scalar(Service("migrate"), "build", "dockerfile")!));
+        Assert.Contains("RUN npm run build", api, StringComparison.Ordinal);
+        Assert.Contains("COPY --from=frontend /frontend/dist ./frontend", api, StringComparison.Ordinal);
+        Assert.Contains("Slots__Frontend__Root=/app/frontend", api, StringComparison.Ordinal);
     }
 }
