@@ -68,7 +68,7 @@ public sealed class CatalogueSqlTests
         var type = Assert.Single(SqlScripts.All<CreateTypeTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("type", "slot_list"))));
         var declared = type.Definition.ColumnDefinitions.Select(c => c.ColumnIdentifier.Value).ToList();
 
-        var sent = SqlServerCatalogStore.SlotList([new SlotRow { PlaceId = 1, Day = new DateOnly(2026, 12, 1), StartMinute = 480, Minutes = 15, Capacity = 4, StartsAt = 1 }]);
+        var sent = SqlServerCommands.SlotList([new SlotRow { PlaceId = 1, Day = new DateOnly(2026, 12, 1), StartMinute = 480, Minutes = 15, Capacity = 4, StartsAt = 1 }]);
 
         Assert.Equal(declared, sent.Columns.Cast<System.Data.DataColumn>().Select(c => c.ColumnName));
         Assert.Equal(new object[] { new DateTime(2026, 12, 1), 480, 15, 4, 1L }, sent.Rows[0].ItemArray);

@@ -135,12 +135,7 @@ public sealed class SqlServerCatalogStore(SqlServerConnectionString connectionSt
             return default;
         }
         await using var connection = await OpenAsync(ct);
-        await using var command = new SqlCommand("dbo.add_slots", connection) { CommandType = CommandType.StoredProcedure };
-        command.Parameters.Add("@place_id", SqlDbType.Int).Value = placeId;
-        var list = command.Parameters.Add("@slots", SqlDbType.Structured);
-        list.TypeName = "dbo.slot_list";
-        list.Value = SlotList(slots);
-        command.Parameters.Add("@dry_run", SqlDbType.Bit).Value = dryRun;
+        await using var command = SqlServerCommands.AddSlots(placeId, slots, dryRun).On(connection);
         await using var reader = await command.ExecuteReaderAsync(ct);
         await reader.ReadAsync(ct);
         return new SlotsAdded(reader.GetInt32(0), reader.GetInt32(1), reader.GetInt32(2));
@@ -172,22 +167,6 @@ public sealed class SqlServerCatalogStore(SqlServerConnectionString connectionSt
             .OrderBy(c => c.Day)
             .Select(c => DayStats.Of(c.Day, c.Slots, c.Seats, taken.GetValueOrDefault(c.Day)))
             .ToList();
-    }
-
-    /// <summary>The rows of dbo.slot_list (sql/025), in its column order.</summary>
-    public static DataTable SlotList(IEnumerable<SlotRow> slots)
-    {
-        var table = new DataTable { Locale = System.Globalization.CultureInfo.InvariantCulture };
-        table.Columns.Add("day", typeof(DateTime));
-        table.Columns.Add("start_minute", typeof(int));
-        table.Columns.Add("minutes", typeof(int));
-        table.Columns.Add("capacity", typeof(int));
-        table.Columns.Add("starts_at", typeof(long));
-        foreach (var s in slots)
-        {
-            table.Rows.Add(s.Day.ToDateTime(TimeOnly.MinValue), s.StartMinute, s.Minutes, s.Capacity, s.StartsAt);
-        }
-        return table;
     }
 
     private static async Task<List<Place>> PlacesAsync(SqlDataReader reader, CancellationToken ct)

@@ -11,9 +11,6 @@ namespace Slots.Storage.SqlServer;
 /// </summary>
 public sealed class SqlServerReservationStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry) : IReservationStore
 {
-    // Column sizes, as declared in sql/004..011.
-    private const int CodeSize = 16, PersonSize = 64, PhoneSize = 16, NameSize = 100, LanguageSize = 8, KeySize = 100, FingerprintSize = 64;
-
     /// <summary>What reserve retries: conflicts, and a duplicate idempotency key (the retry replays the winner's answer).</summary>
     public static readonly IReadOnlySet<int> ReserveRetryOn = new HashSet<int>([.. SqlServerErrors.Conflicts, .. SqlServerErrors.DuplicateKey]);
 
@@ -21,50 +18,27 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
         retry.ExecuteAsync(async token =>
         {
             await using var connection = await OpenAsync(token);
-            await using var proc = Proc(connection, "dbo.reserve");
-            AddSlot(proc, command.Slot);
-            Add(proc, "@person_hash", SqlDbType.VarChar, PersonSize, command.PersonHash);
-            Add(proc, "@phone", SqlDbType.VarChar, PhoneSize, command.Phone);
-            Add(proc, "@name", SqlDbType.NVarChar, NameSize, command.Name);
-            Add(proc, "@language", SqlDbType.VarChar, LanguageSize, command.Language);
-            Add(proc, "@new_code", SqlDbType.VarChar, CodeSize, command.NewCode);
-            Add(proc, "@seat_hint", SqlDbType.Int, 0, SqlServerOutcomes.SeatHint(command.NewCode));
-            Add(proc, "@idempotency_key", SqlDbType.VarChar, KeySize, command.IdempotencyKey);
-            Add(proc, "@fingerprint", SqlDbType.VarChar, FingerprintSize, command.Fingerprint);
-            Add(proc, "@now", SqlDbType.BigInt, 0, command.Now.ToUnixTimeSeconds());
-            var outcome = Output(proc, "@outcome", SqlDbType.Int, 0);
-            var code = Output(proc, "@code", SqlDbType.VarChar, CodeSize);
-            var replayed = Output(proc, "@replayed", SqlDbType.Bit, 0);
+            await using var proc = SqlServerCommands.Reserve(command).On(connection);
             await proc.ExecuteNonQueryAsync(token);
-            return SqlServerOutcomes.Reserve((int)outcome.Value, code.Value as string, replayed.Value is true);
+            return SqlServerOutcomes.Reserve((int)proc.Out("@outcome")!, proc.Out("@code") as string, proc.Out("@replayed") is true);
         }, ReserveRetryOn, static () => new ReserveResult(ReservationStatus.SlotFull, null), ct);
 
     public ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>
         retry.ExecuteAsync(async token =>
         {
             await using var connection = await OpenAsync(token);
-            await using var proc = Proc(connection, "dbo.cancel");
-            AddProof(proc, command.Code, command.Proof);
-            Add(proc, "@now", SqlDbType.BigInt, 0, command.Now.ToUnixTimeSeconds());
-            var outcome = Output(proc, "@outcome", SqlDbType.Int, 0);
+            await using var proc = SqlServerCommands.Cancel(command).On(connection);
             await proc.ExecuteNonQueryAsync(token);
-            return SqlServerOutcomes.Cancel((int)outcome.Value);
+            return SqlServerOutcomes.Cancel((int)proc.Out("@outcome")!);
         }, SqlServerErrors.Conflicts, exhausted: null, ct);
 
     public ValueTask<RescheduleStatus> RescheduleAsync(RescheduleCommand command, CancellationToken ct) =>
         retry.ExecuteAsync(async token =>
         {
             await using var connection = await OpenAsync(token);
-            await using var proc = Proc(connection, "dbo.reschedule");
-            AddProof(proc, command.Code, command.Proof);
-            Add(proc, "@to_place_id", SqlDbType.Int, 0, command.Target.PlaceId);
-            Add(proc, "@to_day", SqlDbType.Date, 0, command.Target.Day.ToDateTime(TimeOnly.MinValue));
-            Add(proc, "@to_start_minute", SqlDbType.Int, 0, command.Target.StartMinute);
-            Add(proc, "@seat_hint", SqlDbType.Int, 0, SqlServerOutcomes.SeatHint(command.Code));
-            Add(proc, "@now", SqlDbType.BigInt, 0, command.Now.ToUnixTimeSeconds());
-            var outcome = Output(proc, "@outcome", SqlDbType.Int, 0);
+            await using var proc = SqlServerCommands.Reschedule(command).On(connection);
             await proc.ExecuteNonQueryAsync(token);
-            return SqlServerOutcomes.Reschedule((int)outcome.Value);
+            return SqlServerOutcomes.Reschedule((int)proc.Out("@outcome")!);
         }, SqlServerErrors.Conflicts, static () => RescheduleStatus.SlotFull, ct);
 
     /// <summary>
@@ -78,11 +52,7 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
             : retry.ExecuteAsync<IReadOnlyList<ReserveResult?>>(async token =>
         {
             await using var connection = await OpenAsync(token);
-            await using var proc = Proc(connection, "dbo.reserve_batch");
-            var requests = proc.Parameters.Add("@requests", SqlDbType.Structured);
-            requests.TypeName = "dbo.reserve_request";
-            requests.Value = ReserveRequestRows.From(commands);
-            Add(proc, "@now", SqlDbType.BigInt, 0, commands[0].Now.ToUnixTimeSeconds());
+            await using var proc = SqlServerCommands.ReserveBatch(commands).On(connection);
             var answers = new ReserveResult?[commands.Count];
             await using var row = await proc.ExecuteReaderAsync(token);
             while (await row.ReadAsync(token))
@@ -96,34 +66,20 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
     public async Task<ReservationDetails?> FindAsync(string code, CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
-        await using var proc = Proc(connection, "dbo.find_reservation");
-        Add(proc, "@code", SqlDbType.VarChar, CodeSize, code);
+        await using var proc = SqlServerCommands.FindReservation(code).On(connection);
         await using var row = await proc.ExecuteReaderAsync(CommandBehavior.SingleRow, ct);
-        if (!await row.ReadAsync(ct))
-        {
-            return null;
-        }
-        return new ReservationDetails(
-            code,
-            new SlotKey(row.GetInt32(0), DateOnly.FromDateTime(row.GetDateTime(1)), row.GetInt32(2)),
-            row.GetInt32(3), row.GetInt32(4), row.GetString(5), row.GetString(6), row.GetString(7), row.GetString(8),
-            DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(9)));
+        return await row.ReadAsync(ct) ? SqlServerCommands.ReadDetails(row, code) : null;
     }
 
     public async Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
-        await using var proc = Proc(connection, "dbo.availability");
-        Add(proc, "@place_id", SqlDbType.Int, 0, placeId);
-        Add(proc, "@from", SqlDbType.Date, 0, from.ToDateTime(TimeOnly.MinValue));
-        Add(proc, "@to", SqlDbType.Date, 0, to.ToDateTime(TimeOnly.MinValue));
+        await using var proc = SqlServerCommands.Availability(placeId, from, to).On(connection);
         var slots = new List<SlotAvailability>();
         await using var row = await proc.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            slots.Add(new SlotAvailability(
-                new SlotKey(placeId, DateOnly.FromDateTime(row.GetDateTime(0)), row.GetInt32(1)),
-                row.GetInt32(2), row.GetInt32(3), row.GetInt32(4), row.GetInt64(5)));
+            slots.Add(SqlServerCommands.ReadSlot(row, placeId));
         }
         return slots;
     }
@@ -141,44 +97,6 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
         var connection = new SqlConnection(connectionString.Value);
         await connection.OpenAsync(ct);
         return connection;
-    }
-
-    private static SqlCommand Proc(SqlConnection connection, string name) =>
-        new(name, connection) { CommandType = CommandType.StoredProcedure };
-
-    private static void AddSlot(SqlCommand proc, SlotKey slot)
-    {
-        Add(proc, "@place_id", SqlDbType.Int, 0, slot.PlaceId);
-        Add(proc, "@day", SqlDbType.Date, 0, slot.Day.ToDateTime(TimeOnly.MinValue));
-        Add(proc, "@start_minute", SqlDbType.Int, 0, slot.StartMinute);
-    }
-
-    private static void AddProof(SqlCommand proc, string code, ContactProof proof)
-    {
-        Add(proc, "@code", SqlDbType.VarChar, CodeSize, code);
-        Add(proc, "@phone", SqlDbType.VarChar, PhoneSize, proof.Phone);
-        Add(proc, "@person_hash", SqlDbType.VarChar, PersonSize, proof.PersonHash);
-    }
-
-    private static void Add(SqlCommand proc, string name, SqlDbType type, int size, object? value)
-    {
-        var parameter = proc.Parameters.Add(name, type);
-        if (size > 0)
-        {
-            parameter.Size = size;
-        }
-        parameter.Value = value ?? DBNull.Value;
-    }
-
-    private static SqlParameter Output(SqlCommand proc, string name, SqlDbType type, int size)
-    {
-        var parameter = proc.Parameters.Add(name, type);
-        if (size > 0)
-        {
-            parameter.Size = size;
-        }
-        parameter.Direction = ParameterDirection.Output;
-        return parameter;
     }
 }
 

@@ -27,14 +27,9 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
                 continue;
             }
             // dbo.load_hot_days loads seats and cold reservations and moves the horizon in one transaction.
-            await using var load = Proc(connection, "dbo.load_hot_days");
-            load.Parameters.Add("@place_id", SqlDbType.Int).Value = id;
-            load.Parameters.Add("@from", SqlDbType.Date).Value = (horizon < today ? today : horizon).ToDateTime(TimeOnly.MinValue);
-            load.Parameters.Add("@to", SqlDbType.Date).Value = target.AddDays(-1).ToDateTime(TimeOnly.MinValue);
-            var loaded = load.Parameters.Add("@return", SqlDbType.Int);
-            loaded.Direction = ParameterDirection.ReturnValue;
+            await using var load = SqlServerCommands.LoadHotDays(id, horizon < today ? today : horizon, target.AddDays(-1)).On(connection);
             await load.ExecuteNonQueryAsync(ct);
-            seats += loaded.Value as int? ?? 0;
+            seats += load.Out("@return") as int? ?? 0;
         }
         return new WindowMove(seats, 0);
     }
@@ -42,8 +37,7 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
     public async Task<int> FlushAsync(int batchSize, CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
-        await using var flush = Proc(connection, "dbo.flush_changes");
-        flush.Parameters.Add("@batch_size", SqlDbType.Int).Value = batchSize;
+        await using var flush = SqlServerCommands.FlushChanges(batchSize).On(connection);
         return (int)(await flush.ExecuteScalarAsync(ct))!;
     }
 
@@ -54,11 +48,8 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
         foreach (var (id, zone, _) in await PlacesAsync(connection, ct))
         {
             // dbo.evict_hot_days flushes first, then deletes in small autocommit batches.
-            await using var evict = Proc(connection, "dbo.evict_hot_days");
-            evict.Parameters.Add("@place_id", SqlDbType.Int).Value = id;
-            evict.Parameters.Add("@before", SqlDbType.Date).Value = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(zone), now).ToDateTime(TimeOnly.MinValue);
-            evict.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
-            evict.Parameters.Add("@batch_size", SqlDbType.Int).Value = batchSize;
+            var before = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(zone), now);
+            await using var evict = SqlServerCommands.EvictHotDays(id, before, now, batchSize).On(connection);
             await evict.ExecuteNonQueryAsync(ct);
         }
         return 0; // the proc reports no count
@@ -82,13 +73,7 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
     public async Task RecordAsync(JobRun run, CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
-        await using var record = Proc(connection, "dbo.record_job_run");
-        record.Parameters.Add("@job", SqlDbType.VarChar, 100).Value = run.Job;
-        record.Parameters.Add("@started_at", SqlDbType.BigInt).Value = run.StartedAt.ToUnixTimeSeconds();
-        record.Parameters.Add("@duration_ms", SqlDbType.BigInt).Value = (long)run.Duration.TotalMilliseconds;
-        record.Parameters.Add("@rows_moved", SqlDbType.BigInt).Value = run.Rows;
-        record.Parameters.Add("@ok", SqlDbType.Bit).Value = run.Ok;
-        record.Parameters.Add("@instance", SqlDbType.NVarChar, 200).Value = run.Instance;
+        await using var record = SqlServerCommands.RecordJobRun(run).On(connection);
         await record.ExecuteNonQueryAsync(ct);
     }
 
@@ -118,9 +103,6 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
         }
         return places;
     }
-
-    private static SqlCommand Proc(SqlConnection connection, string name) =>
-        new(name, connection) { CommandType = CommandType.StoredProcedure };
 
     private async Task<SqlConnection> OpenAsync(CancellationToken ct)
     {
