@@ -26,10 +26,10 @@ public sealed class CatalogueSqlTests
 
     [Theory]
     [MemberData(nameof(StatementNames))]
-    public void Every_catalogue_statement_parses_as_SQL_Server_2016_and_2019_T_SQL(string name)
+    public void Every_catalogue_statement_parses_as_SQL_Server_2016_and_2022_T_SQL(string name)
     {
         Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        var tree = Parse(Statement(name), new TSql150Parser(initialQuotedIdentifiers: true));
+        var tree = Parse(Statement(name), new TSql160Parser(initialQuotedIdentifiers: true));
         // Memory-optimized tables next to disk tables are read WITH (SNAPSHOT), the only isolation allowed there.
         var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
         Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));

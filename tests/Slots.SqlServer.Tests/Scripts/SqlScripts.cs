@@ -32,7 +32,7 @@ public static class SqlScripts
     /// <summary>Parses with the given parser; returns the tree and the errors.</summary>
     public static (TSqlFragment Tree, IList<ParseError> Errors) Parse(string fileName, TSqlParser? parser = null)
     {
-        parser ??= new TSql150Parser(initialQuotedIdentifiers: true);
+        parser ??= new TSql160Parser(initialQuotedIdentifiers: true);
         using var reader = new StringReader(Read(fileName));
         var tree = parser.Parse(reader, out var errors);
         return (tree, errors);
