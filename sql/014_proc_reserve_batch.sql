@@ -10,12 +10,13 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
     DECLARE @answers dbo.reserve_answer;
     DECLARE @request_no int = -1;   -- the client numbers requests from 0
     DECLARE @next int = NULL;
+    DECLARE @more bit = 1;          -- a flag, not BREAK: the native surface lists WHILE but not BREAK
     DECLARE @place_id int, @day date, @start_minute int, @person_hash varchar(64), @phone varchar(16),
         @name nvarchar(100), @language varchar(8), @new_code varchar(16), @seat_hint int,
         @idempotency_key varchar(100), @fingerprint varchar(64);
     DECLARE @outcome int, @code varchar(16), @replayed bit;
 
-    WHILE 1 = 1
+    WHILE @more = 1
     BEGIN
         -- No cursors in native code: walk the request numbers through the type's index.
         SET @next = NULL;
@@ -27,16 +28,19 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
         WHERE request_no > @request_no
         ORDER BY request_no;
         IF @next IS NULL
-            BREAK;
-        SET @request_no = @next;
+            SET @more = 0;
+        ELSE
+        BEGIN
+            SET @request_no = @next;
 
-        EXEC dbo.reserve @place_id = @place_id, @day = @day, @start_minute = @start_minute,
-            @person_hash = @person_hash, @phone = @phone, @name = @name, @language = @language,
-            @new_code = @new_code, @seat_hint = @seat_hint, @idempotency_key = @idempotency_key,
-            @fingerprint = @fingerprint, @now = @now,
-            @outcome = @outcome OUTPUT, @code = @code OUTPUT, @replayed = @replayed OUTPUT;
+            EXEC dbo.reserve @place_id = @place_id, @day = @day, @start_minute = @start_minute,
+                @person_hash = @person_hash, @phone = @phone, @name = @name, @language = @language,
+                @new_code = @new_code, @seat_hint = @seat_hint, @idempotency_key = @idempotency_key,
+                @fingerprint = @fingerprint, @now = @now,
+                @outcome = @outcome OUTPUT, @code = @code OUTPUT, @replayed = @replayed OUTPUT;
 
-        INSERT @answers (request_no, outcome, code, replayed) VALUES (@request_no, @outcome, @code, @replayed);
+            INSERT @answers (request_no, outcome, code, replayed) VALUES (@request_no, @outcome, @code, @replayed);
+        END
     END
 
     SELECT request_no, outcome, code, replayed FROM @answers ORDER BY request_no;

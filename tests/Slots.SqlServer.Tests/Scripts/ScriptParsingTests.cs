@@ -163,6 +163,12 @@ public sealed class ScriptParsingTests
             Assert.Empty(SqlScripts.All<OutputClause>(tree));
             Assert.Empty(SqlScripts.All<OutputIntoClause>(tree));
             Assert.Empty(SqlScripts.All<DeclareCursorStatement>(tree));
+            // Control flow is IF/ELSE, WHILE, RETURN, TRY/CATCH and THROW; BREAK, CONTINUE and GOTO are not on that list.
+            Assert.Empty(SqlScripts.All<BreakStatement>(tree));
+            Assert.Empty(SqlScripts.All<ContinueStatement>(tree));
+            Assert.Empty(SqlScripts.All<GoToStatement>(tree));
+            // Native code takes no table hints; its isolation is the atomic block's.
+            Assert.Empty(SqlScripts.All<TableHint>(tree));
             Assert.DoesNotContain(SqlScripts.All<SchemaObjectName>(tree), n => n.BaseIdentifier?.Value.StartsWith('#') == true);
             // CASE only arrived in native modules with SQL Server 2017; the floor is 2016 SP1.
             Assert.Empty(SqlScripts.All<SearchedCaseExpression>(tree));
