@@ -114,6 +114,36 @@ public sealed class ScriptParsingTests
     }
 
     [Fact]
+    public void On_Express_every_hash_index_is_rebuilt_small_enough_for_the_352_MB_quota()
+    {
+        var declared = SqlScripts.HotTables
+            .SelectMany(name => SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))))
+            .SelectMany(t => HashIndexNames(t).Select(index => (Table: SqlScripts.NameOf(t.SchemaObjectName), Index: index)))
+            .ToList();
+        var tree = SqlScripts.Tree(SqlScripts.FileOf("index", "express_bucket_counts"));
+        var express = Assert.Single(SqlScripts.All<IfStatement>(tree), i => SqlScripts.Text(i.Predicate).Contains("ENGINEEDITION", StringComparison.Ordinal));
+        Assert.EndsWith("= 4", SqlScripts.Text(express.Predicate), StringComparison.Ordinal);
+        var rebuilt = SqlScripts.All<AlterTableAlterIndexStatement>(express.ThenStatement).ToList();
+
+        Assert.Equal(declared.Order(), rebuilt.Select(r => (Table: SqlScripts.NameOf(r.SchemaObjectName), Index: r.IndexIdentifier.Value)).Order());
+        var sizes = rebuilt.SelectMany(r => r.IndexOptions.OfType<IndexExpressionOption>())
+            .Where(o => o.OptionKind == IndexOptionKind.BucketCount)
+            .Select(o => long.Parse(((IntegerLiteral)o.Expression).Value, System.Globalization.CultureInfo.InvariantCulture))
+            .ToList();
+        Assert.Equal(rebuilt.Count, sizes.Count);
+        // Five arrays of 8-byte buckets stay a small part of the quota.
+        Assert.All(sizes, n => Assert.True((n & (n - 1)) == 0 && n * 8 * declared.Count <= 32L * 1024 * 1024, $"{n} buckets"));
+    }
+
+    private static IEnumerable<string> HashIndexNames(CreateTableStatement table) =>
+        table.Definition.TableConstraints.OfType<UniqueConstraintDefinition>()
+            .Where(c => c.IndexType?.IndexTypeKind == IndexTypeKind.NonClusteredHash)
+            .Select(c => c.ConstraintIdentifier.Value)
+            .Concat(table.Definition.Indexes
+                .Where(i => i.IndexType?.IndexTypeKind == IndexTypeKind.NonClusteredHash)
+                .Select(i => i.Name.Value));
+
+    [Fact]
     public void Hot_seats_have_a_range_index_for_slot_scans()
     {
         var table = Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", "hot_seats"))));
