@@ -140,6 +140,33 @@ public sealed class ComposeFileTests
     }
 
     [Fact]
+    public async Task HAProxy_accepts_its_config_with_the_compose_environment()
+    {
+        if (!System.IO.File.Exists("/usr/sbin/haproxy"))
+        {
+            Assert.Skip("haproxy is not installed (./slots test installs it): `haproxy -c` was not run");
+        }
+        var config = ((YamlScalarNode)((YamlSequenceNode)Service("haproxy")["volumes"]).Children[0]).Value!.Split(':')[0];
+        var output = await Tool.RunAsync("/usr/sbin/haproxy", ["-c", "-f", Path.Combine(Repository.Root, config)], TimeSpan.FromSeconds(30), start =>
+        {
+            foreach (var (name, value) in Environment("haproxy"))
+            {
+                start.Environment[name] = value;
+            }
+        });
+        Assert.Contains("Configuration file is valid", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_services_name_RabbitMQ_by_the_connection_string_the_SMS_work_reads()
+    {
+        foreach (var service in new[] { "migrate", "api", "scheduler" })
+        {
+            Assert.StartsWith("amqp://", Environment(service)["ConnectionStrings__" + global::Slots.Sms.SmsOptions.ConnectionStringName], StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
     public void The_images_built_here_have_their_Dockerfiles()
     {
         foreach (var service in new[] { "migrate", "scheduler" })
