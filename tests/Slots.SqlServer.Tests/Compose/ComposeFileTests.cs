@@ -167,6 +167,14 @@ public sealed class ComposeFileTests
     }
 
     [Fact]
+    public void Long_running_services_come_back_after_a_crash_and_the_one_shot_migrator_does_not()
+    {
+        Assert.All(new[] { "sqlserver", "rabbitmq", "api", "haproxy", "scheduler" },
+            s => Assert.Equal("unless-stopped", Scalar(Service(s), "restart")));
+        Assert.Equal("no", Scalar(Service("migrate"), "restart"));
+    }
+
+    [Fact]
     public void The_images_built_here_have_their_Dockerfiles()
     {
         foreach (var service in new[] { "migrate", "scheduler" })
