@@ -67,6 +67,7 @@ public sealed class ClusterTests
         var sharedTo = await NowAsync(connectionString);
 
         var runs = await RunsAsync(connectionString);
+        Assert.NotEmpty(runs);
         AssertNoOverlap(runs);
         // One node fires each flush: at most one run per interval (a fixed delay), not one per interval per node.
         var flushes = runs.Count(r => r.Job == "flush-hot-changes" && r.End > sharedFrom && r.End <= sharedTo);

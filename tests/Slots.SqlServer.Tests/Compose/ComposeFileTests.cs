@@ -56,6 +56,10 @@ public sealed class ComposeFileTests
         return env;
     }
 
+    /// <summary>The repository path of the config the haproxy service mounts (its first volume's source).</summary>
+    private static string HaproxyConfig() =>
+        ((YamlScalarNode)((YamlSequenceNode)Service("haproxy")["volumes"]).Children[0]).Value!.Split(':')[0];
+
     private static string? Condition(string service, string dependency) => Scalar(Service(service), "depends_on", dependency, "condition");
 
     [Fact]
@@ -135,19 +139,19 @@ public sealed class ComposeFileTests
         Assert.Equal(address, Environment("api")["Slots__TrustedProxies__0"]);
         Assert.Equal(Scalar(Service("api"), "deploy", "replicas"), Environment("haproxy")["SLOTS_API_REPLICAS"]);
         Assert.Equal("api:8080", Environment("haproxy")["SLOTS_API_SERVICE"]);
-        var config = ((YamlScalarNode)((YamlSequenceNode)Service("haproxy")["volumes"]).Children[0]).Value!.Split(':')[0];
+        var config = HaproxyConfig();
         Assert.True(System.IO.File.Exists(Path.Combine(Repository.Root, config)), config);
     }
 
     [Fact]
     public async Task HAProxy_accepts_its_config_with_the_compose_environment()
     {
-        if (!System.IO.File.Exists("/usr/sbin/haproxy"))
+        var binary = HaproxyServer.Binary();
+        if (binary is null)
         {
             Assert.Skip("haproxy is not installed (./slots test installs it): `haproxy -c` was not run");
         }
-        var config = ((YamlScalarNode)((YamlSequenceNode)Service("haproxy")["volumes"]).Children[0]).Value!.Split(':')[0];
-        var output = await Tool.RunAsync("/usr/sbin/haproxy", ["-c", "-f", Path.Combine(Repository.Root, config)], TimeSpan.FromSeconds(30), start =>
+        var output = await Tool.RunAsync(binary, ["-c", "-f", Path.Combine(Repository.Root, HaproxyConfig())], TimeSpan.FromSeconds(30), start =>
         {
             foreach (var (name, value) in Environment("haproxy"))
             {

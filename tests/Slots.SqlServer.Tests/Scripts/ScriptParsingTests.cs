@@ -100,11 +100,8 @@ public sealed class ScriptParsingTests
     [Fact]
     public void Hash_indexes_have_a_power_of_two_bucket_count_for_five_million_keys()
     {
-        var bucketCounts = SqlScripts.HotTables
-            .SelectMany(name => SqlScripts.All<IndexExpressionOption>(SqlScripts.Tree(SqlScripts.FileOf("table", name))))
-            .Where(o => o.OptionKind == IndexOptionKind.BucketCount)
-            .Select(o => long.Parse(((IntegerLiteral)o.Expression).Value, System.Globalization.CultureInfo.InvariantCulture))
-            .ToList();
+        var bucketCounts = BucketCounts(SqlScripts.HotTables
+            .SelectMany(name => SqlScripts.All<IndexExpressionOption>(SqlScripts.Tree(SqlScripts.FileOf("table", name)))));
         Assert.NotEmpty(bucketCounts);
         Assert.All(bucketCounts, n =>
         {
@@ -126,14 +123,16 @@ public sealed class ScriptParsingTests
         var rebuilt = SqlScripts.All<AlterTableAlterIndexStatement>(express.ThenStatement).ToList();
 
         Assert.Equal(declared.Order(), rebuilt.Select(r => (Table: SqlScripts.NameOf(r.SchemaObjectName), Index: r.IndexIdentifier.Value)).Order());
-        var sizes = rebuilt.SelectMany(r => r.IndexOptions.OfType<IndexExpressionOption>())
-            .Where(o => o.OptionKind == IndexOptionKind.BucketCount)
-            .Select(o => long.Parse(((IntegerLiteral)o.Expression).Value, System.Globalization.CultureInfo.InvariantCulture))
-            .ToList();
+        var sizes = BucketCounts(rebuilt.SelectMany(r => r.IndexOptions.OfType<IndexExpressionOption>()));
         Assert.Equal(rebuilt.Count, sizes.Count);
         // Five arrays of 8-byte buckets stay a small part of the quota.
         Assert.All(sizes, n => Assert.True((n & (n - 1)) == 0 && n * 8 * declared.Count <= 32L * 1024 * 1024, $"{n} buckets"));
     }
+
+    private static List<long> BucketCounts(IEnumerable<IndexExpressionOption> options) =>
+        options.Where(o => o.OptionKind == IndexOptionKind.BucketCount)
+            .Select(o => long.Parse(((IntegerLiteral)o.Expression).Value, System.Globalization.CultureInfo.InvariantCulture))
+            .ToList();
 
     private static IEnumerable<string> HashIndexNames(CreateTableStatement table) =>
         table.Definition.TableConstraints.OfType<UniqueConstraintDefinition>()
