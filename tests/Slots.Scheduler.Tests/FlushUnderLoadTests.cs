@@ -16,6 +16,10 @@ public sealed class FlushUnderLoadTests
     private static readonly DateOnly Today = new(2027, 5, 10);
     private static readonly TimeSpan LoadFor = TimeSpan.FromSeconds(4);
 
+    // On a starved machine 4 s may hold too few flushes to interleave with the writers: the load goes
+    // on until it has (at most this long), instead of failing on how busy the machine was.
+    private static readonly TimeSpan LoadAtMost = TimeSpan.FromSeconds(60);
+
     [Theory]
     [MemberData(nameof(Backend.All), MemberType = typeof(Backend))]
     public async Task Changes_made_while_flushes_run_reach_disk_exactly_once_and_disk_equals_hot_seat_for_seat(string backend)
@@ -27,7 +31,7 @@ public sealed class FlushUnderLoadTests
         var cancelled = new ConcurrentDictionary<string, bool>();
         var flushes = 0;
         var flushedRows = 0;
-        using var stop = new CancellationTokenSource(LoadFor);
+        using var stop = new CancellationTokenSource();
 
         var flusher = Task.Run(async () =>
         {
@@ -43,7 +47,7 @@ public sealed class FlushUnderLoadTests
         {
             var random = new Random(w);
             var watch = Stopwatch.StartNew();
-            while (watch.Elapsed < LoadFor)
+            while (watch.Elapsed < LoadFor || (watch.Elapsed < LoadAtMost && (Volatile.Read(ref flushes) <= 3 || reserved.Count <= 20)))
             {
                 var person = site.NextPerson();
                 var (day, minute) = slots[random.Next(slots.Length)];
