@@ -23,7 +23,7 @@ internal static class ReservationsEndpoints
     }
 
     public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reserve(
-        HttpContext http, ReservationService reservations, ReservationRequests requests, PlaceDirectory places, CancellationToken ct)
+        HttpContext http, ReservationService reservations, ReservationRequests requests, CancellationToken ct)
     {
         var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.ReserveRequest, ct);
         if (unreadable is not null)
@@ -42,41 +42,8 @@ internal static class ReservationsEndpoints
         }
 
         var answer = await reservations.ReserveAsync(booking, key, ct);
-        if (answer.Replayed)
-        {
-            http.Response.Headers["Idempotent-Replayed"] = "true";
-        }
-        switch (answer.Status)
-        {
-            case ReservationStatus.Reserved:
-                var place = (await places.FindAsync(booking.Slot.PlaceId, ct))!;
-                return TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, place, minutes: null, name: null));
-            case ReservationStatus.SlotFull:
-                return Problem.Of(StatusCodes.Status409Conflict, "slot-full", "This slot has no free seat left.",
-                    "Pick one of the nearest free slots listed in alternatives.",
-                    [new("alternatives", (answer.Alternatives ?? []).Select(Formats.Alternative).ToArray())]);
-            case ReservationStatus.AlreadyBooked:
-                return Problem.Of(StatusCodes.Status409Conflict, "already-booked",
-                    "This person already holds a reservation; cancel or reschedule it first.",
-                    extensions: answer.Code is null ? null : [new("existingCode", answer.Code)]);
-            case ReservationStatus.UnknownSlot:
-                return Problem.UnknownSlot();
-            case ReservationStatus.SlotStarted:
-                return Problem.SlotStarted();
-            case ReservationStatus.UnknownPlace:
-                return Problem.UnknownPlace();
-            case ReservationStatus.OutsideWindow:
-                return OutsideWindow(booking.Slot.Day, answer.Window!.Value);
-            case ReservationStatus.KeyReused:
-                return Problem.Of(StatusCodes.Status422UnprocessableEntity, "idempotency-key-reused",
-                    "This Idempotency-Key was used for a different request.", "Use a new key for a new booking.");
-            case ReservationStatus.InProgress:
-                http.Response.Headers.RetryAfter = "1";
-                return Problem.Of(StatusCodes.Status409Conflict, "request-in-progress",
-                    "A request with this Idempotency-Key is still being processed.", "Retry after the time in Retry-After.");
-            default:
-                throw new InvalidOperationException($"Unmapped reservation status {answer.Status}.");
-        }
+        return ReservationProblems.Answer(answer, booking.Slot.Day, http.Response, () =>
+            TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, answer.Place!, minutes: null, name: null)));
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Find(
@@ -108,16 +75,11 @@ internal static class ReservationsEndpoints
         }
         var normalized = ConfirmationCode.Normalize(code);
         var status = normalized is null ? CancelStatus.NotFound : await reservations.CancelAsync(normalized, proof.Value, ct);
-        return status switch
-        {
-            CancelStatus.Cancelled => TypedResults.NoContent(),
-            CancelStatus.Started => Problem.ReservationStarted(),
-            _ => Problem.ReservationNotFound(),
-        };
+        return ReservationProblems.Answer(status);
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reschedule(
-        string code, HttpContext http, ReservationService reservations, ReservationRequests requests, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+        string code, HttpContext http, ReservationService reservations, ReservationRequests requests, CancellationToken ct)
     {
         var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.RescheduleRequest, ct);
         if (unreadable is not null)
@@ -140,47 +102,10 @@ internal static class ReservationsEndpoints
         {
             return Problem.ReservationNotFound();
         }
-        var (status, window, unknownPlace) = await reservations.RescheduleAsync(normalized, proof!.Value, target!.Value, ct);
-        if (unknownPlace)
-        {
-            return Problem.UnknownPlace();
-        }
-        if (window is { } bookable)
-        {
-            return OutsideWindow(target.Value.Day, bookable);
-        }
-        switch (status)
-        {
-            case RescheduleStatus.Rescheduled:
-                var found = await reservations.FindAsync(normalized, proof.Value, ct);
-                var place = (await places.FindAsync(target.Value.PlaceId, ct))!;
-                return TypedResults.Ok(ToDto(normalized, target.Value, place, found?.Minutes, found?.Name));
-            case RescheduleStatus.SlotFull:
-                var placeInfo = (await places.FindAsync(target.Value.PlaceId, ct))!;
-                var alternatives = await reservations.NearestFreeAsync(placeInfo, target.Value, clock.GetUtcNow(), ct);
-                return Problem.Of(StatusCodes.Status409Conflict, "slot-full", "This slot has no free seat left; your reservation is unchanged.",
-                    "Pick one of the nearest free slots listed in alternatives.",
-                    [new("alternatives", alternatives.Select(Formats.Alternative).ToArray())]);
-            case RescheduleStatus.UnknownSlot:
-                return Problem.UnknownSlot();
-            case RescheduleStatus.SlotStarted:
-                return Problem.SlotStarted();
-            case RescheduleStatus.Started:
-                return Problem.ReservationStarted();
-            case RescheduleStatus.AcrossWindow:
-                return Problem.Of(StatusCodes.Status409Conflict, "reschedule-across-window",
-                    "This reservation cannot be moved between days inside and beyond the next weeks.",
-                    "Cancel it and book the new slot instead.");
-            default:
-                return Problem.ReservationNotFound();
-        }
+        var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target!.Value, ct);
+        return ReservationProblems.Answer(answer, target.Value.Day, () =>
+            TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation?.Minutes, answer.Reservation?.Name)));
     }
-
-    /// <summary>A past day; or, where the cold path is not available (SQL Server in this build), a day beyond the window.</summary>
-    private static ValidationProblem OutsideWindow(DateOnly day, (DateOnly First, DateOnly Last) window) =>
-        Problem.Invalid("day", day < window.First
-            ? $"Days before {Formats.Day(window.First)} have passed and cannot be booked."
-            : $"Bookable days are {Formats.Day(window.First)} to {Formats.Day(window.Last)}.");
 
     private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int? minutes, string? name) =>
         new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name);

@@ -7,28 +7,6 @@ using Slots.Window;
 
 namespace Slots.Reservations;
 
-public sealed class ReservationOptions
-{
-    public const string Section = "Slots:Reservations";
-
-    /// <summary>How long a repeat waits for the first request with its idempotency key before it gets 409 + Retry-After.</summary>
-    public TimeSpan InFlightWait { get; set; } = TimeSpan.FromSeconds(5);
-
-    /// <summary>How many free slots a slot-full answer suggests.</summary>
-    public int Alternatives { get; set; } = 5;
-}
-
-/// <summary>A reservation request after validation: normalised phone, hashed person, parsed slot.</summary>
-public sealed record BookingRequest(SlotKey Slot, string Name, string Phone, string PersonHash, string Language);
-
-/// <summary>What the person is told, with what the answer needs for its body.</summary>
-public sealed record BookingAnswer(
-    ReservationStatus Status,
-    string? Code = null,
-    bool Replayed = false,
-    IReadOnlyList<SlotAvailability>? Alternatives = null,
-    (DateOnly First, DateOnly Last)? Window = null);
-
 /// <summary>
 /// The reservation use case in front of the store: the checks that need no database, the
 /// in-flight coalescing of repeats with one idempotency key, the alternatives offered when
@@ -103,19 +81,19 @@ public sealed class ReservationService(
         var today = LocalClock.Today(place, now);
         if (request.Slot.Day < today)
         {
-            return new BookingAnswer(ReservationStatus.OutsideWindow, Window: WindowOf(place, now));
+            return new BookingAnswer(ReservationStatus.OutsideWindow, Window: WindowOf(place, now), Place: place);
         }
         var command = new ReserveCommand(request.Slot, request.PersonHash, request.Phone, request.Name, request.Language,
             ConfirmationCode.New(), key, fingerprint, now);
         var result = await ReserveOnPathAsync(place, command, ct);
         if (result is not { } outcome)
         {
-            return new BookingAnswer(ReservationStatus.KeyReused);
+            return new BookingAnswer(ReservationStatus.KeyReused, Place: place);
         }
         var alternatives = outcome.Status == ReservationStatus.SlotFull
             ? await NearestFreeAsync(place, request.Slot, now, ct)
             : null;
-        return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives);
+        return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives, Place: place);
     }
 
     private async Task<ReserveResult?> ReserveOnPathAsync(PlaceInfo place, ReserveCommand command, CancellationToken ct)
@@ -136,7 +114,7 @@ public sealed class ReservationService(
     }
 
     /// <summary>Free slots at the same place closest in time to the one that was full.</summary>
-    public async Task<IReadOnlyList<SlotAvailability>> NearestFreeAsync(PlaceInfo place, SlotKey wanted, DateTimeOffset now, CancellationToken ct)
+    private async Task<IReadOnlyList<SlotAvailability>> NearestFreeAsync(PlaceInfo place, SlotKey wanted, DateTimeOffset now, CancellationToken ct)
     {
         var today = LocalClock.Today(place, now);
         var from = wanted.Day.AddDays(-2) < today ? today : wanted.Day.AddDays(-2);
@@ -188,21 +166,25 @@ public sealed class ReservationService(
         return coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
     }
 
-    public async Task<(RescheduleStatus Status, (DateOnly, DateOnly)? Window, bool UnknownPlace)> RescheduleAsync(
-        string code, ContactProof proof, SlotKey target, CancellationToken ct)
+    public async Task<RescheduleAnswer> RescheduleAsync(string code, ContactProof proof, SlotKey target, CancellationToken ct)
     {
         var place = await places.FindAsync(target.PlaceId, ct);
         if (place is not { Active: true })
         {
-            return (RescheduleStatus.UnknownSlot, null, true);
+            return new RescheduleAnswer(RescheduleStatus.UnknownPlace);
         }
         var now = clock.GetUtcNow();
         if (target.Day < LocalClock.Today(place, now))
         {
-            return (RescheduleStatus.UnknownSlot, WindowOf(place, now), false);
+            return new RescheduleAnswer(RescheduleStatus.OutsideWindow, place, Window: WindowOf(place, now));
         }
-        var command = new RescheduleCommand(code, proof, target, now);
-        return (await RescheduleOnPathAsync(command), null, false);
+        var status = await RescheduleOnPathAsync(new RescheduleCommand(code, proof, target, now));
+        return status switch
+        {
+            RescheduleStatus.Rescheduled => new RescheduleAnswer(status, place, Reservation: await FindAsync(code, proof, ct)),
+            RescheduleStatus.SlotFull => new RescheduleAnswer(status, place, Alternatives: await NearestFreeAsync(place, target, now, ct)),
+            _ => new RescheduleAnswer(status, place),
+        };
     }
 
     /// <summary>

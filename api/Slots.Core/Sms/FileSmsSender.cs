@@ -40,3 +40,6 @@ public sealed class FileSmsSender : SmsSender, IDisposable
 
     public void Dispose() => _gate.Dispose();
 }
+
+/// <summary>One line of the development sink.</summary>
+internal sealed record FileSinkLine(long Id, string To, string Text, DateTimeOffset At);

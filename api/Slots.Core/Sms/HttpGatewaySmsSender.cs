@@ -105,3 +105,6 @@ public sealed class GatewayUnavailableException(int status) : Exception($"SMS ga
 {
     public int Status { get; } = status;
 }
+
+/// <summary>The gateway's request body.</summary>
+internal sealed record GatewayRequest(string To, string Text, string Reference);

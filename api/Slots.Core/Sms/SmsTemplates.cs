@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Slots.Reservations;
 using Slots.Storage;
 
 namespace Slots.Sms;

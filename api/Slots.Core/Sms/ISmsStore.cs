@@ -1,3 +1,4 @@
+using Slots.Reservations;
 using Slots.Storage;
 
 namespace Slots.Sms;

@@ -1,0 +1,19 @@
+namespace Slots.Reservations;
+
+/// <summary>Outcomes of a move to another slot.</summary>
+public enum RescheduleStatus
+{
+    Rescheduled = 1,
+    NotFound = 2,
+    SlotFull = 3,
+    UnknownSlot = 4,
+    SlotStarted = 5,
+    Started = 6,
+
+    // Decided before the store is asked: the held reservation and the target are on different sides of the window horizon.
+    AcrossWindow = 7,
+
+    // Decided before the store is asked: no active place with the target's id; the target day has passed.
+    UnknownPlace = 8,
+    OutsideWindow = 9,
+}

@@ -1,0 +1,13 @@
+namespace Slots.Reservations;
+
+/// <summary>A reservation as the person sees it when looking it up.</summary>
+public sealed record ReservationDetails(
+    string Code,
+    SlotKey Slot,
+    int Minutes,
+    int SeatNo,
+    string Phone,
+    string PersonHash,
+    string Name,
+    string Language,
+    DateTimeOffset CreatedAt);

@@ -1,0 +1,12 @@
+namespace Slots.Reservations;
+
+/// <summary>
+/// The answer of a reservation. <see cref="Replayed"/> is true when the answer came from an
+/// earlier request with the same idempotency key. <see cref="Code"/> is the new code when
+/// reserved; for <see cref="ReservationStatus.AlreadyBooked"/> it is the existing code, and only
+/// when the request came from the same contact phone that made it.
+/// </summary>
+public readonly record struct ReserveResult(ReservationStatus Status, string? Code, bool Replayed = false)
+{
+    public static ReserveResult Reserved(string code) => new(ReservationStatus.Reserved, code);
+}

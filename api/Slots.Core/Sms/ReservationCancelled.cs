@@ -1,0 +1,12 @@
+using System.Text.Json.Serialization;
+using Slots.Reservations;
+
+namespace Slots.Sms;
+
+/// <summary>A reservation was cancelled: the cancellation SMS.</summary>
+public sealed record ReservationCancelled(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
+    : SmsEvent(Id, Code, Phone, Language, Place, Date, Time)
+{
+    [JsonIgnore]
+    public override ChangeKind Kind => ChangeKind.Cancelled;
+}

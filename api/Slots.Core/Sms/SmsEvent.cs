@@ -1,0 +1,27 @@
+using System.Text.Json.Serialization;
+using Slots.Reservations;
+
+namespace Slots.Sms;
+
+/// <summary>
+/// What a queue message carries: what the text needs and no more. The phone is there because
+/// the SMS goes to it; no name, no national id. Day and time are the place's local ones.
+/// </summary>
+[JsonPolymorphic(TypeDiscriminatorPropertyName = "kind")]
+[JsonDerivedType(typeof(SlotReserved), "reserved")]
+[JsonDerivedType(typeof(ReservationCancelled), "cancelled")]
+[JsonDerivedType(typeof(ReservationRescheduled), "rescheduled")]
+public abstract record SmsEvent(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
+{
+    [JsonIgnore]
+    public abstract ChangeKind Kind { get; }
+
+    public static SmsEvent From(ChangeKind kind, long id, string code, string phone, string language, string place, DateOnly date, TimeOnly time) =>
+        kind switch
+        {
+            ChangeKind.Reserved => new SlotReserved(id, code, phone, language, place, date, time),
+            ChangeKind.Cancelled => new ReservationCancelled(id, code, phone, language, place, date, time),
+            ChangeKind.Rescheduled => new ReservationRescheduled(id, code, phone, language, place, date, time),
+            _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Unknown change kind in the outbox"),
+        };
+}

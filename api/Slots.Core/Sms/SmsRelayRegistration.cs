@@ -1,0 +1,50 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Options;
+
+namespace Slots.Sms;
+
+public static class SmsRelayRegistration
+{
+    /// <summary>
+    /// The transport-independent half of SMS: the outbox relay (run it with RelayOutboxJob), the
+    /// delivery with its rate and metrics, and the sender adapter Slots:Sms:Sender names. The
+    /// transport (direct, or a broker) and the backend's ISmsStore are registered by the caller.
+    /// </summary>
+    public static SmsOptions AddSmsRelay(this IHostApplicationBuilder builder)
+    {
+        var options = builder.Configuration.GetSection(SmsOptions.Section).Get<SmsOptions>() ?? new SmsOptions();
+        if (options.MaxTries < 1 || options.RelayBatchSize < 1 || options.MessagesPerSecond < 1)
+        {
+            throw new InvalidOperationException($"{SmsOptions.Section}: MaxTries, RelayBatchSize and MessagesPerSecond must be at least 1.");
+        }
+        var services = builder.Services;
+        services.AddSingleton(Options.Create(options));
+        services.AddSingleton<SmsMetrics>();
+        services.AddSingleton<SmsRate>();
+        services.AddSingleton<SmsDelivery>();
+        services.AddSingleton<OutboxRelay>();
+        services.AddTransient<RelayOutboxJob>();
+        AddSender(builder, options);
+        return options;
+    }
+
+    /// <summary>No broker: the relay hands each message straight to the sender.</summary>
+    public static void AddDirectSmsTransport(this IHostApplicationBuilder builder) =>
+        builder.Services.AddSingleton<IOutboxTransport, DirectRelayTransport>();
+
+    private static void AddSender(IHostApplicationBuilder builder, SmsOptions options)
+    {
+        if (options.Sender == SmsSenderKind.Http)
+        {
+            // Polly inside the sender does timeouts; the client's own timeout is only the outer bound.
+            builder.Services.AddHttpClient(HttpGatewaySmsSender.ClientName, client => client.Timeout = Timeout.InfiniteTimeSpan);
+            builder.Services.AddSingleton<SmsSender, HttpGatewaySmsSender>();
+        }
+        else
+        {
+            builder.Services.AddSingleton<SmsSender, FileSmsSender>();
+        }
+    }
+}
