@@ -3,7 +3,7 @@ using Slots.Api.Admin;
 using Slots.Api.Endpoints;
 using Slots.Api.Hosting;
 using Slots.Health;
-using Slots.Scheduling;
+using Slots.Hosting;
 
 var builder = WebApplication.CreateBuilder(args);
 

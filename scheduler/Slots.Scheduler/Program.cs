@@ -1,8 +1,8 @@
 using Slots;
 using Slots.Health;
+using Slots.Hosting;
 using Slots.Scheduler.Hosting;
-using Slots.Scheduling;
-using Slots.Sms;
+using Slots.Sms.RabbitMq;
 
 var builder = WebApplication.CreateBuilder(args);
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Slots.Sms.RabbitMq;
 using Slots.Sms.Tests.Infrastructure;
 
 namespace Slots.Sms.Tests;

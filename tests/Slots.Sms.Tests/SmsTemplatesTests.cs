@@ -1,3 +1,5 @@
+using Slots.Reservations;
+using Slots.Sms.RabbitMq;
 using Slots.Storage;
 
 namespace Slots.Sms.Tests;

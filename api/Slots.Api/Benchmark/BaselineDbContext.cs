@@ -1,5 +1,5 @@
 using Microsoft.EntityFrameworkCore;
-using Slots.Storage;
+using Slots.Storage.Ef;
 
 namespace Slots.Api.Benchmark;
 
@@ -25,23 +25,12 @@ internal sealed class BaselineDbContext(DbContextOptions<BaselineDbContext> opti
     }
 
     /// <summary>Options for the same database and provider as the application's SlotsDbContext.</summary>
-    public static DbContextOptions<BaselineDbContext> OptionsLike(SlotsDbContext app)
+    public static DbContextOptions<BaselineDbContext> OptionsLike(SlotsDbContext app, EfDialect dialect)
     {
         var connectionString = app.Database.GetConnectionString()
             ?? throw new InvalidOperationException("The application's database has no connection string.");
         var builder = new DbContextOptionsBuilder<BaselineDbContext>();
-        if (app.Database.IsNpgsql())
-        {
-            builder.UseNpgsql(connectionString);
-        }
-        else if (app.Database.IsSqlite())
-        {
-            builder.UseSqlite(connectionString);
-        }
-        else
-        {
-            throw new InvalidOperationException("The EF Core baseline runs on SQLite and PostgreSQL only.");
-        }
+        dialect.UseProvider(builder, connectionString);
         return builder.Options;
     }
 }

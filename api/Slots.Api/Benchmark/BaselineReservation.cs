@@ -1,6 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Slots.Reservations;
-using Slots.Storage;
+using Slots.Storage.Ef;
 
 namespace Slots.Api.Benchmark;
 
@@ -17,7 +17,7 @@ internal static class BaselineReservation
 
     /// <summary>The outcome and the new code; InProgress when every attempt lost a race (answered 503 + Retry-After).</summary>
     public static async Task<(ReservationStatus Status, string? Code)> ReserveAsync(
-        DbContextOptions<BaselineDbContext> options, BookingRequest request, DateTimeOffset now, CancellationToken ct)
+        DbContextOptions<BaselineDbContext> options, EfDialect dialect, BookingRequest request, DateTimeOffset now, CancellationToken ct)
     {
         var slot = request.Slot;
         var nowUnix = now.ToUnixTimeSeconds();
@@ -108,18 +108,11 @@ internal static class BaselineReservation
             {
                 // Someone took the seat (or replaced the stale person row) first: look again.
             }
-            catch (DbUpdateException ex) when (IsDuplicateKey(ex))
+            catch (DbUpdateException ex) when (ex.InnerException is { } cause && dialect.IsUniqueViolation(cause))
             {
                 // The same person won a race on another request: the next look answers AlreadyBooked.
             }
         }
         return (ReservationStatus.InProgress, null);
     }
-
-    private static bool IsDuplicateKey(DbUpdateException ex) => ex.InnerException switch
-    {
-        Npgsql.PostgresException pg => pg.SqlState == Npgsql.PostgresErrorCodes.UniqueViolation,
-        Microsoft.Data.Sqlite.SqliteException lite => lite.SqliteErrorCode == 19, // SQLITE_CONSTRAINT
-        _ => false,
-    };
 }

@@ -2,11 +2,9 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Admin;
 using Slots.Api.Contracts;
 using Slots.Api.Problems;
-using Slots.Demo;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Scheduling;
-using Slots.Slots;
-using Slots.Stats;
 using Slots.Storage;
 using Slots.Window;
 

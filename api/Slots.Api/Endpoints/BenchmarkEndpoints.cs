@@ -6,7 +6,7 @@ using Slots.Api.Contracts;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
-using Slots.Storage;
+using Slots.Storage.Ef;
 using Slots.Window;
 
 namespace Slots.Api.Endpoints;
@@ -42,7 +42,7 @@ internal static class BenchmarkEndpoints
         var contexts = new Lazy<DbContextOptions<BaselineDbContext>>(() =>
         {
             using var scope = app.Services.CreateScope();
-            return BaselineDbContext.OptionsLike(scope.ServiceProvider.GetRequiredService<SlotsDbContext>());
+            return BaselineDbContext.OptionsLike(scope.ServiceProvider.GetRequiredService<SlotsDbContext>(), scope.ServiceProvider.GetRequiredService<EfDialect>());
         });
         var group = app.MapGroup("/api/benchmark")
             .WithTags("Benchmark")
@@ -50,7 +50,7 @@ internal static class BenchmarkEndpoints
             .RequireRateLimiting(RateLimits.Writes);
         group.MapPost("/noop", Noop).WithName("BenchmarkNoop");
         group.MapPost("/reservations", (HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock,
-                IOptions<WindowOptions> window, CancellationToken ct) => Baseline(http, requests, places, clock, window, contexts.Value, ct))
+                IOptions<WindowOptions> window, EfDialect dialect, CancellationToken ct) => Baseline(http, requests, places, clock, window, contexts.Value, dialect, ct))
             .WithName("BenchmarkBaselineReserve");
         return app;
     }
@@ -67,7 +67,7 @@ internal static class BenchmarkEndpoints
 
     public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Baseline(
         HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock, IOptions<WindowOptions> window,
-        DbContextOptions<BaselineDbContext> contexts, CancellationToken ct)
+        DbContextOptions<BaselineDbContext> contexts, EfDialect dialect, CancellationToken ct)
     {
         var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.ReserveRequest, ct);
         if (unreadable is not null)
@@ -95,7 +95,7 @@ internal static class BenchmarkEndpoints
         {
             return Problem.Invalid("day", $"Bookable days are {Formats.Day(today)} to {Formats.Day(last)}.");
         }
-        var (status, code) = await BaselineReservation.ReserveAsync(contexts, booking, now, ct);
+        var (status, code) = await BaselineReservation.ReserveAsync(contexts, dialect, booking, now, ct);
         switch (status)
         {
             case ReservationStatus.Reserved:

@@ -1,5 +1,5 @@
 using Microsoft.Extensions.Options;
-using Slots.Demo;
+using Slots.Catalogue;
 using Slots.Storage;
 using Slots.Window;
 

@@ -1,4 +1,5 @@
 using Microsoft.Extensions.Options;
+using Slots.Catalogue;
 using Slots.Storage;
 using Slots.Window;
 

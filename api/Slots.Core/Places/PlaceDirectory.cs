@@ -1,4 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
+using Slots.Catalogue;
 using Slots.Storage;
 
 namespace Slots.Places;

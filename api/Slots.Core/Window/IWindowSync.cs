@@ -15,9 +15,6 @@ public interface IWindowSync
     /// <summary>Removes the days that ended in each place's time zone from the hot tables, after flushing them a last time.</summary>
     Task<int> EvictAsync(int batchSize, CancellationToken ct);
 
-    /// <summary>Deletes idempotency records created before the cutoff.</summary>
-    Task<int> PurgeIdempotencyAsync(DateTimeOffset before, CancellationToken ct);
-
     /// <summary>When the oldest change still waiting for the flush was made; null when none waits.</summary>
     Task<DateTimeOffset?> OldestPendingChangeAsync(CancellationToken ct);
 }

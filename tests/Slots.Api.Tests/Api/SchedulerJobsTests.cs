@@ -7,6 +7,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Infrastructure;
 using Slots.Storage;
+using Slots.Storage.Ef;
 using static Slots.Api.Tests.Infrastructure.Api;
 
 namespace Slots.Api.Tests.Api;

@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Infrastructure;
 using Slots.Api.Tests.Postgres;
+using Slots.Reservations;
 using Slots.Storage;
 using static Slots.Api.Tests.Infrastructure.Api;
 

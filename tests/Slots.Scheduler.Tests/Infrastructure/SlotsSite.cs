@@ -2,11 +2,14 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Slots.Catalogue;
+using Slots.Hosting;
+using Slots.Idempotency;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Scheduling;
-using Slots.Slots;
 using Slots.Storage;
+using Slots.Storage.Ef;
 using Slots.Window;
 
 namespace Slots.Scheduler.Tests.Infrastructure;
@@ -94,6 +97,12 @@ public sealed class SlotsSite : IAsyncDisposable
     {
         await using var scope = Services.CreateAsyncScope();
         return await operation(scope.ServiceProvider.GetRequiredService<IWindowSync>());
+    }
+
+    public async Task<int> PurgeIdempotencyAsync(DateTimeOffset before)
+    {
+        await using var scope = Services.CreateAsyncScope();
+        return await scope.ServiceProvider.GetRequiredService<IIdempotencyPurge>().PurgeAsync(before, CancellationToken.None);
     }
 
     public async Task<T> DbAsync<T>(Func<SlotsDbContext, Task<T>> query)

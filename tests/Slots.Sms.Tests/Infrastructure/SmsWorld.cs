@@ -3,11 +3,14 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Slots.Catalogue;
+using Slots.Hosting;
 using Slots.Persons;
 using Slots.Places;
 using Slots.Reservations;
-using Slots.Slots;
+using Slots.Sms.RabbitMq;
 using Slots.Storage;
+using Slots.Storage.Ef;
 using Slots.Testing;
 using Slots.Window;
 

@@ -1,12 +1,15 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
-using Slots.Demo;
+using Slots.Catalogue;
+using Slots.Hosting;
+using Slots.Idempotency;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Scheduling;
-using Slots.Slots;
+using Slots.Sms;
 using Slots.Storage;
+using Slots.Storage.Ef;
 using Slots.Storage.SqlServer;
 using Slots.Window;
 
@@ -41,6 +44,8 @@ public sealed class RegistrationTests
     [InlineData(typeof(DemoData))]
     [InlineData(typeof(IWindowSync))]
     [InlineData(typeof(IJobRunLog))]
+    [InlineData(typeof(IIdempotencyPurge))]
+    [InlineData(typeof(ISmsStore))]
     public void Every_feature_resolves_on_SQL_Server(Type service)
     {
         using var host = Build();

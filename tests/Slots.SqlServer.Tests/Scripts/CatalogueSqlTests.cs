@@ -1,5 +1,6 @@
 using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
+using Slots.Catalogue;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
 

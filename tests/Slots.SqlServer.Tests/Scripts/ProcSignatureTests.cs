@@ -1,6 +1,7 @@
 using System.Data;
 using Microsoft.Data.SqlClient;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
+using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Storage;

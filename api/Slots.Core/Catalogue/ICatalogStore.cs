@@ -1,0 +1,42 @@
+using Slots.Catalogue;
+using Slots.Places;
+
+namespace Slots.Catalogue;
+
+/// <summary>What adding a place's slots did: slots created, slots that were already there, and the created ones inside the window.</summary>
+public readonly record struct SlotsAdded(int Created, int Existing, int CreatedInWindow);
+
+/// <summary>
+/// The disk catalogue behind listing and the admin features: places, the slot catalogue and the
+/// per-day totals. EF Core implements it on SQLite and PostgreSQL (<see cref="EfCatalogStore"/>);
+/// SqlClient on SQL Server, where EF Core's provider is not in this build (docs/sqlserver.md).
+/// </summary>
+public interface ICatalogStore
+{
+    /// <summary>A page of active places, by region, name and id; Name matches a part of the name, any case.</summary>
+    Task<PlacePage> ListPlacesAsync(PlaceQuery query, CancellationToken ct);
+
+    Task<Place?> FindPlaceAsync(int id, CancellationToken ct);
+
+    /// <summary>Every place, active or not (the place directory's copy).</summary>
+    Task<IReadOnlyList<Place>> AllPlacesAsync(CancellationToken ct);
+
+    /// <summary>The regions of active places, in order.</summary>
+    Task<IReadOnlyList<string>> RegionsAsync(CancellationToken ct);
+
+    Task<bool> AnyPlaceAsync(CancellationToken ct);
+
+    /// <summary>Stores a new place and gives it its id.</summary>
+    Task<Place> AddPlaceAsync(Place place, CancellationToken ct);
+
+    /// <summary>
+    /// Adds the slots of one place that the catalogue lacks; those it has are kept as they are. It
+    /// runs under the place's row lock (the window mover's), and slots on days inside the window
+    /// get their hot seats in the same transaction, so the window never misses a slot. A dry run
+    /// counts and writes nothing.
+    /// </summary>
+    Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct);
+
+    /// <summary>Per day of [first, last] with slots: slots and seats from the catalogue, active reservations hot and cold.</summary>
+    Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, CancellationToken ct);
+}

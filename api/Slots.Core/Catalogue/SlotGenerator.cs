@@ -1,0 +1,51 @@
+using Slots.Places;
+using Slots.Storage;
+using Slots.Window;
+
+namespace Slots.Catalogue;
+
+/// <summary>
+/// Writes slots into the disk catalogue for places × days × template. Re-running it never
+/// duplicates: existing slots are kept as they are and counted. Days already inside the hot window
+/// get their seats in the same transaction, so the window never misses a slot.
+/// </summary>
+public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory)
+{
+    public async Task<GenerateSlotsResult> GenerateAsync(GenerateSlots request, CancellationToken ct)
+    {
+        var starts = request.Template.StartMinutes().ToList();
+        var places = (await store.AllPlacesAsync(ct))
+            .Where(p => request.PlaceIds.Count == 0 ? p.Active : request.PlaceIds.Contains(p.Id))
+            .OrderBy(p => p.Id)
+            .ToList();
+        int created = 0, existing = 0, inWindow = 0;
+        long seats = 0;
+        foreach (var place in places)
+        {
+            var zone = TimeZoneInfo.FindSystemTimeZoneById(place.TimeZone);
+            var slots = new List<SlotRow>();
+            for (var day = request.From; day <= request.To; day = day.AddDays(1))
+            {
+                slots.AddRange(starts.Select(minute => new SlotRow
+                {
+                    PlaceId = place.Id,
+                    Day = day,
+                    StartMinute = minute,
+                    Minutes = request.Template.LengthMinutes,
+                    Capacity = request.Capacity,
+                    StartsAt = LocalClock.ToInstant(day, minute, zone).ToUnixTimeSeconds(),
+                }));
+            }
+            var added = await store.AddSlotsAsync(place.Id, slots, request.DryRun, ct);
+            created += added.Created;
+            existing += added.Existing;
+            inWindow += added.CreatedInWindow;
+            seats += (long)added.CreatedInWindow * request.Capacity;
+        }
+        if (!request.DryRun)
+        {
+            directory.Invalidate();
+        }
+        return new GenerateSlotsResult(places.Count, created, existing, seats, inWindow);
+    }
+}

@@ -1,0 +1,14 @@
+namespace Slots.Catalogue;
+
+/// <summary>The slot catalogue on disk: every slot ever generated, in or out of the hot window.</summary>
+public sealed class SlotRow
+{
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public int Minutes { get; set; }
+    public int Capacity { get; set; }
+
+    /// <summary>Start instant as Unix seconds, so every backend compares it the same way.</summary>
+    public long StartsAt { get; set; }
+}

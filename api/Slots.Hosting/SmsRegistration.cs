@@ -1,0 +1,32 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.Hosting;
+using Slots.Sms;
+using Slots.Sms.RabbitMq;
+
+namespace Slots.Hosting;
+
+public static class SmsRegistration
+{
+    /// <summary>
+    /// SMS wherever the jobs run: the outbox relay and the sender, and the transport that
+    /// Slots:Sms:Transport names (Auto: RabbitMQ when ConnectionStrings:RabbitMq is set, else
+    /// straight to the sender). The backend's ISmsStore comes with AddSlotsStorage.
+    /// </summary>
+    public static IHostApplicationBuilder AddSlotsSms(this IHostApplicationBuilder builder)
+    {
+        var options = builder.AddSmsRelay();
+        var rabbit = builder.Configuration.GetConnectionString(SmsOptions.ConnectionStringName);
+        var transport = options.Transport == SmsTransport.Auto
+            ? (string.IsNullOrWhiteSpace(rabbit) ? SmsTransport.Direct : SmsTransport.RabbitMq)
+            : options.Transport;
+        if (transport == SmsTransport.RabbitMq)
+        {
+            builder.AddRabbitMqSms(rabbit, options);
+        }
+        else
+        {
+            builder.AddDirectSmsTransport();
+        }
+        return builder;
+    }
+}

@@ -1,0 +1,116 @@
+using System.Text;
+using System.Text.Json;
+using RabbitMQ.Client;
+
+namespace Slots.Sms.RabbitMq;
+
+/// <summary>
+/// The RabbitMQ side of SMS: where the broker is (ConnectionStrings:RabbitMq, an amqp:// URI) and
+/// the queues. All queues are durable quorum queues (replicated when RabbitMQ is clustered):
+/// <list type="bullet">
+/// <item>the work queue (Slots:Sms:Queue, default slots.sms), which the relay publishes to and the consumer reads;</item>
+/// <item>one delay queue per retry delay (slots.sms.delay.5000ms, …): a message waits there for the
+/// queue's TTL, then is dead-lettered back to the work queue;</item>
+/// <item>the dead-letter queue (slots.sms.dead): messages given up after the last try, for a person
+/// to inspect and replay.</item>
+/// </list>
+/// </summary>
+public sealed class SmsBroker(Uri uri, SmsOptions options)
+{
+    public const string TryHeader = "x-slots-try";
+    public const string ErrorHeader = "x-slots-error";
+
+    public Uri Uri { get; } = uri;
+    public string WorkQueue => options.Queue;
+    public string DeadQueue => options.Queue + ".dead";
+
+    public string DelayQueue(TimeSpan delay) => $"{options.Queue}.delay.{(long)delay.TotalMilliseconds}ms";
+
+    /// <summary>Automatic recovery off: the relay and the consumer reconnect themselves, with back-off, and re-declare what they use.</summary>
+    public ConnectionFactory Factory(string clientName) => new()
+    {
+        Uri = Uri,
+        ClientProvidedName = clientName,
+        AutomaticRecoveryEnabled = false,
+        RequestedConnectionTimeout = TimeSpan.FromSeconds(10),
+    };
+
+    /// <summary>Declares every queue (idempotent; the same arguments every time).</summary>
+    public async Task DeclareAsync(IChannel channel, CancellationToken ct)
+    {
+        await channel.QueueDeclareAsync(WorkQueue, durable: true, exclusive: false, autoDelete: false, Quorum(), cancellationToken: ct);
+        await channel.QueueDeclareAsync(DeadQueue, durable: true, exclusive: false, autoDelete: false, Quorum(), cancellationToken: ct);
+        foreach (var delay in options.EffectiveRetryDelays.Distinct())
+        {
+            var arguments = Quorum();
+            arguments["x-message-ttl"] = (long)delay.TotalMilliseconds;
+            arguments["x-dead-letter-exchange"] = "";
+            arguments["x-dead-letter-routing-key"] = WorkQueue;
+            // At-least-once dead-lettering: a message leaves the delay queue only once the work queue has it.
+            arguments["x-dead-letter-strategy"] = "at-least-once";
+            arguments["x-overflow"] = "reject-publish";
+            await channel.QueueDeclareAsync(DelayQueue(delay), durable: true, exclusive: false, autoDelete: false, arguments, cancellationToken: ct);
+        }
+    }
+
+    private static Dictionary<string, object?> Quorum() => new() { ["x-queue-type"] = "quorum" };
+
+    public static ReadOnlyMemory<byte> Body(SmsEvent message) => JsonSerializer.SerializeToUtf8Bytes(message, SmsJsonContext.Default.SmsEvent);
+
+    /// <summary>The message, or null when the body is not one (it goes to the dead-letter queue as it is).</summary>
+    public static SmsEvent? Read(ReadOnlyMemory<byte> body)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize(body.Span, SmsJsonContext.Default.SmsEvent);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Persistent, with the outbox row id as the message id and the try number in a header.</summary>
+    public static BasicProperties Properties(string messageId, string? type, int attempt, string? error = null)
+    {
+        var headers = new Dictionary<string, object?> { [TryHeader] = attempt };
+        if (error is not null)
+        {
+            headers[ErrorHeader] = error;
+        }
+        return new BasicProperties
+        {
+            Persistent = true,
+            MessageId = messageId,
+            ContentType = "application/json",
+            Type = type,
+            Headers = headers,
+        };
+    }
+
+    public static int TryOf(IReadOnlyBasicProperties properties) => Header(properties, TryHeader) switch
+    {
+        int i => i,
+        long l => (int)l,
+        byte[] text when int.TryParse(Encoding.UTF8.GetString(text), out var parsed) => parsed,
+        _ => 1,
+    };
+
+    public static string? ErrorOf(IReadOnlyBasicProperties properties) => Header(properties, ErrorHeader) switch
+    {
+        byte[] text => Encoding.UTF8.GetString(text),
+        string text => text,
+        _ => null,
+    };
+
+    private static object? Header(IReadOnlyBasicProperties properties, string name) =>
+        properties.Headers is { } headers && headers.TryGetValue(name, out var value) ? value : null;
+
+    public static string KindName(SmsEvent message) => message switch
+    {
+        SlotReserved => "reserved",
+        ReservationCancelled => "cancelled",
+        ReservationRescheduled => "rescheduled",
+        _ => "unknown",
+    };
+}

@@ -1,0 +1,109 @@
+using Microsoft.EntityFrameworkCore;
+using Slots.Catalogue;
+using Slots.Places;
+using Slots.Window;
+
+namespace Slots.Storage.Ef;
+
+/// <summary>The disk catalogue through EF Core (SQLite and PostgreSQL).</summary>
+public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : ICatalogStore
+{
+    public async Task<PlacePage> ListPlacesAsync(PlaceQuery query, CancellationToken ct)
+    {
+        var places = db.Places.AsNoTracking().Where(p => p.Active);
+        if (!string.IsNullOrWhiteSpace(query.Region))
+        {
+            places = places.Where(p => p.Region == query.Region);
+        }
+        if (query.NamePattern() is { } pattern)
+        {
+            places = places.Where(p => EF.Functions.Like(p.Name.ToLower(), pattern, PlaceQuery.LikeEscape));
+        }
+        var total = await places.CountAsync(ct);
+        var items = await places
+            .OrderBy(p => p.Region).ThenBy(p => p.Name).ThenBy(p => p.Id)
+            .Skip((query.Page - 1) * query.PageSize)
+            .Take(query.PageSize)
+            .ToListAsync(ct);
+        return new PlacePage(items, total);
+    }
+
+    public Task<Place?> FindPlaceAsync(int id, CancellationToken ct) =>
+        db.Places.AsNoTracking().SingleOrDefaultAsync(p => p.Id == id, ct);
+
+    public async Task<IReadOnlyList<Place>> AllPlacesAsync(CancellationToken ct) =>
+        await db.Places.AsNoTracking().ToListAsync(ct);
+
+    public async Task<IReadOnlyList<string>> RegionsAsync(CancellationToken ct) =>
+        await db.Places.AsNoTracking().Where(p => p.Active).Select(p => p.Region).Distinct().OrderBy(r => r).ToListAsync(ct);
+
+    public Task<bool> AnyPlaceAsync(CancellationToken ct) => db.Places.AnyAsync(ct);
+
+    public async Task<Place> AddPlaceAsync(Place place, CancellationToken ct)
+    {
+        db.Places.Add(place);
+        await db.SaveChangesAsync(ct);
+        db.Entry(place).State = EntityState.Detached;
+        return place;
+    }
+
+    public async Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct)
+    {
+        if (slots.Count == 0)
+        {
+            return default;
+        }
+        var from = slots.Min(s => s.Day);
+        var to = slots.Max(s => s.Day);
+        await using var tx = await db.Database.BeginTransactionAsync(ct);
+        var horizon = await loader.LockHorizonAsync(placeId, ct);
+        var taken = (await db.Slots.AsNoTracking()
+                .Where(s => s.PlaceId == placeId && s.Day >= from && s.Day <= to)
+                .Select(s => new { s.Day, s.StartMinute })
+                .ToListAsync(ct))
+            .Select(s => (s.Day, s.StartMinute))
+            .ToHashSet();
+        var fresh = slots.Where(s => !taken.Contains((s.Day, s.StartMinute))).ToList();
+        var hot = fresh.Where(s => s.Day < horizon).ToList();
+        var added = new SlotsAdded(fresh.Count, slots.Count - fresh.Count, hot.Count);
+        if (dryRun)
+        {
+            return added; // the transaction rolls back unused
+        }
+        db.Slots.AddRange(fresh);
+        await db.SaveChangesAsync(ct);
+        db.ChangeTracker.Clear();
+        if (hot.Count > 0)
+        {
+            await loader.LoadSeatsAsync(placeId, hot.Min(s => s.Day), hot.Max(s => s.Day), ct);
+        }
+        await tx.CommitAsync(ct);
+        return added;
+    }
+
+    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, CancellationToken ct)
+    {
+        var catalogue = await db.Slots.AsNoTracking()
+            .Where(s => s.Day >= first && s.Day <= last)
+            .GroupBy(s => s.Day)
+            .Select(g => new { Day = g.Key, Slots = g.Count(), Seats = g.Sum(s => (long)s.Capacity) })
+            .ToListAsync(ct);
+        var hot = await db.HotReservations.AsNoTracking()
+            .Where(r => r.Day >= first && r.Day <= last)
+            .GroupBy(r => r.Day)
+            .Select(g => new { Day = g.Key, Count = g.Count() })
+            .ToDictionaryAsync(x => x.Day, x => (long)x.Count, ct);
+        // Cold-path reservations: on days from their place's horizon on (days before it are counted hot).
+        var cold = await (
+                from r in db.Reservations.AsNoTracking()
+                join p in db.Places on r.PlaceId equals p.Id
+                where r.Day >= first && r.Day <= last && r.CancelledAt == null && r.Day >= p.HotUntil
+                group r by r.Day into g
+                select new { Day = g.Key, Count = g.Count() })
+            .ToDictionaryAsync(x => x.Day, x => (long)x.Count, ct);
+        return catalogue
+            .OrderBy(c => c.Day)
+            .Select(c => DayStats.Of(c.Day, c.Slots, c.Seats, hot.GetValueOrDefault(c.Day) + cold.GetValueOrDefault(c.Day)))
+            .ToList();
+    }
+}

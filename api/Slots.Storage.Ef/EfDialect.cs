@@ -1,0 +1,30 @@
+using Microsoft.EntityFrameworkCore;
+
+namespace Slots.Storage.Ef;
+
+/// <summary>
+/// What an EF Core backend says in its own SQL: the provider, whether row locks are taken, the
+/// seat generator, and how hot changes are flushed. Each backend that uses the shared EF cold
+/// side brings one (SqliteDialect, PostgresDialect).
+/// </summary>
+public abstract class EfDialect
+{
+    /// <summary>
+    /// True where concurrent writers must lock the rows they read before writing (PostgreSQL's
+    /// FOR UPDATE / FOR SHARE). False where the transaction already excludes every other writer
+    /// (SQLite's BEGIN IMMEDIATE).
+    /// </summary>
+    public abstract bool LocksRows { get; }
+
+    /// <summary>INSERT of the hot seats of every catalogue slot of place {0} in days [{1}, {2}]; existing seats kept.</summary>
+    public abstract string LoadSeatsSql { get; }
+
+    /// <summary>Points an EF Core context at this backend's database.</summary>
+    public abstract void UseProvider(DbContextOptionsBuilder options, string connectionString);
+
+    /// <summary>True when the driver's exception says a unique index refused a row.</summary>
+    public abstract bool IsUniqueViolation(Exception exception);
+
+    /// <summary>Drains at most <paramref name="batchSize"/> change records into the disk reservations, in one transaction; returns how many.</summary>
+    public abstract Task<int> FlushChangesAsync(SlotsDbContext db, int batchSize, CancellationToken ct);
+}

@@ -1,0 +1,33 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Catalogue;
+using Slots.Idempotency;
+using Slots.Reservations;
+using Slots.Scheduling;
+using Slots.Window;
+
+namespace Slots.Storage.Ef;
+
+public static class EfRegistration
+{
+    /// <summary>
+    /// The cold side through EF Core for a backend with <typeparamref name="TDialect"/>: the
+    /// context, the catalogue, the cold path, the window mover and sync, the idempotency purge
+    /// and the job log.
+    /// </summary>
+    public static IServiceCollection AddEfColdSide<TDialect>(this IServiceCollection services, string connectionString)
+        where TDialect : EfDialect
+    {
+        services.AddSingleton<TDialect>();
+        services.AddSingleton<EfDialect>(sp => sp.GetRequiredService<TDialect>());
+        services.AddDbContext<SlotsDbContext>((sp, db) => sp.GetRequiredService<EfDialect>().UseProvider(db, connectionString));
+        services.AddScoped<ICatalogStore, EfCatalogStore>();
+        services.AddSingleton<IColdReservationStore, EfColdReservationStore>();
+        services.AddScoped<HotWindowLoader>();
+        services.AddScoped<EfWindowMover>();
+        services.AddScoped<IWindowSync, EfWindowSync>();
+        services.AddScoped<IIdempotencyPurge, EfIdempotencyPurge>();
+        services.AddScoped<IJobRunLog, EfJobRunLog>();
+        return services;
+    }
+}

@@ -1,0 +1,109 @@
+namespace Slots.Storage.Ef;
+
+/// <summary>One seat of a hot slot. Code is null while the seat is free.</summary>
+public sealed class HotSeat
+{
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public int SeatNo { get; set; }
+    public int Minutes { get; set; }
+    public long StartsAt { get; set; }
+    public string? Code { get; set; }
+}
+
+/// <summary>An active reservation inside the hot window.</summary>
+public sealed class HotReservation
+{
+    public required string Code { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public int SeatNo { get; set; }
+    public int Minutes { get; set; }
+    public long StartsAt { get; set; }
+    public required string PersonHash { get; set; }
+    public required string Phone { get; set; }
+    public required string Name { get; set; }
+    public required string Language { get; set; }
+    public long CreatedAt { get; set; }
+}
+
+/// <summary>The reservation history on disk, fed by the flush of hot changes.</summary>
+public sealed class ReservationRecord
+{
+    public required string Code { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public int SeatNo { get; set; }
+    public required string PersonHash { get; set; }
+    public required string Phone { get; set; }
+    public required string Name { get; set; }
+    public required string Language { get; set; }
+    public long CreatedAt { get; set; }
+    public long? CancelledAt { get; set; }
+    public long UpdatedAt { get; set; }
+}
+
+/// <summary>One row per person with an active future reservation: the "one per person" rule.</summary>
+public sealed class ActivePerson
+{
+    public required string PersonHash { get; set; }
+    public required string Code { get; set; }
+    public long EndsAt { get; set; }
+}
+
+public sealed class IdempotencyRecord
+{
+    public required string Key { get; set; }
+    public required string Fingerprint { get; set; }
+    public int Outcome { get; set; }
+    public string? Code { get; set; }
+    public long CreatedAt { get; set; }
+}
+
+/// <summary>An SMS to send, written with the booking change it announces.</summary>
+public sealed class OutboxMessage
+{
+    public long Id { get; set; }
+    public int Kind { get; set; }
+    public required string Code { get; set; }
+    public required string Phone { get; set; }
+    public required string Language { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public long CreatedAt { get; set; }
+    public long? SentAt { get; set; }
+}
+
+/// <summary>A hot change waiting to be flushed to the disk tables.</summary>
+/// Carries the whole reservation so a flush never needs the hot row, which a cancel deletes.
+public sealed class ChangeRecord
+{
+    public long Id { get; set; }
+    public int Kind { get; set; }
+    public required string Code { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public int SeatNo { get; set; }
+    public required string PersonHash { get; set; }
+    public required string Phone { get; set; }
+    public required string Name { get; set; }
+    public required string Language { get; set; }
+    public long CreatedAt { get; set; }
+    public long At { get; set; }
+}
+
+/// <summary>The last run of one scheduler job (table job_runs).</summary>
+public sealed class JobRunRecord
+{
+    public required string Job { get; set; }
+    public long StartedAt { get; set; }
+    public long DurationMs { get; set; }
+    public long RowsMoved { get; set; }
+    public bool Ok { get; set; }
+    public required string Instance { get; set; }
+}

@@ -1,0 +1,95 @@
+using System.Text;
+using Microsoft.EntityFrameworkCore;
+using Slots.Catalogue;
+using Slots.Places;
+
+namespace Slots.Storage.Ef;
+
+/// <summary>
+/// EF Core owns the cold side: places, slot generation, reporting and the window moves. The
+/// schema itself comes from the versioned SQL scripts of each backend, not from EF.
+/// </summary>
+public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : DbContext(options)
+{
+    public DbSet<Place> Places => Set<Place>();
+    public DbSet<SlotRow> Slots => Set<SlotRow>();
+    public DbSet<HotSeat> HotSeats => Set<HotSeat>();
+    public DbSet<HotReservation> HotReservations => Set<HotReservation>();
+    public DbSet<ReservationRecord> Reservations => Set<ReservationRecord>();
+    public DbSet<ActivePerson> ActivePersons => Set<ActivePerson>();
+    public DbSet<IdempotencyRecord> Idempotency => Set<IdempotencyRecord>();
+    public DbSet<OutboxMessage> Outbox => Set<OutboxMessage>();
+    public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
+    public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
+
+    protected override void OnModelCreating(ModelBuilder modelBuilder) => MapSchema(modelBuilder);
+
+    /// <summary>
+    /// The tables, keys and snake_case column names of the SQL scripts; shared with any other
+    /// context over the same tables (the benchmark's EF Core baseline).
+    /// </summary>
+    public static void MapSchema(ModelBuilder modelBuilder)
+    {
+        modelBuilder.Entity<Place>().ToTable("places");
+        modelBuilder.Entity<SlotRow>(e =>
+        {
+            e.ToTable("slots");
+            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute });
+        });
+        modelBuilder.Entity<HotSeat>(e =>
+        {
+            e.ToTable("hot_seats");
+            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute, x.SeatNo });
+        });
+        modelBuilder.Entity<HotReservation>(e =>
+        {
+            e.ToTable("hot_reservations");
+            e.HasKey(x => x.Code);
+        });
+        modelBuilder.Entity<ReservationRecord>(e =>
+        {
+            e.ToTable("reservations");
+            e.HasKey(x => x.Code);
+        });
+        modelBuilder.Entity<ActivePerson>(e =>
+        {
+            e.ToTable("active_persons");
+            e.HasKey(x => x.PersonHash);
+        });
+        modelBuilder.Entity<IdempotencyRecord>(e =>
+        {
+            e.ToTable("idempotency");
+            e.HasKey(x => x.Key);
+        });
+        modelBuilder.Entity<OutboxMessage>().ToTable("outbox");
+        modelBuilder.Entity<ChangeRecord>().ToTable("changes");
+        modelBuilder.Entity<JobRunRecord>(e =>
+        {
+            e.ToTable("job_runs");
+            e.HasKey(x => x.Job);
+        });
+
+        // The SQL scripts name columns in snake_case on every backend.
+        foreach (var entity in modelBuilder.Model.GetEntityTypes())
+        {
+            foreach (var property in entity.GetProperties())
+            {
+                property.SetColumnName(SnakeCase(property.Name));
+            }
+        }
+    }
+
+    private static string SnakeCase(string name)
+    {
+        var sb = new StringBuilder(name.Length + 8);
+        for (var i = 0; i < name.Length; i++)
+        {
+            if (char.IsUpper(name[i]) && i > 0)
+            {
+                sb.Append('_');
+            }
+            sb.Append(char.ToLowerInvariant(name[i]));
+        }
+        return sb.ToString();
+    }
+}

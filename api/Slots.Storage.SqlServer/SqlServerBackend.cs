@@ -1,0 +1,56 @@
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Quartz;
+using Slots.Catalogue;
+using Slots.Idempotency;
+using Slots.Reservations;
+using Slots.Scheduling;
+using Slots.Sms;
+using Slots.Window;
+
+namespace Slots.Storage.SqlServer;
+
+/// <summary>
+/// Slots:Storage:Provider = SqlServer: the native-proc hot path, the cold-path procs, the
+/// catalogue, the window procs, the SMS store and the script migrator, all through SqlClient;
+/// Quartz clustered on the same database.
+/// </summary>
+public sealed class SqlServerBackend : StorageBackend
+{
+    public const string RetrySection = "Slots:Storage:SqlServer:Retry";
+
+    public override StorageProvider Provider => StorageProvider.SqlServer;
+
+    public override bool Embedded => false;
+
+    public override void UseJobStore(IPersistentStoreBuilder store, string connectionString) =>
+        store.UseSqlServer(connectionString);
+
+    public override void Register(IHostApplicationBuilder builder, StorageOptions options)
+    {
+        var connectionString = builder.Configuration.GetConnectionString("Slots")
+            ?? throw new InvalidOperationException("ConnectionStrings:Slots is required when Slots:Storage:Provider is SqlServer.");
+        // The hot path relies on SqlClient's pool (on by default); say so explicitly so a copied
+        // connection string with Pooling=false does not silently cost a login per reservation.
+        var csb = new Microsoft.Data.SqlClient.SqlConnectionStringBuilder(connectionString) { Pooling = true };
+        var retryOptions = builder.Configuration.GetSection(RetrySection).Get<SqlServerRetryOptions>() ?? new SqlServerRetryOptions();
+
+        builder.Services.AddSingleton(new SqlServerConnectionString(csb.ConnectionString));
+        builder.Services.AddSingleton(SqlServerRetryPolicy.For(retryOptions));
+        builder.Services.AddSingleton<SqlServerReservationStore>();
+        builder.Services.AddSingleton<IReservationStore>(sp => sp.GetRequiredService<SqlServerReservationStore>());
+        builder.Services.AddSingleton<ISchemaMigrator>(new SqlServerSchemaMigrator(csb.ConnectionString));
+        // The cold side through SqlClient too: EF Core's SQL Server provider is not in this build
+        // (it needs a Microsoft.Data.SqlClient whose dependencies the registry lacks; docs/sqlserver.md).
+        // Days beyond the window: the interpreted cold procs (sql/040-045).
+        builder.Services.AddSingleton<IColdReservationStore, SqlServerColdReservationStore>();
+        builder.Services.AddSingleton<ICatalogStore, SqlServerCatalogStore>();
+        // The window: the interpreted procs of sql/019-022, which also keep the job log and purge idempotency keys.
+        builder.Services.AddSingleton<SqlServerWindowSync>();
+        builder.Services.AddSingleton<IWindowSync>(sp => sp.GetRequiredService<SqlServerWindowSync>());
+        builder.Services.AddSingleton<IJobRunLog>(sp => sp.GetRequiredService<SqlServerWindowSync>());
+        builder.Services.AddSingleton<IIdempotencyPurge>(sp => sp.GetRequiredService<SqlServerWindowSync>());
+        builder.Services.AddSingleton<ISmsStore, SqlServerSmsStore>();
+    }
+}

@@ -1,0 +1,45 @@
+using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Slots.Reservations;
+using Slots.Sms;
+using Slots.Storage.Ef;
+
+namespace Slots.Storage.Sqlite;
+
+/// <summary>
+/// The embedded default: one file, one process. Writes go through the single batching writer,
+/// reads use pooled connections (WAL), the cold side is EF Core, and the jobs run in the API.
+/// </summary>
+public sealed class SqliteBackend : StorageBackend
+{
+    public override StorageProvider Provider => StorageProvider.Sqlite;
+
+    public override bool Embedded => true;
+
+    public override void Register(IHostApplicationBuilder builder, StorageOptions options)
+    {
+        var configured = builder.Configuration.GetConnectionString("Slots") ?? "Data Source=data/slots.db";
+        var csb = new SqliteConnectionStringBuilder(configured) { Pooling = true, DefaultTimeout = 30 };
+        if (!Path.IsPathRooted(csb.DataSource) && csb.DataSource != ":memory:")
+        {
+            csb.DataSource = Path.Combine(builder.Environment.ContentRootPath, csb.DataSource);
+        }
+        Directory.CreateDirectory(Path.GetDirectoryName(csb.DataSource)!);
+        var connectionString = csb.ToString();
+        var services = builder.Services;
+        services.AddSingleton(new SqliteConnectionString(connectionString));
+        services.AddSingleton(sp => new SqliteWriter(connectionString, options.MaxBatch, sp.GetRequiredService<ILogger<SqliteWriter>>()));
+        services.AddSingleton<IReservationStore, SqliteReservationStore>();
+        services.AddSingleton<ISmsStore, SqliteSmsStore>();
+        services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));
+        services.AddEfColdSide<SqliteDialect>(connectionString);
+    }
+}
+
+internal sealed class SqliteMigrator(string connectionString) : ISchemaMigrator
+{
+    public Task MigrateAsync(CancellationToken ct) => SqliteSchema.MigrateAsync(connectionString, ct);
+}
