@@ -49,8 +49,16 @@ internal static class ReservationsEndpoints
         switch (answer.Status)
         {
             case ReservationStatus.Reserved:
+                // The booking's answer is the lookup's: one read by code for the slot's length, paid only by
+                // the bookings that succeed (a stampede's answers are mostly 409 and 429). The stores' reserve
+                // statements do not return the length, and a replay would not have it either.
                 var place = (await places.FindAsync(booking.Slot.PlaceId, ct))!;
-                return TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, place, minutes: null, name: null));
+                var held = await reservations.FindAsync(answer.Code!, new ContactProof(booking.Phone, null), ct);
+                if (held is null)
+                {
+                    return Problem.ReservationNotFound(); // a replay of a booking cancelled since
+                }
+                return TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(held.Code, held.Slot, place, held.Minutes, held.Name));
             case ReservationStatus.SlotFull:
                 return Problem.Of(StatusCodes.Status409Conflict, "slot-full", "This slot has no free seat left.",
                     "Pick one of the nearest free slots listed in alternatives.",
@@ -154,7 +162,9 @@ internal static class ReservationsEndpoints
             case RescheduleStatus.Rescheduled:
                 var found = await reservations.FindAsync(normalized, proof.Value, ct);
                 var place = (await places.FindAsync(target.Value.PlaceId, ct))!;
-                return TypedResults.Ok(ToDto(normalized, target.Value, place, found?.Minutes, found?.Name));
+                return found is null
+                    ? Problem.ReservationNotFound() // cancelled between the move and this read
+                    : TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name));
             case RescheduleStatus.SlotFull:
                 var placeInfo = (await places.FindAsync(target.Value.PlaceId, ct))!;
                 var alternatives = await reservations.NearestFreeAsync(placeInfo, target.Value, clock.GetUtcNow(), ct);
@@ -182,6 +192,6 @@ internal static class ReservationsEndpoints
             ? $"Days before {Formats.Day(window.First)} have passed and cannot be booked."
             : $"Bookable days are {Formats.Day(window.First)} to {Formats.Day(window.Last)}.");
 
-    private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int? minutes, string? name) =>
+    private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name) =>
         new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name);
 }
