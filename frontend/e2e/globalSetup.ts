@@ -1,12 +1,12 @@
 import type { TestProject } from 'vitest/node';
-import { assertBuilt, buildApi, type RunningApi, serveSpa, startApi } from './stack';
+import { assertBuilt, buildApi, type RunningApi, startApi } from './stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The SPA, proxied to an API with the default limits. */
+    /** The SPA as an API with the default limits serves it (the same origin as the API). */
     appUrl: string;
     apiUrl: string;
-    /** The SPA, proxied to an API that allows one reservation write per 5 s window. */
+    /** The SPA as an API that allows one reservation write per 5 s window serves it. */
     limitedAppUrl: string;
     limitedApiUrl: string;
   }
@@ -16,9 +16,7 @@ export default async function setup(project: TestProject) {
   assertBuilt();
   if (process.env.SLOTS_E2E_SKIP_API_BUILD !== '1') buildApi();
   const apis: RunningApi[] = [];
-  const servers: { close: () => Promise<void> }[] = [];
   const teardown = async () => {
-    await Promise.allSettled(servers.map((s) => s.close()));
     await Promise.allSettled(apis.map((a) => a.stop()));
   };
   try {
@@ -27,12 +25,10 @@ export default async function setup(project: TestProject) {
       startApi('limited', { Slots__RateLimits__WritesPerWindow: '1', Slots__RateLimits__Window: '00:00:05' }),
     ]);
     apis.push(api, limited);
-    const app = await serveSpa(api.url);
-    const limitedApp = await serveSpa(limited.url);
-    servers.push(app.server, limitedApp.server);
-    project.provide('appUrl', app.url);
+    // The page as people get it: from the API itself (frontend/dist through Slots:Frontend:Root), not a dev server.
+    project.provide('appUrl', api.url);
     project.provide('apiUrl', api.url);
-    project.provide('limitedAppUrl', limitedApp.url);
+    project.provide('limitedAppUrl', limited.url);
     project.provide('limitedApiUrl', limited.url);
   } catch (error) {
     await teardown();

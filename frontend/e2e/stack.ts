@@ -3,10 +3,9 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type PreviewServer, preview } from 'vite';
 
-// Starts the real API (dotnet) and serves the built SPA through `vite preview`, whose proxy
-// forwards /api to that API: the browser sees one origin, as it will behind the API or HAProxy.
+// Starts the real API (dotnet), which serves the built SPA from frontend/dist at its root: the
+// browser gets the page exactly as people do from `./slots run` (and HAProxy, which passes it on).
 
 export const frontendDir = resolve(import.meta.dirname, '..');
 const repoRoot = resolve(frontendDir, '..');
@@ -88,15 +87,4 @@ export async function startApi(name: string, settings: Record<string, string> = 
     throw error;
   }
   return { url, stop };
-}
-
-export async function serveSpa(apiUrl: string): Promise<{ url: string; server: PreviewServer }> {
-  const port = await freePort();
-  const server = await preview({
-    root: frontendDir,
-    configFile: false,
-    logLevel: 'warn',
-    preview: { host: '127.0.0.1', port, strictPort: true, proxy: { '/api': { target: apiUrl } } },
-  });
-  return { url: `http://127.0.0.1:${port}`, server };
 }

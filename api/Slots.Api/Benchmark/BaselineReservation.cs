@@ -16,7 +16,7 @@ internal static class BaselineReservation
     private const int MaxAttempts = 10;
 
     /// <summary>The outcome and the new code; InProgress when every attempt lost a race (answered 503 + Retry-After).</summary>
-    public static async Task<(ReservationStatus Status, string? Code)> ReserveAsync(
+    public static async Task<(ReservationStatus Status, string? Code, int Minutes)> ReserveAsync(
         DbContextOptions<BaselineDbContext> options, EfDialect dialect, BookingRequest request, DateTimeOffset now, CancellationToken ct)
     {
         var slot = request.Slot;
@@ -27,7 +27,7 @@ internal static class BaselineReservation
             var person = await db.ActivePersons.FirstOrDefaultAsync(p => p.PersonHash == request.PersonHash, ct);
             if (person is not null && person.EndsAt > nowUnix)
             {
-                return (ReservationStatus.AlreadyBooked, null);
+                return (ReservationStatus.AlreadyBooked, null, 0);
             }
             var seats = await db.HotSeats
                 .Where(s => s.PlaceId == slot.PlaceId && s.Day == slot.Day && s.StartMinute == slot.StartMinute)
@@ -35,16 +35,16 @@ internal static class BaselineReservation
                 .ToListAsync(ct);
             if (seats.Count == 0)
             {
-                return (ReservationStatus.UnknownSlot, null);
+                return (ReservationStatus.UnknownSlot, null, 0);
             }
             if (seats[0].StartsAt <= nowUnix)
             {
-                return (ReservationStatus.SlotStarted, null);
+                return (ReservationStatus.SlotStarted, null, 0);
             }
             var seat = seats.FirstOrDefault(s => s.Code is null);
             if (seat is null)
             {
-                return (ReservationStatus.SlotFull, null);
+                return (ReservationStatus.SlotFull, null, 0);
             }
             var code = ConfirmationCode.New();
             seat.Code = code;
@@ -102,7 +102,7 @@ internal static class BaselineReservation
             try
             {
                 await db.SaveChangesAsync(ct);
-                return (ReservationStatus.Reserved, code);
+                return (ReservationStatus.Reserved, code, seat.Minutes);
             }
             catch (DbUpdateConcurrencyException)
             {
@@ -113,6 +113,6 @@ internal static class BaselineReservation
                 // The same person won a race on another request: the next look answers AlreadyBooked.
             }
         }
-        return (ReservationStatus.InProgress, null);
+        return (ReservationStatus.InProgress, null, 0);
     }
 }

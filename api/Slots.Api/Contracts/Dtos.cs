@@ -25,7 +25,11 @@ public sealed record DayDto(string Day, IReadOnlyList<SlotDto> Slots);
 
 public sealed record AvailabilityDto(int PlaceId, string TimeZone, string From, string To, IReadOnlyList<DayDto> Days);
 
-public sealed record ReservationDto(string Code, int PlaceId, string PlaceName, string Address, string Day, string Time, int? Minutes, string? Name);
+/// <summary>
+/// A reservation, the same in every answer about one (201 of a booking, 200 of a lookup and of a
+/// reschedule): its code, the place, the slot's day, start and length in minutes, and the name it is under.
+/// </summary>
+public sealed record ReservationDto(string Code, int PlaceId, string PlaceName, string Address, string Day, string Time, int Minutes, string Name);
 
 public sealed record AlternativeDto(int PlaceId, string Day, string Time, int Free);
 

@@ -70,7 +70,7 @@ internal static class AdminEndpoints
         var yesterday = DateOnly.FromDateTime(clock.GetUtcNow().UtcDateTime).AddDays(-1);
         if (!Formats.TryDay(body!.From, out var from))
         {
-            v.Add("from", "The first day is required, as yyyy-MM-dd.");
+            v.Add("from", $"The first day is required, as {Formats.DayFormat}.");
         }
         else if (from < yesterday)
         {
@@ -78,7 +78,7 @@ internal static class AdminEndpoints
         }
         if (!Formats.TryDay(body.To, out var to))
         {
-            v.Add("to", "The last day is required, as yyyy-MM-dd.");
+            v.Add("to", $"The last day is required, as {Formats.DayFormat}.");
         }
         else if (v.IsValid && (to < from || to.DayNumber - from.DayNumber >= 366))
         {
@@ -144,11 +144,11 @@ internal static class AdminEndpoints
         var last = today.AddDays(29);
         if (from is not null && !Formats.TryDay(from, out first))
         {
-            v.Add("from", "Use yyyy-MM-dd.");
+            v.Add("from", $"Use {Formats.DayFormat}.");
         }
         if (to is not null && !Formats.TryDay(to, out last))
         {
-            v.Add("to", "Use yyyy-MM-dd.");
+            v.Add("to", $"Use {Formats.DayFormat}.");
         }
         if (v.IsValid && (last < first || last.DayNumber - first.DayNumber >= 366))
         {
@@ -209,9 +209,9 @@ internal static class AdminEndpoints
         {
             v.Add(field, "Required.");
         }
-        else if (value.Length > max)
+        else if (value.Length > max || value.Any(char.IsControl))
         {
-            v.Add(field, $"At most {max} characters.");
+            v.Add(field, $"At most {max} characters, without control characters.");
         }
     }
 }

@@ -95,12 +95,12 @@ internal static class BenchmarkEndpoints
         {
             return Problem.Invalid("day", $"Bookable days are {Formats.Day(today)} to {Formats.Day(last)}.");
         }
-        var (status, code) = await BaselineReservation.ReserveAsync(contexts, dialect, booking, now, ct);
+        var (status, code, minutes) = await BaselineReservation.ReserveAsync(contexts, dialect, booking, now, ct);
         switch (status)
         {
             case ReservationStatus.Reserved:
                 return TypedResults.Created($"/api/reservations/{code}", new ReservationDto(code!, place.Id, place.Name, place.Address,
-                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), null, null));
+                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), minutes, booking.Name));
             case ReservationStatus.SlotFull:
                 return Problem.Of(StatusCodes.Status409Conflict, "slot-full", "This slot has no free seat left.");
             case ReservationStatus.AlreadyBooked:

@@ -12,6 +12,9 @@ internal static class PlacesEndpoints
 {
     private const int MaxDays = 31;
 
+    // Deep enough for a million places at the largest page size; beyond it the row offset could overflow.
+    private const int MaxPage = 10_000;
+
     public static IEndpointRouteBuilder MapPlaces(this IEndpointRouteBuilder app)
     {
         var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads);
@@ -23,16 +26,18 @@ internal static class PlacesEndpoints
     }
 
     public static async Task<Results<Ok<PageDto<PlaceDto>>, ValidationProblem>> List(
-        PlaceCatalog catalog, string? region, string? name, int? page, int? pageSize, CancellationToken ct)
+        PlaceCatalog catalog, string? region, string? name, string? page, string? pageSize, CancellationToken ct)
     {
         var v = new Validation();
-        if (page is < 1)
+        var pageNo = 1;
+        if (page is not null && (!Formats.TryWhole(page, out pageNo) || pageNo is < 1 or > MaxPage))
         {
-            v.Add("page", "The page starts at 1.");
+            v.Add("page", $"The page is a whole number from 1 to {MaxPage}.");
         }
-        if (pageSize is < 1 or > 100)
+        var size = 20;
+        if (pageSize is not null && (!Formats.TryWhole(pageSize, out size) || size is < 1 or > 100))
         {
-            v.Add("pageSize", "The page size must be 1 to 100.");
+            v.Add("pageSize", "The page size is a whole number from 1 to 100.");
         }
         if (name is { Length: > 100 })
         {
@@ -46,7 +51,7 @@ internal static class PlacesEndpoints
         {
             return v.ToProblem();
         }
-        var query = new PlaceQuery(region, name, page ?? 1, pageSize ?? 20);
+        var query = new PlaceQuery(region, name, pageNo, size);
         var result = await catalog.ListAsync(query, ct);
         return TypedResults.Ok(new PageDto<PlaceDto>(result.Items.Select(ToDto).ToList(), query.Page, query.PageSize, result.Total));
     }
@@ -70,12 +75,12 @@ internal static class PlacesEndpoints
         var first = today;
         if (from is not null && !Formats.TryDay(from, out first))
         {
-            v.Add("from", "Use yyyy-MM-dd.");
+            v.Add("from", $"Use {Formats.DayFormat}.");
         }
         var last = first.AddDays(6);
         if (to is not null && !Formats.TryDay(to, out last))
         {
-            v.Add("to", "Use yyyy-MM-dd.");
+            v.Add("to", $"Use {Formats.DayFormat}.");
         }
         if (v.IsValid && last < first)
         {

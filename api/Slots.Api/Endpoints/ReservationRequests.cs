@@ -65,7 +65,7 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         }
         if (!Formats.TryDay(day, out var parsedDay))
         {
-            v.Add("day", "The day is required, as yyyy-MM-dd.");
+            v.Add("day", $"The day is required, as {Formats.DayFormat}.");
         }
         if (!Formats.TryTime(time, out var parsedTime))
         {

@@ -43,7 +43,7 @@ internal static class ReservationsEndpoints
 
         var answer = await reservations.ReserveAsync(booking, key, ct);
         return ReservationProblems.Answer(answer, booking.Slot.Day, http.Response, () =>
-            TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, answer.Place!, minutes: null, name: null)));
+            TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name)));
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Find(
@@ -104,9 +104,9 @@ internal static class ReservationsEndpoints
         }
         var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target!.Value, ct);
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
-            TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation?.Minutes, answer.Reservation?.Name)));
+            TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
     }
 
-    private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int? minutes, string? name) =>
+    private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name) =>
         new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name);
 }

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.HttpOverrides;
 using Slots.Api.Contracts;
 using Slots.Api.Endpoints;
+using Slots.Api.Problems;
 
 namespace Slots.Api.Hosting;
 
@@ -10,7 +11,7 @@ internal static class ApiRegistration
     public static IHostApplicationBuilder AddHttpApi(this IHostApplicationBuilder builder)
     {
         builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SlotsJsonContext.Default));
-        builder.Services.AddProblemDetails();
+        builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = Problem.WithCode);
         builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
         builder.Services.AddOpenApi();
         builder.Services.AddScoped<ReservationRequests>();

@@ -13,6 +13,15 @@ internal sealed partial class DatabaseUnavailableHandler(ILogger<DatabaseUnavail
 {
     public async ValueTask<bool> TryHandleAsync(HttpContext http, Exception exception, CancellationToken ct)
     {
+        if (exception is BadHttpRequestException bad)
+        {
+            // The framework refused the request (a value its binder cannot read, thrown in Development;
+            // a body past Kestrel's limit): the client's mistake, not a bug of ours.
+            await (bad.StatusCode == StatusCodes.Status413PayloadTooLarge
+                ? Problem.Of(bad.StatusCode, "body-too-large", "The body is too large.")
+                : Problem.Of(bad.StatusCode, "bad-request", "The request could not be read.")).ExecuteAsync(http);
+            return true;
+        }
         if (exception is DbException or TimeoutException || exception.InnerException is DbException)
         {
             LogDatabaseUnavailable(logger, exception.GetType().Name);

@@ -29,6 +29,34 @@ internal static class Problem
         return TypedResults.Problem(problem);
     }
 
+    /// <summary>
+    /// Problems the framework writes itself (no endpoint for the path, a method or content type the
+    /// endpoint does not take, a request it cannot read) get a code and type like ours, so a client
+    /// can rely on `code` in every problem.
+    /// </summary>
+    public static void WithCode(ProblemDetailsContext context)
+    {
+        var problem = context.ProblemDetails;
+        if (problem.Extensions.ContainsKey("code"))
+        {
+            return;
+        }
+        var code = problem.Status switch
+        {
+            StatusCodes.Status400BadRequest => "bad-request",
+            StatusCodes.Status404NotFound => "not-found",
+            StatusCodes.Status405MethodNotAllowed => "method-not-allowed",
+            StatusCodes.Status413PayloadTooLarge => "body-too-large",
+            StatusCodes.Status415UnsupportedMediaType => "unsupported-media-type",
+            _ => null,
+        };
+        if (code is not null)
+        {
+            problem.Type = TypePrefix + code;
+            problem.Extensions["code"] = code;
+        }
+    }
+
     public static ValidationProblem Invalid(IDictionary<string, string[]> errors) =>
         TypedResults.ValidationProblem(
             errors,

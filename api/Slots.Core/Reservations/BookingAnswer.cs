@@ -5,7 +5,7 @@ namespace Slots.Reservations;
 /// <summary>
 /// What the person is told about a booking, with what the answer needs for its body: the place
 /// it was decided for (null when there is no such place), the alternatives when the slot was
-/// full, the bookable days when the day was outside them.
+/// full, the bookable days when the day was outside them, the slot's length when it was booked.
 /// </summary>
 public sealed record BookingAnswer(
     ReservationStatus Status,
@@ -13,4 +13,5 @@ public sealed record BookingAnswer(
     bool Replayed = false,
     IReadOnlyList<SlotAvailability>? Alternatives = null,
     (DateOnly First, DateOnly Last)? Window = null,
-    PlaceInfo? Place = null);
+    PlaceInfo? Place = null,
+    int Minutes = 0);

@@ -93,7 +93,8 @@ public sealed class ReservationService(
         var alternatives = outcome.Status == ReservationStatus.SlotFull
             ? await NearestFreeAsync(place, request.Slot, now, ct)
             : null;
-        return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives, Place: place);
+        var minutes = outcome.Status == ReservationStatus.Reserved ? await MinutesAsync(place, request.Slot, outcome.Code!, ct) : 0;
+        return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives, Place: place, Minutes: minutes);
     }
 
     private async Task<ReserveResult?> ReserveOnPathAsync(PlaceInfo place, ReserveCommand command, CancellationToken ct)
@@ -104,6 +105,21 @@ public sealed class ReservationService(
         }
         var coldAnswer = await cold.ReserveAsync(command, ct);
         return coldAnswer.Route == ColdRoute.NowHot ? await store.ReserveAsync(command, ct) : coldAnswer.Value;
+    }
+
+    /// <summary>
+    /// The booked slot's length, so a booking is answered in the same shape as its lookup: one read
+    /// by code, paid only by bookings that succeed (the stores' reserve statements do not return it).
+    /// A replay of a booking cancelled since finds no reservation and reads the slot instead.
+    /// </summary>
+    private async Task<int> MinutesAsync(PlaceInfo place, SlotKey slot, string code, CancellationToken ct)
+    {
+        if ((await store.FindAsync(code, ct) ?? await cold.FindAsync(code, ct)) is { } held)
+        {
+            return held.Minutes;
+        }
+        var slots = await AvailabilityAsync(place, slot.Day, slot.Day, ct);
+        return slots.FirstOrDefault(s => s.Slot == slot).Minutes;
     }
 
     /// <summary>The hot days of a place: today and the next Days-1 days in its time zone. Later days take the cold path.</summary>
@@ -181,7 +197,10 @@ public sealed class ReservationService(
         var status = await RescheduleOnPathAsync(new RescheduleCommand(code, proof, target, now));
         return status switch
         {
-            RescheduleStatus.Rescheduled => new RescheduleAnswer(status, place, Reservation: await FindAsync(code, proof, ct)),
+            // Cancelled between the move and this read: nothing left to show.
+            RescheduleStatus.Rescheduled => await FindAsync(code, proof, ct) is { } moved
+                ? new RescheduleAnswer(status, place, Reservation: moved)
+                : new RescheduleAnswer(RescheduleStatus.NotFound, place),
             RescheduleStatus.SlotFull => new RescheduleAnswer(status, place, Alternatives: await NearestFreeAsync(place, target, now, ct)),
             _ => new RescheduleAnswer(status, place),
         };

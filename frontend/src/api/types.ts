@@ -49,8 +49,8 @@ export interface Reservation extends SlotRef {
   code: string;
   placeName: string;
   address: string;
-  minutes?: number | null;
-  name?: string | null;
+  minutes: number;
+  name: string;
 }
 
 export interface Alternative extends SlotRef {

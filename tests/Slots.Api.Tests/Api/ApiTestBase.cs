@@ -17,7 +17,7 @@ public abstract class ApiTestBase : IAsyncDisposable
         return host;
     }
 
-    public async ValueTask DisposeAsync()
+    public virtual async ValueTask DisposeAsync()
     {
         foreach (var host in _hosts)
         {
