@@ -7,6 +7,7 @@
 #   ./slots stack status   each process and its health
 #   scripts/stack.sh pids PART          the process ids of one part (api1, scheduler2, postgres, rabbitmq, …), for the chaos soak
 #   scripts/stack.sh pg-stop fast|immediate   stops PostgreSQL the way a crash or an operator would (loadtest/chaos.sh)
+#   scripts/stack.sh start PART         starts one part again and waits for its health (the chaos soak's heal)
 #   scripts/stack.sh wipe               stops everything and deletes the state folder (and PostgreSQL's data)
 # State (data, logs, PIDs) lives in .stack/ (SLOTS_STACK_DIR), ignored by git.
 set -euo pipefail
@@ -377,8 +378,23 @@ pg_stop() {
   as_pg "$(pg_bin)/pg_ctl" -D "$folder/data" -m "$1" -w -t 30 stop >/dev/null
 }
 
+# Starts one part again and waits for its own health only: the chaos soak's heal, faster than `up`.
+start_part() {
+  mkdir -p "$LOGS" "$PIDS"
+  case "$1" in
+    postgres) pg_up ;;
+    rabbitmq) rabbit_up; wait_for rabbitmq port_busy "$AMQP_PORT" ;;
+    api*) api_up "${1#api}"; wait_for "$1" http_ok "http://127.0.0.1:$(api_port "${1#api}")/health/ready" ;;
+    scheduler*)
+      local n="${1#scheduler}"; n="${n:-1}"
+      scheduler_up "$n"; wait_for "$1" http_ok "http://127.0.0.1:$(scheduler_port "$n")/health/ready" ;;
+    *) say "unknown part $1" >&2; return 2 ;;
+  esac
+}
+
 case "${1:-}" in
   up) up ;;
+  start) start_part "${2:?usage: stack.sh start PART}" ;;
   pids) pids "${2:?usage: stack.sh pids PART}" ;;
   pg-stop) pg_stop "${2:-fast}" ;;
   wipe) down; rm -rf "$STATE" "$(pg_folder)" ;;   # a fresh stack next time: data, logs, SMS sink

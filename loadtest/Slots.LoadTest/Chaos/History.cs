@@ -51,9 +51,11 @@ public sealed record Operation(
     string? ResultDay = null,
     string? ResultTime = null)
 {
+    [JsonIgnore]
     public bool IsReserve => Kind is OpKind.Reserve or OpKind.Retry;
 
     /// <summary>The slot this operation names, when it names one.</summary>
+    [JsonIgnore]
     public SlotRef? Slot => PlaceId is { } p && Day is not null && Time is not null ? new SlotRef(p, Day, SlotRef.MinuteOf(Time)) : null;
 
     public override string ToString() =>

@@ -9,8 +9,8 @@ public sealed record PlannedFault(int Number, string Kind, string Target, int Do
 /// <summary>
 /// Injects faults into the local stack on a schedule drawn from one seed, so a run's faults can be
 /// replayed exactly (the workload's timing around them cannot). Each fault is healed before the
-/// next: the part is started again through scripts/stack.sh up, which also waits until the whole
-/// stack is healthy again.
+/// next: the part is started again (scripts/stack.sh start PART) and waited for until healthy; a
+/// pause ends with SIGCONT.
 /// </summary>
 public sealed class Nemesis(string repository, IReadOnlyDictionary<string, string> stackEnvironment, HistoryRecorder history, TextWriter log)
 {
@@ -88,16 +88,16 @@ public sealed class Nemesis(string repository, IReadOnlyDictionary<string, strin
             case "postgres-fast" or "postgres-immediate":
                 await StackAsync(["pg-stop", f.Kind["postgres-".Length..]], ct);
                 await Task.Delay(f.DownMs, ct);
-                break;
+                return await StackAsync(["start", "postgres"], ct);
             default:
                 await SignalAsync("KILL", await PidsAsync(f.Target, ct), ct);
                 await Task.Delay(f.DownMs, ct);
-                break;
+                return await StackAsync(["start", f.Target], ct);
         }
-        return await HealAsync(ct);
+        return true;
     }
 
-    /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack script's own waits).</summary>
+    /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack script's own waits); after the last fault.</summary>
     public Task<bool> HealAsync(CancellationToken ct) => StackAsync(["up"], ct);
 
     private async Task<IReadOnlyList<string>> PidsAsync(string part, CancellationToken ct)
