@@ -5,6 +5,10 @@
 #   ./slots stack up       build once, start what is not running, wait until healthy, print the URLs
 #   ./slots stack down     stop everything (SIGTERM, bounded wait, then SIGKILL)
 #   ./slots stack status   each process and its health
+#   scripts/stack.sh pids PART          the process ids of one part (api1, scheduler2, postgres, rabbitmq, …), for the chaos soak
+#   scripts/stack.sh pg-stop fast|immediate   stops PostgreSQL the way a crash or an operator would (loadtest/chaos.sh)
+#   scripts/stack.sh start PART         starts one part again and waits for its health (the chaos soak's heal)
+#   scripts/stack.sh wipe               stops everything and deletes the state folder (and PostgreSQL's data)
 # State (data, logs, PIDs) lives in .stack/ (SLOTS_STACK_DIR), ignored by git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +20,9 @@ STATS_PORT="${SLOTS_STATS_PORT:-8404}"
 PG_PORT="${SLOTS_PG_PORT:-55432}"
 API_COUNT="${SLOTS_API_COUNT:-2}"            # 1..4: haproxy.cfg has SLOTS_API_1 .. SLOTS_API_4
 API_FIRST_PORT="${SLOTS_API_FIRST_PORT:-5101}"
-SCHEDULER_PORT="${SLOTS_SCHEDULER_PORT:-5199}"   # the scheduler host's health probes
+SCHEDULER_PORT="${SLOTS_SCHEDULER_PORT:-5199}"   # the scheduler host's health probes (node n on SCHEDULER_PORT + n - 1)
+SCHEDULER_COUNT="${SLOTS_SCHEDULER_COUNT:-1}"    # 1..2 clustered scheduler nodes: scheduler, scheduler2
+BUILD="${SLOTS_STACK_BUILD:-1}"                  # 0: `up` starts what is built (the chaos soak's restarts)
 AMQP_PORT="${SLOTS_AMQP_PORT:-56720}"
 RABBIT_DIST_PORT="${SLOTS_RABBIT_DIST_PORT:-56721}"
 RABBIT_MGMT_PORT="${SLOTS_RABBIT_MGMT_PORT:-56722}"
@@ -29,6 +35,11 @@ PIDS="$STATE/pids"
 RABBIT_NODE="slots-stack@localhost"
 AMQP_URL="amqp://guest:guest@127.0.0.1:$AMQP_PORT/"
 PG_CONNECTION="Host=127.0.0.1;Port=$PG_PORT;Database=slots;Username=postgres"
+
+if [ "$SCHEDULER_COUNT" -lt 1 ] || [ "$SCHEDULER_COUNT" -gt 2 ]; then
+  echo "SLOTS_SCHEDULER_COUNT must be 1..2." >&2
+  exit 2
+fi
 
 if [ "$API_COUNT" -lt 1 ] || [ "$API_COUNT" -gt 4 ]; then
   echo "SLOTS_API_COUNT must be 1..4 (haproxy.cfg names SLOTS_API_1 .. SLOTS_API_4)." >&2
@@ -220,18 +231,27 @@ api_up() {
   say "  api$i: starting on 127.0.0.1:$port"
 }
 
+scheduler_name() { if [ "$1" -eq 1 ]; then echo scheduler; else echo "scheduler$1"; fi; }
+
+scheduler_port() { echo $((SCHEDULER_PORT + $1 - 1)); }
+
+# Node n of the cluster: its own instance id (job_runs.instance) and its own SMS sink file in $STATE/sms,
+# so two nodes never append to one file.
 scheduler_up() {
   if ! has_scheduler; then
     say "  scheduler: skipped (scheduler/Slots.Scheduler is not in this checkout yet)"
     return
   fi
-  if alive scheduler; then
-    say "  scheduler: already running"
+  local n="$1" name port; name="$(scheduler_name "$1")"; port="$(scheduler_port "$1")"
+  if alive "$name"; then
+    say "  $name: already running"
     return
   fi
-  need_port scheduler "$SCHEDULER_PORT"
-  (cd scheduler/Slots.Scheduler && spawn scheduler env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$SCHEDULER_PORT" dotnet exec "$(scheduler_dll)")
-  say "  scheduler: starting on 127.0.0.1:$SCHEDULER_PORT"
+  need_port "$name" "$port"
+  mkdir -p "$STATE/sms"
+  (cd scheduler/Slots.Scheduler && spawn "$name" env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$port" \
+    Slots__Scheduler__InstanceId="$name" Slots__Sms__File__Path="$STATE/sms/$name.jsonl" dotnet exec "$(scheduler_dll)")
+  say "  $name: starting on 127.0.0.1:$port (node $n)"
 }
 
 haproxy_env() {
@@ -262,7 +282,7 @@ haproxy_all_up() {
 
 up() {
   mkdir -p "$LOGS" "$PIDS"
-  build
+  [ "$BUILD" = 0 ] || build
   say "Starting the stack in $STATE"
   pg_up
   rabbit_up
@@ -273,12 +293,15 @@ up() {
   for i in $(seq 2 "$API_COUNT"); do api_up "$i"; done
   for i in $(seq 2 "$API_COUNT"); do wait_for "api$i" http_ok "http://127.0.0.1:$(api_port "$i")/health/ready"; done
   wait_for "rabbitmq" rabbit_healthy
-  scheduler_up
+  for n in $(seq 1 "$SCHEDULER_COUNT"); do scheduler_up "$n"; done
   haproxy_up
   wait_for "haproxy (every API server UP)" haproxy_all_up
   if has_scheduler; then
-    wait_for "scheduler" http_ok "http://127.0.0.1:$SCHEDULER_PORT/health/ready"
+    for n in $(seq 1 "$SCHEDULER_COUNT"); do
+      wait_for "$(scheduler_name "$n")" http_ok "http://127.0.0.1:$(scheduler_port "$n")/health/ready"
+    done
   fi
+  [ "$BUILD" = 0 ] && return
   say ""
   say "Slots:           http://127.0.0.1:$FRONT_PORT/   (HAProxy in front of $API_COUNT API instances)"
   say "HAProxy stats:   http://127.0.0.1:$STATS_PORT/stats"
@@ -290,7 +313,10 @@ up() {
 down() {
   say "Stopping the stack in $STATE"
   stop_pid haproxy
-  stop_pid scheduler
+  for pidfile in "$PIDS"/scheduler*.pid; do
+    [ -e "$pidfile" ] || continue
+    stop_pid "$(basename "$pidfile" .pid)"
+  done
   for pidfile in "$PIDS"/api*.pid; do
     [ -e "$pidfile" ] || continue
     stop_pid "$(basename "$pidfile" .pid)"
@@ -315,16 +341,63 @@ status() {
       "$(http_ok "$url" && echo "ready, $url" || echo "not ready, $url")"
   done
   if has_scheduler; then
-    local probe="http://127.0.0.1:$SCHEDULER_PORT/health/ready"
-    line scheduler "$(cat "$PIDS/scheduler.pid" 2>/dev/null || echo -)" "$(alive scheduler && echo up || echo down)" \
-      "$(http_ok "$probe" && echo "ready, $probe" || echo "not ready, $probe")"
+    for n in $(seq 1 "$SCHEDULER_COUNT"); do
+      local name probe; name="$(scheduler_name "$n")"; probe="http://127.0.0.1:$(scheduler_port "$n")/health/ready"
+      line "$name" "$(cat "$PIDS/$name.pid" 2>/dev/null || echo -)" "$(alive "$name" && echo up || echo down)" \
+        "$(http_ok "$probe" && echo "ready, $probe" || echo "not ready, $probe")"
+    done
   fi
   line haproxy "$(cat "$PIDS/haproxy.pid" 2>/dev/null || echo -)" "$(alive haproxy && echo up || echo down)" \
     "$(haproxy_all_up && echo "all API servers UP, http://127.0.0.1:$FRONT_PORT/" || echo "not every API server UP")"
 }
 
+# The process ids of one part: PostgreSQL's postmaster, the RabbitMQ node (the script and its Erlang VM), or a PID file's.
+pids() {
+  case "$1" in
+    postgres)
+      local folder; folder="$(pg_folder)"
+      [ -f "$folder/data/postmaster.pid" ] || return 1
+      local pid; pid="$(head -n 1 "$folder/data/postmaster.pid")"
+      echo "$pid" $(pgrep -P "$pid" 2>/dev/null)
+      ;;
+    rabbitmq)
+      alive rabbitmq || return 1
+      local pid; pid="$(cat "$PIDS/rabbitmq.pid")"
+      echo "$pid" $(pgrep -P "$pid" 2>/dev/null) $(pgrep -f "beam.smp.*$RABBIT_NODE" 2>/dev/null)
+      ;;
+    *)
+      alive "$1" && cat "$PIDS/$1.pid"
+      ;;
+  esac
+}
+
+# fast: PostgreSQL rolls back open transactions and stops; immediate: it stops at once and recovers from its WAL at the next start.
+pg_stop() {
+  local folder; folder="$(pg_folder)"
+  [ -f "$folder/data/postmaster.pid" ] || return 0
+  as_pg "$(pg_bin)/pg_ctl" -D "$folder/data" -m "$1" -w -t 30 stop >/dev/null
+}
+
+# Starts one part again and waits for its own health only: the chaos soak's heal, faster than `up`.
+start_part() {
+  mkdir -p "$LOGS" "$PIDS"
+  case "$1" in
+    postgres) pg_up ;;
+    rabbitmq) rabbit_up; wait_for rabbitmq port_busy "$AMQP_PORT" ;;
+    api*) api_up "${1#api}"; wait_for "$1" http_ok "http://127.0.0.1:$(api_port "${1#api}")/health/ready" ;;
+    scheduler*)
+      local n="${1#scheduler}"; n="${n:-1}"
+      scheduler_up "$n"; wait_for "$1" http_ok "http://127.0.0.1:$(scheduler_port "$n")/health/ready" ;;
+    *) say "unknown part $1" >&2; return 2 ;;
+  esac
+}
+
 case "${1:-}" in
   up) up ;;
+  start) start_part "${2:?usage: stack.sh start PART}" ;;
+  pids) pids "${2:?usage: stack.sh pids PART}" ;;
+  pg-stop) pg_stop "${2:-fast}" ;;
+  wipe) down; rm -rf "$STATE" "$(pg_folder)" ;;   # a fresh stack next time: data, logs, SMS sink
   down) down ;;
   status) status ;;
   *) say "usage: ./slots stack up|down|status"; exit 2 ;;

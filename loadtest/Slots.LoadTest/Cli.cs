@@ -31,6 +31,8 @@ internal static class Cli
                 "availability" => await AvailabilityAsync(args, cancel.Token),
                 "seed" => await SeedAsync(args, cancel.Token),
                 "summarize" => Summarize(args),
+                "chaos" => await Chaos.ChaosCommand.RunAsync(args, cancel.Token),
+                "chaos-check" => await Chaos.ChaosCommand.CheckAsync(args, cancel.Token),
                 _ => Fail([$"Unknown command '{argv[0]}'."]),
             };
         }
@@ -57,6 +59,9 @@ internal static class Cli
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
                Slots.LoadTest summarize --results DIR [--backend NAME] [--out FILE.md]
+               Slots.LoadTest chaos [--quick] [--seed N] [--faults N] [--target URL] [--db CS] [--stack-dir DIR] [--out DIR]
+                   [--workers N] [--persons N] [--slots N] [--api-count N] [--scheduler-count N] [--request-timeout S] [--settle S]
+               Slots.LoadTest chaos-check [--history DIR] [--db CS] [--stack-dir DIR]   (loadtest/chaos.sh; docs/reliability.md)
         Targets must be IPv4 loopback. Everything is bounded: duration ≤ 600 s, users, users in flight, time per user.
         """;
 

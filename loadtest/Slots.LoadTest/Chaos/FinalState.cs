@@ -1,0 +1,44 @@
+namespace Slots.LoadTest.Chaos;
+
+/// <summary>An active reservation in the hot tables.</summary>
+public sealed record HotReservation(string Code, SlotRef Slot, int Seat, string PersonHash);
+
+/// <summary>A hot seat that shows a code.</summary>
+public sealed record HeldSeat(SlotRef Slot, int Seat, string Code);
+
+/// <summary>A row of the disk table reservations.</summary>
+public sealed record DiskReservation(string Code, SlotRef Slot, int Seat, string PersonHash, bool Cancelled);
+
+/// <summary>A remembered Idempotency-Key: its outcome (1 reserved) and the code it answered.</summary>
+public sealed record IdempotencyRow(string Key, int Outcome, string? Code);
+
+/// <summary>An SMS outbox row: kind 1 reserved, 2 cancelled, 3 rescheduled.</summary>
+public sealed record OutboxRow(long Id, int Kind, string Code, bool Sent);
+
+/// <summary>One run of a scheduler job as the run log showed it (started in whole seconds, as job_runs keeps it).</summary>
+public sealed record JobRunSample(string Job, long StartedAtSeconds, long DurationMs, string Instance, bool Ok);
+
+/// <summary>
+/// Everything the checker reads after the final flush and relay: the hot and disk tables, the outbox,
+/// what the SMS consumer recorded, the lines the SMS sink wrote (message ids, one per line, repeats kept)
+/// and the scheduler's runs as they were sampled during the run.
+/// </summary>
+public sealed record FinalState
+{
+    public IReadOnlyList<HotReservation> Hot { get; init; } = [];
+    public IReadOnlyList<HeldSeat> Seats { get; init; } = [];
+    public IReadOnlyDictionary<SlotRef, int> Capacity { get; init; } = new Dictionary<SlotRef, int>();
+    public IReadOnlyList<DiskReservation> Disk { get; init; } = [];
+
+    /// <summary>person_hash → code of active_persons.</summary>
+    public IReadOnlyDictionary<string, string> ActivePersons { get; init; } = new Dictionary<string, string>();
+    public IReadOnlyList<IdempotencyRow> Idempotency { get; init; } = [];
+    public IReadOnlyList<OutboxRow> Outbox { get; init; } = [];
+    public IReadOnlySet<long> SmsSent { get; init; } = new HashSet<long>();
+    public IReadOnlyList<long> SinkLines { get; init; } = [];
+    public long PendingChanges { get; init; }
+
+    /// <summary>The (place, day) pairs the hot window holds: disk rows of those days must be hot too.</summary>
+    public IReadOnlySet<(int PlaceId, string Day)> HotDays { get; init; } = new HashSet<(int, string)>();
+    public IReadOnlyList<JobRunSample> JobRuns { get; init; } = [];
+}

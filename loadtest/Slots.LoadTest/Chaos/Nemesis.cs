@@ -1,0 +1,152 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Slots.LoadTest.Chaos;
+
+/// <summary>One planned fault: what, to whom, how long the part stays down (or paused), and the calm before it.</summary>
+public sealed record PlannedFault(int Number, string Kind, string Target, int DownMs, int GapMs);
+
+/// <summary>
+/// Injects faults into the local stack on a schedule drawn from one seed, so a run's faults can be
+/// replayed exactly (the workload's timing around them cannot). Each fault is healed before the
+/// next: the part is started again (scripts/stack.sh start PART) and waited for until healthy; a
+/// pause ends with SIGCONT.
+/// </summary>
+public sealed class Nemesis(string repository, IReadOnlyDictionary<string, string> stackEnvironment, HistoryRecorder history, TextWriter log)
+{
+    public static readonly string[] Kinds = ["api-kill", "scheduler-kill", "rabbitmq-kill", "postgres-fast", "postgres-immediate", "pause"];
+
+    /// <summary>The same seed and count give the same faults, in the same order, with the same timings.</summary>
+    public static IReadOnlyList<PlannedFault> Plan(int seed, int faults, int apiCount, int schedulerCount, bool quick)
+    {
+        var rng = new Random(seed);
+        var plan = new List<PlannedFault>();
+        var block = Kinds;
+        for (var n = 1; n <= faults; n++)
+        {
+            if ((n - 1) % Kinds.Length == 0)
+            {
+                // Every kind comes round in each block of six, in a shuffled order: even a short run meets them all.
+                block = [.. Kinds.OrderBy(_ => rng.Next())];
+            }
+            var kind = block[(n - 1) % Kinds.Length];
+            var target = kind switch
+            {
+                "api-kill" => $"api{rng.Next(1, apiCount + 1)}",
+                "scheduler-kill" => Scheduler(rng.Next(1, schedulerCount + 1)),
+                "rabbitmq-kill" => "rabbitmq",
+                "postgres-fast" or "postgres-immediate" => "postgres",
+                _ => PauseTarget(rng, apiCount, schedulerCount),
+            };
+            var down = kind == "pause" ? rng.Next(1000, quick ? 6000 : 15000) : rng.Next(200, 3000);
+            plan.Add(new PlannedFault(n, kind, target, down, rng.Next(quick ? 1500 : 2000, quick ? 4000 : 6000)));
+        }
+        return plan;
+    }
+
+    private static string Scheduler(int n) => n == 1 ? "scheduler" : $"scheduler{n}";
+
+    private static string PauseTarget(Random rng, int apiCount, int schedulerCount)
+    {
+        var parts = Enumerable.Range(1, apiCount).Select(i => $"api{i}")
+            .Concat(Enumerable.Range(1, schedulerCount).Select(Scheduler)).Append("postgres").Append("rabbitmq").ToArray();
+        return parts[rng.Next(parts.Length)];
+    }
+
+    public async Task RunAsync(IReadOnlyList<PlannedFault> plan, CancellationToken ct)
+    {
+        foreach (var f in plan)
+        {
+            await Task.Delay(f.GapMs, ct);
+            var start = history.NowMs;
+            log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{start / 1000.0,7:0.0}s] fault {f.Number}/{plan.Count}: {f.Kind} {f.Target} ({f.DownMs} ms)"));
+            var healed = await InjectAsync(f, ct);
+            history.Record(new Fault(f.Number, f.Kind, f.Target, start, history.NowMs, healed));
+            if (!healed)
+            {
+                log.WriteLine($"          the stack did not come back after fault {f.Number}; see the stack logs");
+            }
+        }
+    }
+
+    private async Task<bool> InjectAsync(PlannedFault f, CancellationToken ct)
+    {
+        switch (f.Kind)
+        {
+            case "pause":
+                var paused = await PidsAsync(f.Target, ct);
+                await SignalAsync("STOP", paused, ct);
+                try
+                {
+                    await Task.Delay(f.DownMs, ct);
+                }
+                finally
+                {
+                    await SignalAsync("CONT", paused, CancellationToken.None);
+                }
+                break;
+            case "postgres-fast" or "postgres-immediate":
+                await StackAsync(["pg-stop", f.Kind["postgres-".Length..]], ct);
+                await Task.Delay(f.DownMs, ct);
+                return await StackAsync(["start", "postgres"], ct);
+            default:
+                await SignalAsync("KILL", await PidsAsync(f.Target, ct), ct);
+                await Task.Delay(f.DownMs, ct);
+                return await StackAsync(["start", f.Target], ct);
+        }
+        return true;
+    }
+
+    /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack script's own waits); after the last fault.</summary>
+    public Task<bool> HealAsync(CancellationToken ct) => StackAsync(["up"], ct);
+
+    private async Task<IReadOnlyList<string>> PidsAsync(string part, CancellationToken ct)
+    {
+        var (ok, output) = await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), ["pids", part], stackEnvironment, ct);
+        return ok ? output.Split((char[])[' ', '\n'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) : [];
+    }
+
+    private async Task SignalAsync(string signal, IReadOnlyList<string> pids, CancellationToken ct)
+    {
+        if (pids.Count > 0)
+        {
+            await RunAsync("kill", [$"-{signal}", .. pids], null, ct);
+        }
+    }
+
+    private async Task<bool> StackAsync(string[] args, CancellationToken ct) =>
+        (await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), args, stackEnvironment, ct)).Ok;
+
+    private async Task<(bool Ok, string Output)> RunAsync(string file, string[] args, IReadOnlyDictionary<string, string>? environment, CancellationToken ct)
+    {
+        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var a in args)
+        {
+            start.ArgumentList.Add(a);
+        }
+        foreach (var (k, v) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[k] = v;
+        }
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
+        var stdout = process.StandardOutput.ReadToEndAsync(ct);
+        var stderr = process.StandardError.ReadToEndAsync(ct);
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        limit.CancelAfter(TimeSpan.FromMinutes(3));
+        try
+        {
+            await process.WaitForExitAsync(limit.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+        var err = await stderr;
+        if (process.ExitCode != 0 && err.Length > 0)
+        {
+            log.WriteLine($"          {Path.GetFileName(file)} {string.Join(' ', args)}: {err.Trim()}");
+        }
+        return (process.ExitCode == 0, await stdout);
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The chaos soak (docs/reliability.md): a stack of its own on loopback (PostgreSQL, RabbitMQ, 3 API
+# instances, 2 clustered scheduler nodes, HAProxy), a booking workload through HAProxy, a seeded
+# nemesis (SIGKILL + restart of an API instance, a scheduler node or RabbitMQ; PostgreSQL fast and
+# immediate shutdowns; SIGSTOP/SIGCONT of any part), then the final flush and relay and the checker.
+#   ./slots chaos [--quick] [--seed N] [--faults N] [any other option of `Slots.LoadTest chaos`]
+# The stack lives in .stack-chaos/ (SLOTS_CHAOS_STACK_DIR), on ports of its own, and is wiped before
+# and stopped after every run, also when the run fails. The history (synthetic persons' phones) is
+# written to loadtest/results/chaos/, which git ignores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0; seed=17
+for ((i = 1; i <= $#; i++)); do
+  case "${!i}" in
+    --quick) quick=1 ;;
+    --seed) j=$((i + 1)); seed="${!j}" ;;
+  esac
+done
+
+export SLOTS_STACK_DIR="${SLOTS_CHAOS_STACK_DIR:-$PWD/.stack-chaos}"
+export SLOTS_FRONT_PORT="${SLOTS_CHAOS_FRONT_PORT:-8180}" SLOTS_STATS_PORT="${SLOTS_CHAOS_STATS_PORT:-8504}"
+export SLOTS_PG_PORT="${SLOTS_CHAOS_PG_PORT:-55532}" SLOTS_API_FIRST_PORT="${SLOTS_CHAOS_API_FIRST_PORT:-5111}"
+export SLOTS_SCHEDULER_PORT="${SLOTS_CHAOS_SCHEDULER_PORT:-5189}"
+export SLOTS_AMQP_PORT="${SLOTS_CHAOS_AMQP_PORT:-56730}" SLOTS_RABBIT_DIST_PORT="${SLOTS_CHAOS_RABBIT_DIST_PORT:-56731}"
+export SLOTS_RABBIT_MGMT_PORT="${SLOTS_CHAOS_RABBIT_MGMT_PORT:-56732}" SLOTS_EPMD_PORT="${SLOTS_CHAOS_EPMD_PORT:-56733}"
+export SLOTS_API_COUNT=3 SLOTS_SCHEDULER_COUNT=2
+# The soak is about faults, not about limits: HAProxy's and the API's per-client limits out of the way.
+export SLOTS_RATE_WRITES=100000 SLOTS_RATE_READS=100000
+export Slots__RateLimits__WritesPerWindow=100000 Slots__RateLimits__ReadsPerWindow=100000
+# SMS retries within the soak's time (the defaults wait up to 10 minutes), still more tries than any outage lasts.
+export Slots__Sms__RetryDelays__0=00:00:01 Slots__Sms__RetryDelays__1=00:00:03 Slots__Sms__RetryDelays__2=00:00:10 Slots__Sms__RetryDelays__3=00:00:30
+export Slots__Sms__MaxTries=8
+
+stop_stack() { scripts/stack.sh down >/dev/null 2>&1 || scripts/stack.sh down || true; }
+trap stop_stack EXIT INT TERM
+
+limit=$((quick == 1 ? 900 : 3600))
+out="loadtest/results/chaos/seed-$seed$([ "$quick" = 1 ] && echo -quick)"
+dotnet build loadtest/Slots.LoadTest -c Release --nologo -v quiet
+scripts/stack.sh wipe >/dev/null 2>&1 || true
+scripts/stack.sh up
+rm -rf "$out"
+timeout --kill-after=30 "$limit" dotnet exec artifacts/bin/Slots.LoadTest/release/Slots.LoadTest.dll chaos \
+  --target "http://127.0.0.1:$SLOTS_FRONT_PORT" --db "Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres" \
+  --stack-dir "$SLOTS_STACK_DIR" --out "$out" --api-count "$SLOTS_API_COUNT" --scheduler-count "$SLOTS_SCHEDULER_COUNT" \
+  --command "./slots chaos $*" "$@"

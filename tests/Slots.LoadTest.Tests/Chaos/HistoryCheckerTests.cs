@@ -1,0 +1,245 @@
+using Slots.LoadTest.Chaos;
+
+namespace Slots.LoadTest.Tests.Chaos;
+
+/// <summary>The chaos checker on small hand-made histories: each broken one must fail it, the clean one must pass.</summary>
+public sealed class HistoryCheckerTests
+{
+    private static readonly SlotRef Nine = new(1, "2030-01-07", 9 * 60);
+    private static readonly SlotRef Ten = new(1, "2030-01-07", 10 * 60);
+
+    /// <summary>
+    /// Person 1 books A at nine (a lost answer, then a retry with the key), looks it up and moves it to ten;
+    /// person 2 books B at nine and cancels it. The state is what a correct system leaves behind.
+    /// </summary>
+    private static List<Operation> CleanHistory() =>
+    [
+        new(1, OpKind.Reserve, 1, 0, 5000, Outcome.Unknown, Key: "key-a", PlaceId: 1, Day: "2030-01-07", Time: "09:00"),
+        new(2, OpKind.Retry, 1, 5100, 5150, Outcome.Ok, 201, Key: "key-a", PlaceId: 1, Day: "2030-01-07", Time: "09:00", ResultCode: "AAAA"),
+        new(3, OpKind.Reserve, 2, 5200, 5250, Outcome.Ok, 201, Key: "key-b", PlaceId: 1, Day: "2030-01-07", Time: "09:00", ResultCode: "BBBB"),
+        new(4, OpKind.Lookup, 1, 5300, 5310, Outcome.Ok, 200, Code: "AAAA", ResultCode: "AAAA", ResultPlaceId: 1, ResultDay: "2030-01-07", ResultTime: "09:00"),
+        new(5, OpKind.Retry, 1, 5400, 5410, Outcome.Ok, 201, Key: "key-a", PlaceId: 1, Day: "2030-01-07", Time: "09:00", ResultCode: "AAAA"),
+        new(6, OpKind.Reschedule, 1, 5500, 5550, Outcome.Ok, 200, Code: "AAAA", PlaceId: 1, Day: "2030-01-07", Time: "10:00"),
+        new(7, OpKind.Cancel, 2, 5600, 5650, Outcome.Ok, 204, Code: "BBBB"),
+        new(8, OpKind.Reserve, 3, 5700, 5750, Outcome.Fail, 409, Problem: "slot-full", Key: "key-c", PlaceId: 1, Day: "2030-01-07", Time: "10:00"),
+    ];
+
+    private static FinalState CleanState() => new()
+    {
+        Hot = [new HotReservation("AAAA", Ten, 1, "person-1")],
+        Seats = [new HeldSeat(Ten, 1, "AAAA")],
+        Capacity = new Dictionary<SlotRef, int> { [Nine] = 1, [Ten] = 1 },
+        Disk = [new DiskReservation("AAAA", Ten, 1, "person-1", Cancelled: false), new DiskReservation("BBBB", Nine, 1, "person-2", Cancelled: true)],
+        ActivePersons = new Dictionary<string, string> { ["person-1"] = "AAAA" },
+        Idempotency = [new IdempotencyRow("key-a", 1, "AAAA"), new IdempotencyRow("key-b", 1, "BBBB"), new IdempotencyRow("key-c", 2, null)],
+        Outbox = [new OutboxRow(1, 1, "AAAA", true), new OutboxRow(2, 1, "BBBB", true), new OutboxRow(3, 3, "AAAA", true), new OutboxRow(4, 2, "BBBB", true)],
+        SmsSent = new HashSet<long> { 1, 2, 3, 4 },
+        SinkLines = [1, 2, 3, 4],
+        HotDays = new HashSet<(int, string)> { (1, "2030-01-07") },
+        JobRuns = [new JobRunSample("flush", 100, 40, "scheduler1", true), new JobRunSample("flush", 105, 30, "scheduler2", true)],
+    };
+
+    private static void AssertFailsOnly(CheckReport report, string rule, string evidence)
+    {
+        Assert.False(report.Passed);
+        var failed = report.Rules.Where(r => !r.Passed).Select(r => r.Name).ToList();
+        Assert.Contains(rule, failed);
+        Assert.Contains(report[rule].Violations, v => v.Contains(evidence, StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_clean_history_passes_every_rule()
+    {
+        var report = HistoryChecker.Check(CleanHistory(), CleanState());
+
+        Assert.All(report.Rules, r => Assert.True(r.Passed, $"{r.Name}: {string.Join("; ", r.Violations)}"));
+        Assert.Equal(9, report.Rules.Count);
+        Assert.Equal(0, report.Lost);
+        Assert.Equal(0, report.Doubled);
+    }
+
+    [Fact]
+    public void A_lost_201_fails_the_confirmed_reservations_rule()
+    {
+        // AAAA was answered 201 and never cancelled, but the database no longer has it.
+        var state = CleanState() with
+        {
+            Hot = [],
+            Seats = [],
+            ActivePersons = new Dictionary<string, string>(),
+            Disk = [new DiskReservation("BBBB", Nine, 1, "person-2", Cancelled: true)],
+            Idempotency = [new IdempotencyRow("key-b", 1, "BBBB"), new IdempotencyRow("key-c", 2, null)],
+            Outbox = [new OutboxRow(2, 1, "BBBB", true), new OutboxRow(4, 2, "BBBB", true)],
+            SinkLines = [2, 4],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "confirmed-reservations-exist", "LOST AAAA");
+        Assert.Equal(1, report.Lost - report["one-sms-per-change"].Counts.Single(c => c.Key == "lost").Value);
+    }
+
+    [Fact]
+    public void A_doubled_seat_fails_the_one_code_per_seat_rule()
+    {
+        var state = CleanState() with
+        {
+            Hot = [.. CleanState().Hot, new HotReservation("CCCC", Ten, 1, "person-3")],
+            Disk = [.. CleanState().Disk, new DiskReservation("CCCC", Ten, 1, "person-3", Cancelled: false)],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "one-code-per-seat", "DOUBLED seat");
+        Assert.Contains(report["one-code-per-seat"].Violations, v => v.Contains("OVER CAPACITY", StringComparison.Ordinal));
+        Assert.True(report.Doubled >= 2);
+    }
+
+    [Fact]
+    public void A_replay_with_a_different_code_fails_the_replay_rule()
+    {
+        var history = CleanHistory();
+        history[4] = history[4] with { ResultCode = "ZZZZ" };
+
+        var report = HistoryChecker.Check(history, CleanState());
+
+        AssertFailsOnly(report, "replays-return-the-same-code", "answered AAAA");
+    }
+
+    [Fact]
+    public void A_doubled_sms_fails_the_one_sms_rule()
+    {
+        var state = CleanState() with { SinkLines = [1, 2, 3, 3, 4] };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "one-sms-per-change", "SMS SENT 2 TIMES: message 3");
+        Assert.Equal(1, report.Doubled);
+    }
+
+    [Fact]
+    public void A_lost_sms_fails_the_one_sms_rule()
+    {
+        var state = CleanState() with { SinkLines = [1, 2, 4] };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "one-sms-per-change", "SMS LOST: message 3");
+    }
+
+    [Fact]
+    public void A_cancel_answered_ok_whose_seat_is_still_held_fails_the_cancel_rule()
+    {
+        var state = CleanState() with { Seats = [.. CleanState().Seats, new HeldSeat(Nine, 1, "BBBB")] };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "cancels-free-their-seats", "cancelled BBBB still holds its seat");
+    }
+
+    [Fact]
+    public void A_reservation_no_key_accounts_for_fails_the_unknown_outcome_rule()
+    {
+        // Key A's lost first attempt took effect as well as its retry: two reservations for one key.
+        var state = CleanState() with
+        {
+            Hot = [.. CleanState().Hot, new HotReservation("GGGG", Nine, 1, "person-9")],
+            Seats = [.. CleanState().Seats, new HeldSeat(Nine, 1, "GGGG")],
+            ActivePersons = new Dictionary<string, string> { ["person-1"] = "AAAA", ["person-9"] = "GGGG" },
+            Disk = [.. CleanState().Disk, new DiskReservation("GGGG", Nine, 1, "person-9", Cancelled: false)],
+            Outbox = [.. CleanState().Outbox, new OutboxRow(5, 1, "GGGG", true)],
+            SmsSent = new HashSet<long> { 1, 2, 3, 4, 5 },
+            SinkLines = [1, 2, 3, 4, 5],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "unknown-outcomes-took-effect-once-or-not-at-all", "GHOST reservation GGGG");
+    }
+
+    [Fact]
+    public void A_person_with_two_active_reservations_fails_the_person_rule()
+    {
+        var state = CleanState() with
+        {
+            Hot = [.. CleanState().Hot, new HotReservation("BBBB", Nine, 1, "person-1")],
+            Seats = [.. CleanState().Seats, new HeldSeat(Nine, 1, "BBBB")],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "one-active-reservation-per-person", "TWO ACTIVE");
+    }
+
+    [Fact]
+    public void A_disk_row_that_lags_the_hot_tables_fails_the_disk_rule()
+    {
+        var state = CleanState() with
+        {
+            Disk = [new DiskReservation("AAAA", Nine, 1, "person-1", Cancelled: false), new DiskReservation("BBBB", Nine, 1, "person-2", Cancelled: true)],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "disk-equals-hot", "AAAA is hot at 1/2030-01-07/10:00");
+    }
+
+    [Fact]
+    public void A_job_running_on_two_nodes_at_once_fails_the_job_rule()
+    {
+        // A node paused mid-flush for 20 s while the other took the job over.
+        var state = CleanState() with
+        {
+            JobRuns = [new JobRunSample("flush", 100, 20_000, "scheduler1", true), new JobRunSample("flush", 110, 30, "scheduler2", true)],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        AssertFailsOnly(report, "no-job-on-two-nodes-at-once", "flush ran on scheduler1");
+    }
+
+    [Fact]
+    public void Runs_of_one_job_a_second_apart_on_two_nodes_do_not_count_as_overlapping()
+    {
+        var state = CleanState() with
+        {
+            JobRuns = [new JobRunSample("relay", 100, 900, "scheduler1", true), new JobRunSample("relay", 100, 50, "scheduler2", true)],
+        };
+
+        var report = HistoryChecker.Check(CleanHistory(), state);
+
+        Assert.True(report["no-job-on-two-nodes-at-once"].Passed);
+    }
+
+    [Fact]
+    public void A_reservation_cancelled_by_a_cancel_of_unknown_outcome_may_be_gone()
+    {
+        var history = CleanHistory();
+        history.Add(new(9, OpKind.Cancel, 1, 6000, 16000, Outcome.Unknown, Code: "AAAA"));
+        var state = CleanState() with
+        {
+            Hot = [],
+            Seats = [],
+            ActivePersons = new Dictionary<string, string>(),
+            Disk = [new DiskReservation("AAAA", Ten, 1, "person-1", Cancelled: true), new DiskReservation("BBBB", Nine, 1, "person-2", Cancelled: true)],
+            Outbox = [.. CleanState().Outbox, new OutboxRow(5, 2, "AAAA", true)],
+            SmsSent = new HashSet<long> { 1, 2, 3, 4, 5 },
+            SinkLines = [1, 2, 3, 4, 5],
+        };
+
+        var report = HistoryChecker.Check(history, state);
+
+        Assert.All(report.Rules, r => Assert.True(r.Passed, $"{r.Name}: {string.Join("; ", r.Violations)}"));
+    }
+
+    [Fact]
+    public void A_lookup_that_sees_a_cancelled_reservation_fails_the_confirmed_reservations_rule()
+    {
+        var history = CleanHistory();
+        history.Add(new(9, OpKind.Lookup, 2, 6000, 6010, Outcome.Ok, 200, Code: "BBBB", ResultCode: "BBBB", ResultPlaceId: 1, ResultDay: "2030-01-07", ResultTime: "09:00"));
+
+        var report = HistoryChecker.Check(history, CleanState());
+
+        AssertFailsOnly(report, "confirmed-reservations-exist", "lookup saw 1/2030-01-07/09:00");
+    }
+}
