@@ -13,6 +13,9 @@ namespace Slots.Storage.Postgres;
 /// <summary>PostgreSQL: the hot path through one pooled NpgsqlDataSource, the cold side through EF Core, Quartz clustered on the same database.</summary>
 public sealed class PostgresBackend : StorageBackend
 {
+    /// <summary>Connections one process may hold when the connection string names no Maximum Pool Size.</summary>
+    public const int DefaultMaxPoolSize = 20;
+
     public override StorageProvider Provider => StorageProvider.Postgres;
 
     public override bool Embedded => false;
@@ -25,6 +28,13 @@ public sealed class PostgresBackend : StorageBackend
         var connectionString = ConnectionString(builder.Configuration.GetConnectionString("Slots"));
         // The container builds and disposes the data source; every hot-path call rents from its pool.
         builder.Services.AddSingleton(_ => NpgsqlDataSource.Create(connectionString));
+        var batch = builder.Configuration.GetSection(PostgresBatchOptions.Section).Get<PostgresBatchOptions>() ?? new PostgresBatchOptions();
+        if (batch.Writers is < 1 or > 64 || batch.MaxBatch is < 1 or > 10_000)
+        {
+            throw new InvalidOperationException($"{PostgresBatchOptions.Section}: Writers must be 1..64 and MaxBatch 1..10000.");
+        }
+        builder.Services.AddSingleton(batch);
+        builder.Services.AddSingleton<PostgresBatcher>();
         builder.Services.AddSingleton<IReservationStore, PostgresReservationStore>();
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();
         builder.Services.AddSingleton<ISchemaMigrator, PostgresSchema>();
@@ -34,8 +44,16 @@ public sealed class PostgresBackend : StorageBackend
     }
 
     /// <summary>
-    /// The configured string, with a 5 s connect timeout unless it names one: with the server gone
-    /// a request should fail fast into 503 + Retry-After, not hang for Npgsql's default 15 s.
+    /// The configured string, with defaults where it names none:
+    /// <list type="bullet">
+    /// <item>a 5 s connect timeout: with the server gone a request should fail fast into 503 +
+    /// Retry-After, not hang for Npgsql's default 15 s;</item>
+    /// <item>Maximum Pool Size 20 (Npgsql's default is 100): the hot path needs only its batch
+    /// writers' connections plus a few for reads, and N instances × the pool must fit the
+    /// server's max_connections (docs/operations.md);</item>
+    /// <item>No Reset On Close: Slots changes no session state, so the reset Npgsql would send at
+    /// every rental of a pooled connection buys nothing. Prepared statements survive either way.</item>
+    /// </list>
     /// </summary>
     private static string ConnectionString(string? configured)
     {
@@ -57,6 +75,14 @@ public sealed class PostgresBackend : StorageBackend
         if (!given.ContainsKey("Timeout") && !given.ContainsKey("Connect Timeout"))
         {
             csb.Timeout = 5;
+        }
+        if (!given.ContainsKey("Maximum Pool Size") && !given.ContainsKey("Max Pool Size"))
+        {
+            csb.MaxPoolSize = DefaultMaxPoolSize;
+        }
+        if (!given.ContainsKey("No Reset On Close"))
+        {
+            csb.NoResetOnClose = true;
         }
         return csb.ConnectionString;
     }

@@ -153,7 +153,7 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
         }
         await db.Reservations.Where(r => r.Code == c.Code)
             .ExecuteUpdateAsync(s => s.SetProperty(r => r.CancelledAt, now).SetProperty(r => r.UpdatedAt, now), ct);
-        await db.ActivePersons.Where(p => p.Code == c.Code).ExecuteDeleteAsync(ct);
+        await db.ActivePersons.Where(p => p.PersonHash == held.PersonHash && p.Code == c.Code).ExecuteDeleteAsync(ct);
         db.Outbox.Add(Announcement(ChangeKind.Cancelled, held.Code, held.Phone, held.Language, Key(held), now));
         await db.SaveChangesAsync(ct);
         await tx.CommitAsync(ct);
@@ -215,7 +215,7 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
             .SetProperty(r => r.StartMinute, c.Target.StartMinute).SetProperty(r => r.SeatNo, seat)
             .SetProperty(r => r.UpdatedAt, now), ct);
         var endsAt = slot.StartsAt + (slot.Minutes * 60L);
-        await db.ActivePersons.Where(p => p.Code == c.Code).ExecuteUpdateAsync(s => s.SetProperty(p => p.EndsAt, endsAt), ct);
+        await db.ActivePersons.Where(p => p.PersonHash == held.PersonHash && p.Code == c.Code).ExecuteUpdateAsync(s => s.SetProperty(p => p.EndsAt, endsAt), ct);
         db.Outbox.Add(Announcement(ChangeKind.Rescheduled, held.Code, held.Phone, held.Language, c.Target, now));
         await db.SaveChangesAsync(ct);
         await tx.CommitAsync(ct);

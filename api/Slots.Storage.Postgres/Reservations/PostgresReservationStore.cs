@@ -6,67 +6,26 @@ using Slots.Storage.Ef;
 namespace Slots.Storage.Postgres;
 
 /// <summary>
-/// The hot path on PostgreSQL: every write is one call of a plpgsql function (schema script
-/// 001), so it is ONE round trip and ONE atomic statement on the server, safe under READ
-/// COMMITTED however many API instances run. Commands are prepared on each pooled physical
-/// connection once (Npgsql keeps prepared statements across pool rentals) with typed parameters.
+/// The hot path on PostgreSQL. Writes go through the instance's <see cref="PostgresBatcher"/>:
+/// many operations per statement and commit, each one still decided by the same plpgsql
+/// functions (schema scripts 001 and 011), safe under READ COMMITTED however many API instances
+/// run. Reads are single prepared statements on the pooled data source.
 /// </summary>
-public sealed class PostgresReservationStore(NpgsqlDataSource dataSource) : IReservationStore
+public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, PostgresBatcher batcher) : IReservationStore
 {
     public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
     {
-        await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await using var reserve = new NpgsqlCommand(Sql.Reserve, connection);
-        var p = reserve.Parameters;
-        p.Add(new NpgsqlParameter<int> { NpgsqlDbType = NpgsqlDbType.Integer, TypedValue = command.Slot.PlaceId });
-        p.Add(new NpgsqlParameter<DateOnly> { NpgsqlDbType = NpgsqlDbType.Date, TypedValue = command.Slot.Day });
-        p.Add(new NpgsqlParameter<int> { NpgsqlDbType = NpgsqlDbType.Integer, TypedValue = command.Slot.StartMinute });
-        p.Add(Text(command.PersonHash));
-        p.Add(Text(command.Phone));
-        p.Add(Text(command.Name));
-        p.Add(Text(command.Language));
-        p.Add(Text(command.NewCode));
-        p.Add(Text(command.IdempotencyKey));
-        p.Add(Text(command.Fingerprint));
-        p.Add(Instant(command.Now));
-        await reserve.PrepareAsync(ct);
-        await using var row = await reserve.ExecuteReaderAsync(ct);
-        await row.ReadAsync(ct);
-        var status = row.GetInt32(0);
-        if (status == 0)
-        {
-            return null; // the key was used before for a different request
-        }
-        return new ReserveResult((ReservationStatus)status, row.IsDBNull(1) ? null : row.GetString(1), row.GetBoolean(2));
+        var (status, code, replayed) = await batcher.ReserveAsync(command);
+        return status == 0
+            ? null // the key was used before for a different request
+            : new ReserveResult((ReservationStatus)status, code, replayed);
     }
 
-    public async ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct)
-    {
-        await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await using var cancel = new NpgsqlCommand(Sql.Cancel, connection);
-        cancel.Parameters.Add(Text(command.Code));
-        cancel.Parameters.Add(NullableText(command.Proof.Phone));
-        cancel.Parameters.Add(NullableText(command.Proof.PersonHash));
-        cancel.Parameters.Add(Instant(command.Now));
-        await cancel.PrepareAsync(ct);
-        return (CancelStatus)(int)(await cancel.ExecuteScalarAsync(ct))!;
-    }
+    public async ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>
+        (CancelStatus)(await batcher.CancelAsync(command)).Status;
 
-    public async ValueTask<RescheduleStatus> RescheduleAsync(RescheduleCommand command, CancellationToken ct)
-    {
-        await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await using var reschedule = new NpgsqlCommand(Sql.Reschedule, connection);
-        var p = reschedule.Parameters;
-        p.Add(Text(command.Code));
-        p.Add(NullableText(command.Proof.Phone));
-        p.Add(NullableText(command.Proof.PersonHash));
-        p.Add(new NpgsqlParameter<int> { NpgsqlDbType = NpgsqlDbType.Integer, TypedValue = command.Target.PlaceId });
-        p.Add(new NpgsqlParameter<DateOnly> { NpgsqlDbType = NpgsqlDbType.Date, TypedValue = command.Target.Day });
-        p.Add(new NpgsqlParameter<int> { NpgsqlDbType = NpgsqlDbType.Integer, TypedValue = command.Target.StartMinute });
-        p.Add(Instant(command.Now));
-        await reschedule.PrepareAsync(ct);
-        return (RescheduleStatus)(int)(await reschedule.ExecuteScalarAsync(ct))!;
-    }
+    public async ValueTask<RescheduleStatus> RescheduleAsync(RescheduleCommand command, CancellationToken ct) =>
+        (RescheduleStatus)(await batcher.RescheduleAsync(command)).Status;
 
     public async Task<ReservationDetails?> FindAsync(string code, CancellationToken ct)
     {
@@ -113,20 +72,8 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource) : IRes
 
     private static NpgsqlParameter<string> Text(string value) => new() { NpgsqlDbType = NpgsqlDbType.Text, TypedValue = value };
 
-    private static NpgsqlParameter NullableText(string? value) =>
-        new() { NpgsqlDbType = NpgsqlDbType.Text, Value = (object?)value ?? DBNull.Value };
-
-    private static NpgsqlParameter<long> Instant(DateTimeOffset value) =>
-        new() { NpgsqlDbType = NpgsqlDbType.Bigint, TypedValue = value.ToUnixTimeSeconds() };
-
     private static class Sql
     {
-        public const string Reserve = "SELECT o_status, o_code, o_replayed FROM slots_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
-
-        public const string Cancel = "SELECT slots_cancel($1, $2, $3, $4)";
-
-        public const string Reschedule = "SELECT slots_reschedule($1, $2, $3, $4, $5, $6, $7)";
-
         public const string Find = """
             SELECT place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at
             FROM hot_reservations WHERE code = $1

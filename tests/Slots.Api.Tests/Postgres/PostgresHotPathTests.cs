@@ -16,9 +16,20 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
 
     private NpgsqlDataSource? _first;
     private NpgsqlDataSource? _second;
+    private PostgresReservationStore[] _instances = [];
+    private readonly List<PostgresBatcher> _batchers = [];
     private int _place;
 
-    private PostgresReservationStore[] Instances => [new(_first!), new(_second!)];
+    private PostgresReservationStore[] Instances => _instances;
+
+    /// <summary>An API instance's store: its own data source and its own batcher, as in the host.</summary>
+    private PostgresReservationStore Instance(NpgsqlDataSource dataSource, int writers = 1)
+    {
+        var batcher = new PostgresBatcher(dataSource, new PostgresBatchOptions { Writers = writers },
+            Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresBatcher>.Instance);
+        _batchers.Add(batcher);
+        return new PostgresReservationStore(dataSource, batcher);
+    }
 
     public async ValueTask InitializeAsync()
     {
@@ -35,6 +46,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         var connectionString = await server.CreateDatabaseAsync("hot" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
         _first = NpgsqlDataSource.Create(connectionString);
         _second = NpgsqlDataSource.Create(connectionString);
+        _instances = [Instance(_first), Instance(_second, writers: 2)];
         // Four instances starting at once: the advisory lock lets one migrate, the rest find it done.
         await Task.WhenAll(Enumerable.Range(0, 4).Select(async _ =>
         {
@@ -48,6 +60,10 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
 
     public async ValueTask DisposeAsync()
     {
+        foreach (var batcher in _batchers)
+        {
+            await batcher.DisposeAsync();
+        }
         if (_first is not null)
         {
             await _first.DisposeAsync();
@@ -80,7 +96,9 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_seats WHERE code IS NULL"));
         Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM outbox"));
         Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM changes"));
-        Assert.Equal(200L, await ScalarAsync<long>("SELECT count(*) FROM idempotency"));
+        // A slot-full for a person holding nothing writes nothing: only the three bookings keep their key.
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM idempotency"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM active_persons WHERE code NOT IN (SELECT code FROM hot_reservations)"));
     }
 
     [Fact]
@@ -166,6 +184,125 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         Assert.Contains((await again)!.Value.Status, new[] { ReservationStatus.Reserved, ReservationStatus.AlreadyBooked });
         Assert.True(await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE person_hash = 'flip'") <= 1);
         Assert.True(await ScalarAsync<long>("SELECT count(*) FROM active_persons") <= 1);
+    }
+
+    [Fact]
+    public async Task Racers_inside_one_batch_get_distinct_seats_and_see_each_others_person_and_key()
+    {
+        await SeatsAsync(minute: 600, capacity: 3);
+        await SeatsAsync(minute: 700, capacity: 50);
+        var single = Instance(_first!);
+        await using var hold = await HoldKeyAsync("hold");
+        var blocked = single.ReserveAsync(Command(700, person: "blocker", key: "hold"), CancellationToken.None).AsTask();
+        await WaitForLockWaitAsync();
+
+        // Queued while the writer waits: they go to the database together, as one batch.
+        var racers = Enumerable.Range(0, 30).Select(i => single.ReserveAsync(Command(600, person: $"r{i:00}", key: $"r{i}"), CancellationToken.None).AsTask()).ToList();
+        var twice = single.ReserveAsync(Command(700, person: "twice", key: "t1"), CancellationToken.None).AsTask();
+        var twiceAgain = single.ReserveAsync(Command(700, person: "twice", key: "t2"), CancellationToken.None).AsTask();
+        var sameKey = single.ReserveAsync(Command(700, person: "same-key", key: "sk", code: "SK-A"), CancellationToken.None).AsTask();
+        var sameKeyAgain = single.ReserveAsync(Command(700, person: "same-key", key: "sk", code: "SK-B"), CancellationToken.None).AsTask();
+        await hold.RollbackAsync();
+        await blocked;
+        var results = await Task.WhenAll(racers);
+
+        Assert.Equal(3, results.Count(r => r!.Value.Status == ReservationStatus.Reserved));
+        Assert.Equal(27, results.Count(r => r!.Value.Status == ReservationStatus.SlotFull));
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(DISTINCT seat_no) FROM hot_reservations WHERE start_minute = 600"));
+        Assert.Equal(new[] { ReservationStatus.Reserved, ReservationStatus.AlreadyBooked }, new[] { (await twice)!.Value.Status, (await twiceAgain)!.Value.Status }.Order());
+        var (a, b) = ((await sameKey)!.Value, (await sameKeyAgain)!.Value);
+        Assert.Equal(ReservationStatus.Reserved, a.Status);
+        Assert.Equal((ReservationStatus.Reserved, a.Code, true), (b.Status, b.Code, b.Replayed));
+        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE person_hash = 'same-key'"));
+    }
+
+    [Fact]
+    public async Task A_batch_chosen_as_a_deadlock_victim_is_retried_and_books_every_operation()
+    {
+        await SeatsAsync(minute: 600, capacity: 10);
+        var single = Instance(_first!);
+        // Another transaction holds the second operation's key and will then want the first one's person row.
+        await using var other = await HoldKeyAsync("dl-b", deadlockTimeout: "30s");
+        await using var blockerHold = await _first!.OpenConnectionAsync();
+        await using var blockerTx = await blockerHold.BeginTransactionAsync();
+        await ExecuteAsync(blockerHold, "INSERT INTO idempotency (key, fingerprint, outcome, created_at) VALUES ('dl-hold', 'x', 0, 0)");
+        var blocked = single.ReserveAsync(Command(600, person: "dl-0", key: "dl-hold"), CancellationToken.None).AsTask();
+        await WaitForLockWaitAsync();
+        var first = single.ReserveAsync(Command(600, person: "dl-a", key: "dl-a"), CancellationToken.None).AsTask();
+        var second = single.ReserveAsync(Command(600, person: "dl-b", key: "dl-b"), CancellationToken.None).AsTask();
+        await blockerTx.RollbackAsync();
+        await blocked;
+        await WaitForLockWaitAsync(); // the batch [dl-a, dl-b] took dl-a's person row and waits for the key dl-b
+
+        // The other transaction now waits for dl-a's row: a cycle. The batch detects it first (1 s against 30 s) and is rolled back.
+        await ExecuteAsync(other.Connection!, "INSERT INTO active_persons (person_hash, code, ends_at) VALUES ('dl-a', 'OTHER', 0) ON CONFLICT DO NOTHING");
+        await other.RollbackAsync();
+
+        Assert.Equal(ReservationStatus.Reserved, (await first)!.Value.Status);
+        Assert.Equal(ReservationStatus.Reserved, (await second)!.Value.Status);
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations"));
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM outbox"));
+    }
+
+    [Fact]
+    public async Task A_batch_whose_connection_dies_mid_statement_fails_every_operation_and_writes_none_of_them()
+    {
+        await SeatsAsync(minute: 600, capacity: 10);
+        var single = Instance(_first!);
+        await using var hold = await HoldKeyAsync("cut-b");
+        var first = single.ReserveAsync(Command(600, person: "cut-a", key: "cut-a"), CancellationToken.None).AsTask();
+        var second = single.ReserveAsync(Command(600, person: "cut-b", key: "cut-b"), CancellationToken.None).AsTask();
+        await WaitForLockWaitAsync();
+
+        await ExecuteAsync(hold.Connection!, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%slots_apply%' AND pid <> pg_backend_pid()");
+
+        await Assert.ThrowsAnyAsync<Exception>(() => second);
+        // The first operation had written its rows inside the batch's transaction: all of them went with it.
+        if (await Record.ExceptionAsync(() => first) is null)
+        {
+            Assert.Equal(ReservationStatus.Reserved, (await first)!.Value.Status); // it was in an earlier batch that committed
+        }
+        else
+        {
+            Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key = 'cut-a'"));
+            Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE person_hash = 'cut-a'"));
+        }
+        await hold.RollbackAsync();
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE person_hash = 'cut-b'"));
+
+        // The client's retry with the same keys, on the writer's fresh connection, books.
+        Assert.Equal(ReservationStatus.Reserved, (await single.ReserveAsync(Command(600, person: "cut-b", key: "cut-b"), CancellationToken.None))!.Value.Status);
+        Assert.Equal(ReservationStatus.Reserved, (await single.ReserveAsync(Command(600, person: "cut-a", key: "cut-a"), CancellationToken.None))!.Value.Status);
+    }
+
+    /// <summary>An open transaction holding an uncommitted idempotency row: whoever inserts the key waits for it.</summary>
+    private async Task<NpgsqlTransaction> HoldKeyAsync(string key, string? deadlockTimeout = null)
+    {
+        var connection = await _first!.OpenConnectionAsync();
+        var tx = await connection.BeginTransactionAsync();
+        if (deadlockTimeout is not null)
+        {
+            await ExecuteAsync(connection, $"SET LOCAL deadlock_timeout = '{deadlockTimeout}'");
+        }
+        await ExecuteAsync(connection, $"INSERT INTO idempotency (key, fingerprint, outcome, created_at) VALUES ('{key}', 'held', 0, 0)");
+        return tx;
+    }
+
+    private static async Task ExecuteAsync(NpgsqlConnection connection, string sql)
+    {
+        await using var command = new NpgsqlCommand(sql, connection);
+        await command.ExecuteNonQueryAsync();
+    }
+
+    /// <summary>Waits until a batch statement is blocked on a lock (bounded: 20 s).</summary>
+    private async Task WaitForLockWaitAsync()
+    {
+        var until = DateTime.UtcNow.AddSeconds(20);
+        while (await ScalarAsync<long>("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%slots_apply%'") == 0)
+        {
+            Assert.True(DateTime.UtcNow < until, "no batch came to wait on the held lock");
+            await Task.Delay(20);
+        }
     }
 
     private ReserveCommand Command(int minute, string person, string key, string? code = null, string? fingerprint = null) =>
