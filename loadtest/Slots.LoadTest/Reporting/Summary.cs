@@ -25,8 +25,8 @@ public static class Summary
         var md = new StringBuilder();
         md.AppendLine(inv, $"### {backend}: {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC");
         md.AppendLine();
-        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator |");
-        md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|");
+        md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator | CPU µs per decided answer: API / DB |");
+        md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|");
         foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede) })
         {
             if (r is null)
@@ -34,7 +34,7 @@ public static class Summary
                 continue;
             }
             var ok = Ok(r);
-            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} |");
+            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} | {CpuPerAnswer(r)} |");
         }
         md.AppendLine();
         if (real is not null && baseline is not null && baseline.GoodputPerSecond > 0)
@@ -85,6 +85,16 @@ public static class Summary
             ? processes.Where(p => p.Role == role).Sum(p => p.CpuCoreShare).ToString("0.00", CultureInfo.InvariantCulture)
             : "—";
         return $"{Of("api")} / {Of("database")} / {Of("proxy")} / {Of("generator")}";
+    }
+
+    /// <summary>CPU time each process spent per decided answer (201, 409, 404, 429, …): the cost the design must cut.</summary>
+    public static string CpuPerAnswer(RunReport r)
+    {
+        var answers = r.AnswersPerSecond * r.ElapsedSeconds;
+        string Of(string role) => answers > 0 && r.Processes.Any(p => p.Role == role)
+            ? (r.Processes.Where(p => p.Role == role).Sum(p => p.CpuSeconds) * 1e6 / answers).ToString("0", CultureInfo.InvariantCulture)
+            : "—";
+        return $"{Of("api")} / {Of("database")}";
     }
 
     private static T? Read<T>(string folder, string name) where T : class
