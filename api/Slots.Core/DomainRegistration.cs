@@ -21,6 +21,7 @@ public static class DomainRegistration
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<PersonIdentity>();
         builder.Services.AddSingleton<PlaceDirectory>();
+        builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();

@@ -1,4 +1,5 @@
 using Slots.Places;
+using Slots.Reservations;
 using Slots.Storage;
 using Slots.Window;
 
@@ -9,7 +10,7 @@ namespace Slots.Catalogue;
 /// duplicates: existing slots are kept as they are and counted. Days already inside the hot window
 /// get their seats in the same transaction, so the window never misses a slot.
 /// </summary>
-public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory)
+public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory, AvailabilitySnapshot availability)
 {
     public async Task<GenerateSlotsResult> GenerateAsync(GenerateSlots request, CancellationToken ct)
     {
@@ -45,6 +46,7 @@ public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory)
         if (!request.DryRun)
         {
             directory.Invalidate();
+            availability.Forget(); // new seats on hot days
         }
         return new GenerateSlotsResult(places.Count, created, existing, seats, inWindow);
     }

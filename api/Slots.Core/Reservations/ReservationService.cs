@@ -16,6 +16,7 @@ namespace Slots.Reservations;
 public sealed class ReservationService(
     IReservationStore store,
     IColdReservationStore cold,
+    AvailabilitySnapshot snapshot,
     PlaceDirectory places,
     TimeProvider clock,
     IOptions<WindowOptions> window,
@@ -90,6 +91,14 @@ public sealed class ReservationService(
         {
             return new BookingAnswer(ReservationStatus.KeyReused, Place: place);
         }
+        if (outcome.Status == ReservationStatus.Reserved && !outcome.Replayed)
+        {
+            snapshot.Taken(request.Slot);
+        }
+        else if (outcome.Status == ReservationStatus.SlotFull)
+        {
+            snapshot.Full(request.Slot);
+        }
         var alternatives = outcome.Status == ReservationStatus.SlotFull
             ? await NearestFreeAsync(place, request.Slot, now, ct)
             : null;
@@ -146,12 +155,16 @@ public sealed class ReservationService(
             .ToList();
     }
 
-    /// <summary>Slots of a place in [from, to] with their free seats: hot days from the hot store, later days from the disk tables.</summary>
+    /// <summary>
+    /// Slots of a place in [from, to] with their free seats: hot days from this instance's
+    /// snapshot of the hot store, later days from the disk tables.
+    /// </summary>
     public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
     {
+        var hotFrom = LocalClock.Today(place, clock.GetUtcNow());
         if (to < place.HotUntil)
         {
-            return await store.GetAvailabilityAsync(place.Id, from, to, ct);
+            return await snapshot.GetAsync(place.Id, from, to, hotFrom, place.HotUntil.AddDays(-1), ct);
         }
         // The stored horizon, not the cached one, splits the range: every day is counted once.
         var (horizon, coldSlots) = await cold.AvailabilityAsync(place.Id, from, to, ct);
@@ -159,7 +172,7 @@ public sealed class ReservationService(
         {
             return coldSlots;
         }
-        var hot = await store.GetAvailabilityAsync(place.Id, from, horizon.AddDays(-1) < to ? horizon.AddDays(-1) : to, ct);
+        var hot = await snapshot.GetAsync(place.Id, from, horizon.AddDays(-1) < to ? horizon.AddDays(-1) : to, hotFrom, horizon.AddDays(-1), ct);
         return [.. hot, .. coldSlots];
     }
 
@@ -174,12 +187,16 @@ public sealed class ReservationService(
         var command = new CancelCommand(code, proof, clock.GetUtcNow());
         // Not the caller's token: once started, a cancellation completes even if this client has gone.
         var status = await store.CancelAsync(command, CancellationToken.None);
-        if (status != CancelStatus.NotFound)
+        if (status == CancelStatus.NotFound)
         {
-            return status;
+            var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
+            status = coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
         }
-        var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
-        return coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
+        if (status == CancelStatus.Cancelled)
+        {
+            snapshot.Forget(); // a seat came back, at a slot this answer does not name
+        }
+        return status;
     }
 
     public async Task<RescheduleAnswer> RescheduleAsync(string code, ContactProof proof, SlotKey target, CancellationToken ct)
@@ -195,6 +212,14 @@ public sealed class ReservationService(
             return new RescheduleAnswer(RescheduleStatus.OutsideWindow, place, Window: WindowOf(place, now));
         }
         var status = await RescheduleOnPathAsync(new RescheduleCommand(code, proof, target, now));
+        if (status == RescheduleStatus.Rescheduled)
+        {
+            snapshot.Forget(); // a seat moved from a slot this answer does not name
+        }
+        else if (status == RescheduleStatus.SlotFull)
+        {
+            snapshot.Full(target);
+        }
         return status switch
         {
             // Cancelled between the move and this read: nothing left to show.

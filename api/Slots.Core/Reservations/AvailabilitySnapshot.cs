@@ -1,0 +1,162 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+
+namespace Slots.Reservations;
+
+/// <summary>
+/// The free seats of each place's hot days as this API instance last read them, so a stampede's
+/// availability reads (and the alternatives offered with a "slot full") cost no query each:
+/// <list type="bullet">
+/// <item>a place's entry is read again when it is older than <see cref="MaxAge"/>, by one query
+/// that every concurrent miss shares (single flight);</item>
+/// <item>this instance's own answers are applied at once: a booking takes a seat, a "slot full"
+/// empties the slot; a cancellation or a move, whose slots the answer does not name, drops the
+/// entries so the next read asks the database;</item>
+/// <item>booking stays the authority: a pick from a stale entry gets a 409 with fresh alternatives.</item>
+/// </list>
+/// </summary>
+public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider clock)
+{
+    /// <summary>How stale a place's entry may get before the next read asks the database again.</summary>
+    public static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(1);
+
+    // Popular places stay; once this many are held, entries past their age make room.
+    private const int MaxPlaces = 2000;
+
+    private readonly ConcurrentDictionary<int, Entry> _entries = new();
+    private readonly ConcurrentDictionary<int, Task<Entry>> _loading = new();
+
+    /// <summary>
+    /// Slots of a place in [from, to], all inside its hot days [hotFrom, hotTo], with their free seats.
+    /// </summary>
+    public async Task<IReadOnlyList<SlotAvailability>> GetAsync(int placeId, DateOnly from, DateOnly to, DateOnly hotFrom, DateOnly hotTo, CancellationToken ct)
+    {
+        if (from < hotFrom || to > hotTo)
+        {
+            return await store.GetAvailabilityAsync(placeId, from, to, ct);
+        }
+        if (!_entries.TryGetValue(placeId, out var entry) || entry.From != hotFrom || entry.To != hotTo || IsOld(entry))
+        {
+            entry = await LoadAsync(placeId, hotFrom, hotTo);
+        }
+        return entry.Slice(from, to);
+    }
+
+    /// <summary>This instance booked a seat of the slot.</summary>
+    public void Taken(SlotKey slot) => Change(slot, free => Math.Max(0, free - 1));
+
+    /// <summary>This instance found the slot full.</summary>
+    public void Full(SlotKey slot) => Change(slot, _ => 0);
+
+    /// <summary>Seats were freed or moved somewhere this instance cannot name: every entry is read again.</summary>
+    public void Forget() => _entries.Clear();
+
+    private void Change(SlotKey slot, Func<int, int> free)
+    {
+        if (_entries.TryGetValue(slot.PlaceId, out var entry))
+        {
+            entry.Change(slot, free);
+        }
+    }
+
+    private bool IsOld(Entry entry) => clock.GetElapsedTime(entry.LoadedAt) >= MaxAge;
+
+    private Task<Entry> LoadAsync(int placeId, DateOnly from, DateOnly to)
+    {
+        var mine = new TaskCompletionSource<Entry>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var loading = _loading.GetOrAdd(placeId, mine.Task);
+        if (!ReferenceEquals(loading, mine.Task))
+        {
+            return loading;
+        }
+        _ = FillAsync(placeId, from, to, mine);
+        return mine.Task;
+    }
+
+    private async Task FillAsync(int placeId, DateOnly from, DateOnly to, TaskCompletionSource<Entry> done)
+    {
+        try
+        {
+            // Not a caller's token: the query is shared by every reader waiting for it.
+            var started = clock.GetTimestamp();
+            var slots = await store.GetAvailabilityAsync(placeId, from, to, CancellationToken.None);
+            var entry = new Entry(from, to, [.. slots], started);
+            if (_entries.Count >= MaxPlaces)
+            {
+                foreach (var (id, old) in _entries)
+                {
+                    if (IsOld(old))
+                    {
+                        _entries.TryRemove(id, out _);
+                    }
+                }
+            }
+            _entries[placeId] = entry;
+            done.SetResult(entry);
+        }
+        catch (Exception ex)
+        {
+            done.SetException(ex);
+        }
+        finally
+        {
+            _loading.TryRemove(placeId, out _);
+        }
+    }
+
+    /// <summary>One place's hot days: the slots in (day, time) order and their free seats, which own answers change in place.</summary>
+    private sealed class Entry(DateOnly from, DateOnly to, SlotAvailability[] slots, long loadedAt)
+    {
+        private readonly int[] _free = Array.ConvertAll(slots, s => s.Free);
+
+        public DateOnly From => from;
+        public DateOnly To => to;
+        public long LoadedAt => loadedAt;
+
+        public List<SlotAvailability> Slice(DateOnly first, DateOnly last)
+        {
+            var list = new List<SlotAvailability>();
+            for (var i = IndexOf(first, 0); i < slots.Length && slots[i].Slot.Day <= last; i++)
+            {
+                list.Add(slots[i] with { Free = Volatile.Read(ref _free[i]) });
+            }
+            return list;
+        }
+
+        public void Change(SlotKey slot, Func<int, int> free)
+        {
+            var i = IndexOf(slot.Day, slot.StartMinute);
+            if (i < slots.Length && slots[i].Slot == slot)
+            {
+                int seen, next;
+                do
+                {
+                    seen = Volatile.Read(ref _free[i]);
+                    next = free(seen);
+                }
+                while (Interlocked.CompareExchange(ref _free[i], next, seen) != seen);
+            }
+        }
+
+        /// <summary>The first slot at or after (day, minute).</summary>
+        private int IndexOf(DateOnly day, int minute)
+        {
+            int lo = 0, hi = slots.Length;
+            while (lo < hi)
+            {
+                var mid = (lo + hi) >>> 1;
+                var s = slots[mid].Slot;
+                if (s.Day < day || (s.Day == day && s.StartMinute < minute))
+                {
+                    lo = mid + 1;
+                }
+                else
+                {
+                    hi = mid;
+                }
+            }
+            Debug.Assert(lo <= slots.Length);
+            return lo;
+        }
+    }
+}
