@@ -4,6 +4,8 @@
 # nemesis (SIGKILL + restart of an API instance, a scheduler node or RabbitMQ; PostgreSQL fast and
 # immediate shutdowns; SIGSTOP/SIGCONT of any part), then the final flush and relay and the checker.
 #   ./slots chaos [--quick] [--seed N] [--faults N] [any other option of `Slots.LoadTest chaos`]
+# It builds the load test, the API and the scheduler in Release first; SLOTS_CHAOS_CONFIGURATION=Debug
+# with SLOTS_CHAOS_BUILD=0 runs what `./slots test` has just built instead (about 3 minutes less on 2 cores).
 # The stack lives in .stack-chaos/ (SLOTS_CHAOS_STACK_DIR), on ports of its own, and is wiped before
 # and stopped after every run, also when the run fails. The history (synthetic persons' phones) is
 # written to loadtest/results/chaos/, which git ignores.
@@ -32,16 +34,31 @@ export Slots__RateLimits__WritesPerWindow=100000 Slots__RateLimits__ReadsPerWind
 export Slots__Sms__RetryDelays__0=00:00:01 Slots__Sms__RetryDelays__1=00:00:03 Slots__Sms__RetryDelays__2=00:00:10 Slots__Sms__RetryDelays__3=00:00:30
 export Slots__Sms__MaxTries=8
 
-stop_stack() { scripts/stack.sh down >/dev/null 2>&1 || scripts/stack.sh down || true; }
-trap stop_stack EXIT INT TERM
+configuration="${SLOTS_CHAOS_CONFIGURATION:-Release}"
+export SLOTS_STACK_CONFIGURATION="$configuration" SLOTS_STACK_BUILD="${SLOTS_CHAOS_BUILD:-1}"
+
+# Everything the run started is stopped, also on failure or Ctrl+C. A part the nemesis left paused
+# (the soak killed mid-pause) gets SIGCONT first, or it could not stop.
+stop_stack() {
+  local part
+  for part in postgres rabbitmq $(ls "$SLOTS_STACK_DIR/pids" 2>/dev/null | sed -n 's/\.pid$//p'); do
+    scripts/stack.sh pids "$part" 2>/dev/null | xargs -r kill -CONT 2>/dev/null || true
+  done
+  scripts/stack.sh down >/dev/null 2>&1 || scripts/stack.sh down || true
+}
+trap stop_stack EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 limit=$((quick == 1 ? 900 : 3600))
 out="loadtest/results/chaos/seed-$seed$([ "$quick" = 1 ] && echo -quick)"
-dotnet build loadtest/Slots.LoadTest -c Release --nologo -v quiet
+if [ "$SLOTS_STACK_BUILD" = 1 ]; then dotnet build loadtest/Slots.LoadTest -c "$configuration" --nologo -v quiet; fi
+loadtest_dll="artifacts/bin/Slots.LoadTest/$(echo "$configuration" | tr '[:upper:]' '[:lower:]')/Slots.LoadTest.dll"
+[ -f "$loadtest_dll" ] || { echo "$loadtest_dll is missing: build it, or leave SLOTS_CHAOS_BUILD unset." >&2; exit 2; }
 scripts/stack.sh wipe >/dev/null 2>&1 || true
 scripts/stack.sh up
 rm -rf "$out"
-timeout --kill-after=30 "$limit" dotnet exec artifacts/bin/Slots.LoadTest/release/Slots.LoadTest.dll chaos \
+timeout --kill-after=30 "$limit" dotnet exec "$loadtest_dll" chaos \
   --target "http://127.0.0.1:$SLOTS_FRONT_PORT" --db "Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres" \
   --stack-dir "$SLOTS_STACK_DIR" --out "$out" --api-count "$SLOTS_API_COUNT" --scheduler-count "$SLOTS_SCHEDULER_COUNT" \
   --command "./slots chaos $*" "$@"

@@ -48,7 +48,13 @@ fi
 
 say() { printf '%s\n' "$*"; }
 
-alive() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
+# A zombie (killed, not yet reaped: seconds on a busy machine) answers kill -0 but is not running.
+alive() {
+  [ -f "$PIDS/$1.pid" ] || return 1
+  local pid; pid="$(cat "$PIDS/$1.pid")"
+  kill -0 "$pid" 2>/dev/null || return 1
+  [ ! -r "/proc/$pid/stat" ] || ! sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | grep -q '^[ZX]'
+}
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 

@@ -9,7 +9,8 @@ namespace Slots.Sms.RabbitMq;
 
 /// <summary>
 /// Reads the work queue and sends each SMS. Manual acks: a message is acked only after it was
-/// sent and recorded (or found sent before), moved to a delay queue for a later try, or moved to
+/// sent and recorded (or found sent before; a record that fails after the send is retried inside
+/// <see cref="SmsDelivery"/>, so a failure reaching this class is always one of the send), moved to a delay queue for a later try, or moved to
 /// the dead-letter queue after the last try; a consumer that dies mid-message leaves it unacked,
 /// and the broker hands it out again. Up to Prefetch messages are in flight at once, the send rate
 /// is capped by <see cref="SmsRate"/>. Reconnects with back-off when the broker goes away.

@@ -1,17 +1,29 @@
 using System.Collections.Concurrent;
 using System.Threading.RateLimiting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Slots.Sms;
 
 /// <summary>
 /// Sends one message exactly once as far as Slots can tell: skips it when sms_sent already holds
-/// its id, waits for the gateway's rate, sends, then records the id. The one gap (the gateway took
-/// it, the record did not make it) is closed by the Idempotency-Key the gateway gets. Shared by
-/// the SMS consumer and the direct transport.
+/// its id, waits for the gateway's rate, sends, then records the id. Once the gateway took it, only
+/// the record is tried again (a database restart must not repeat the send); a record that still
+/// fails after RecordPatience, or a process killed between send and record, is left to the
+/// Idempotency-Key the gateway gets. Shared by the SMS consumer and the direct transport.
 /// </summary>
-public sealed class SmsDelivery(SmsSender sender, ISmsStore store, SmsRate rate, TimeProvider clock, SmsMetrics metrics)
+public sealed partial class SmsDelivery(
+    SmsSender sender,
+    ISmsStore store,
+    SmsRate rate,
+    TimeProvider clock,
+    SmsMetrics metrics,
+    IOptions<SmsOptions> options,
+    ILogger<SmsDelivery> logger)
 {
+    private static readonly TimeSpan FirstRecordRetry = TimeSpan.FromMilliseconds(200);
+    private static readonly TimeSpan LongestRecordRetry = TimeSpan.FromSeconds(5);
+
     // Two copies of one message in this process at once (a relay republish): one sends, the other skips.
     private readonly ConcurrentDictionary<long, byte> _inFlight = new();
 
@@ -32,11 +44,9 @@ public sealed class SmsDelivery(SmsSender sender, ISmsStore store, SmsRate rate,
             }
             await rate.WaitAsync(ct);
             await sender.SendAsync(new OutgoingSms(message.Id, message.Phone, SmsTemplates.Render(message)), ct);
-            // Not the caller's token: the gateway has it now, and the record must follow even when stopping.
-            await store.RecordSentAsync(
-                new SmsSendRecord(message.Id, message.Kind, message.Code, SmsSendStatus.Sent, attempt, clock.GetUtcNow().ToUnixTimeSeconds()),
-                CancellationToken.None);
             metrics.Sent.Add(1);
+            await RecordAfterSendAsync(
+                new SmsSendRecord(message.Id, message.Kind, message.Code, SmsSendStatus.Sent, attempt, clock.GetUtcNow().ToUnixTimeSeconds()));
             return true;
         }
         finally
@@ -44,6 +54,45 @@ public sealed class SmsDelivery(SmsSender sender, ISmsStore store, SmsRate rate,
             _inFlight.TryRemove(message.Id, out _);
         }
     }
+
+    /// <summary>
+    /// Writes the record of a send the gateway already took, retrying with back-off for up to
+    /// RecordPatience. Never throws: a failure here must not reach the caller's retry, which would
+    /// send again. Not the caller's token either: the record must follow the send even when stopping.
+    /// </summary>
+    private async Task RecordAfterSendAsync(SmsSendRecord record)
+    {
+        var giveUpAt = clock.GetUtcNow() + options.Value.RecordPatience;
+        var wait = FirstRecordRetry;
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                await store.RecordSentAsync(record, CancellationToken.None);
+                return;
+            }
+            // Whatever broke the record (a database restarting, a pool exhausted, a timeout), the
+            // send happened: retrying the record is always right, rethrowing would resend.
+            catch (Exception ex)
+            {
+                if (clock.GetUtcNow() + wait > giveUpAt)
+                {
+                    metrics.Unrecorded.Add(1);
+                    LogUnrecorded(logger, record.MessageId, attempt, ex.GetType().Name);
+                    return;
+                }
+                LogRecordRetrying(logger, record.MessageId, attempt, ex.GetType().Name, wait.TotalSeconds);
+            }
+            await Task.Delay(wait, clock);
+            wait = TimeSpan.FromTicks(Math.Min(wait.Ticks * 2, LongestRecordRetry.Ticks));
+        }
+    }
+
+    [LoggerMessage(EventId = 5030, Level = LogLevel.Warning, Message = "SMS {MessageId} sent, but its record failed on try {Try} ({Error}); recording again in {Seconds} s")]
+    private static partial void LogRecordRetrying(ILogger logger, long messageId, int @try, string error, double seconds);
+
+    [LoggerMessage(EventId = 5031, Level = LogLevel.Error, Message = "SMS {MessageId} sent, but its record failed {Tries} times ({Error}); taken as sent without a record, the gateway's Idempotency-Key guards a redelivery")]
+    private static partial void LogUnrecorded(ILogger logger, long messageId, int tries, string error);
 
     /// <summary>Records that the message will not be sent (the direct transport's dead letter).</summary>
     public Task GiveUpAsync(SmsEvent message, int tries, CancellationToken ct)

@@ -14,6 +14,7 @@ public sealed class SmsMetrics
         Sent = meter.CreateCounter<long>("slots.sms.sent", "{message}", "SMS the gateway accepted");
         Duplicates = meter.CreateCounter<long>("slots.sms.duplicates", "{message}", "Deliveries skipped because the message id was sent before");
         Retried = meter.CreateCounter<long>("slots.sms.retried", "{message}", "Failed sends put back for a later try");
+        Unrecorded = meter.CreateCounter<long>("slots.sms.unrecorded", "{message}", "SMS the gateway accepted whose sms_sent record could not be written within RecordPatience");
         DeadLettered = meter.CreateCounter<long>("slots.sms.dead_lettered", "{message}", "Messages given up after the last try");
     }
 
@@ -21,5 +22,6 @@ public sealed class SmsMetrics
     public Counter<long> Sent { get; }
     public Counter<long> Duplicates { get; }
     public Counter<long> Retried { get; }
+    public Counter<long> Unrecorded { get; }
     public Counter<long> DeadLettered { get; }
 }

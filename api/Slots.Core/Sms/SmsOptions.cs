@@ -57,6 +57,13 @@ public sealed class SmsOptions
     /// <summary>Wait before try 2, 3, …; the last one repeats. Each delay is a queue of its own.</summary>
     public TimeSpan[] RetryDelays { get; set; } = [];
 
+    /// <summary>
+    /// How long the record of a send the gateway took is retried (back-off from 0.2 s up to 5 s)
+    /// before the message is taken as sent without one. Longer than a database restart; the send
+    /// itself is never repeated for a failed record.
+    /// </summary>
+    public TimeSpan RecordPatience { get; set; } = TimeSpan.FromMinutes(2);
+
     /// <summary>The gateway's allowed rate: messages per second (token bucket, bursts up to one second's worth).</summary>
     public int MessagesPerSecond { get; set; } = 50;
 

@@ -90,7 +90,12 @@ public sealed class Nemesis(string repository, IReadOnlyDictionary<string, strin
                 await Task.Delay(f.DownMs, ct);
                 return await StackAsync(["start", "postgres"], ct);
             default:
-                await SignalAsync("KILL", await PidsAsync(f.Target, ct), ct);
+                var killed = await PidsAsync(f.Target, ct);
+                await SignalAsync("KILL", killed, ct);
+                // A killed process lingers (tearing down, then a zombie until reaped) for seconds on a
+                // starved machine; a restart in that time found it "already running" and waited for
+                // the health of a dead process. The down time counts from when it is really gone.
+                await WaitGoneAsync(killed, ct);
                 await Task.Delay(f.DownMs, ct);
                 return await StackAsync(["start", f.Target], ct);
         }
@@ -104,6 +109,31 @@ public sealed class Nemesis(string repository, IReadOnlyDictionary<string, strin
     {
         var (ok, output) = await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), ["pids", part], stackEnvironment, ct);
         return ok ? output.Split((char[])[' ', '\n'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) : [];
+    }
+
+    /// <summary>Until every process is gone or a zombie (dead, waiting to be reaped), at most 30 s.</summary>
+    private static async Task WaitGoneAsync(IReadOnlyList<string> pids, CancellationToken ct)
+    {
+        var limit = Stopwatch.StartNew();
+        while (pids.Any(Running) && limit.Elapsed < TimeSpan.FromSeconds(30))
+        {
+            await Task.Delay(50, ct);
+        }
+    }
+
+    /// <summary>The state letter of /proc/PID/stat (after the parenthesised command name): Z and X are dead.</summary>
+    internal static bool Running(string pid)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{pid}/stat");
+            var state = stat[(stat.LastIndexOf(')') + 1)..].TrimStart();
+            return state.Length > 0 && state[0] is not ('Z' or 'X');
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false; // no such process any more
+        }
     }
 
     private async Task SignalAsync(string signal, IReadOnlyList<string> pids, CancellationToken ct)

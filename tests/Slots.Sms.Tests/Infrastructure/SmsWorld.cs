@@ -56,7 +56,8 @@ public sealed class SmsWorld : IAsyncDisposable
         string? rabbitUri,
         SmsSender? sender,
         IReadOnlyDictionary<string, string?>? settings = null,
-        int capacity = 10)
+        int capacity = 10,
+        Func<ISmsStore, ISmsStore>? wrapStore = null)
     {
         var queue = $"sms-test-{Guid.NewGuid():N}";
         var config = new Dictionary<string, string?>
@@ -104,6 +105,13 @@ public sealed class SmsWorld : IAsyncDisposable
         {
             builder.Services.RemoveAll<SmsSender>();
             builder.Services.AddSingleton(sender);
+        }
+        if (wrapStore is not null)
+        {
+            // The backend's own store, built as its registration would, behind the test's decorator.
+            var backendStore = builder.Services.Last(d => d.ServiceType == typeof(ISmsStore)).ImplementationType!;
+            builder.Services.RemoveAll<ISmsStore>();
+            builder.Services.AddSingleton(sp => wrapStore((ISmsStore)ActivatorUtilities.CreateInstance(sp, backendStore)));
         }
         var world = new SmsWorld(builder.Build(), folder, queue);
         await world.SeedAsync(capacity);

@@ -1,0 +1,43 @@
+using System.Diagnostics;
+using Slots.LoadTest.Chaos;
+
+namespace Slots.LoadTest.Tests.Chaos;
+
+public sealed class NemesisTests
+{
+    /// <summary>
+    /// The quick soak's api2 "not healthy after 90 s": restarted 0.3 s after its SIGKILL, it was still a
+    /// zombie (kill -0 succeeds on one), so the restart found it "already running" and started nothing.
+    /// </summary>
+    [Fact]
+    public async Task A_killed_process_not_yet_reaped_counts_as_gone()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            Assert.Skip("reads /proc");
+        }
+        // The shell starts a child and becomes `sleep 30`, which never reaps it: once killed, the child stays a zombie.
+        var start = new ProcessStartInfo("sh", ["-c", "sleep 60 & echo $!; exec sleep 30"]) { RedirectStandardOutput = true };
+        using var parent = Process.Start(start)!;
+        try
+        {
+            var child = (await parent.StandardOutput.ReadLineAsync())!.Trim();
+            Assert.True(Nemesis.Running(child));
+
+            Process.GetProcessById(int.Parse(child, System.Globalization.CultureInfo.InvariantCulture)).Kill();
+            var limit = Stopwatch.StartNew();
+            while (!File.ReadAllText($"/proc/{child}/stat").Contains(") Z", StringComparison.Ordinal))
+            {
+                Assert.True(limit.Elapsed < TimeSpan.FromSeconds(10), "the killed child did not become a zombie");
+                await Task.Delay(20);
+            }
+
+            Assert.False(Nemesis.Running(child));
+            Assert.False(Nemesis.Running("999999999")); // and one that is gone altogether
+        }
+        finally
+        {
+            parent.Kill(entireProcessTree: true);
+        }
+    }
+}
