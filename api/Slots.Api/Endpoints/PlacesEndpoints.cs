@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Contracts;
+using Slots.Api.Metrics;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
@@ -63,7 +64,7 @@ internal static class PlacesEndpoints
         await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
 
     public static async Task<Results<Ok<AvailabilityDto>, ProblemHttpResult, ValidationProblem>> Availability(
-        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, CancellationToken ct)
+        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
         var place = await places.FindAsync(id, ct);
         if (place is not { Active: true })
@@ -101,6 +102,7 @@ internal static class PlacesEndpoints
             .GroupBy(s => s.Slot.Day)
             .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
             .ToList();
+        metrics.AvailabilityRead();
         return TypedResults.Ok(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days));
     }
 

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using Slots.Api.Contracts;
+using Slots.Api.Metrics;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
@@ -15,10 +16,14 @@ internal static class ReservationsEndpoints
         var group = app.MapGroup("/api/reservations")
             .WithTags("Reservations")
             .RequireRateLimiting(RateLimits.Writes);
-        group.MapPost("/", Reserve).WithName("Reserve").Accepts<ReserveRequest>("application/json");
-        group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads);
-        group.MapDelete("/{code}", Cancel).WithName("CancelReservation");
-        group.MapPost("/{code}/reschedule", Reschedule).WithName("RescheduleReservation").Accepts<RescheduleRequest>("application/json");
+        group.MapPost("/", Reserve).WithName("Reserve").Accepts<ReserveRequest>("application/json")
+            .WithReservationMetrics("reserve", "reserved");
+        group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
+            .WithReservationMetrics("find", "found");
+        group.MapDelete("/{code}", Cancel).WithName("CancelReservation")
+            .WithReservationMetrics("cancel", "cancelled");
+        group.MapPost("/{code}/reschedule", Reschedule).WithName("RescheduleReservation").Accepts<RescheduleRequest>("application/json")
+            .WithReservationMetrics("reschedule", "rescheduled");
         return app;
     }
 

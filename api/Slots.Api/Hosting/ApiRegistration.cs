@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.HttpOverrides;
 using Slots.Api.Contracts;
 using Slots.Api.Endpoints;
+using Slots.Api.Metrics;
 using Slots.Api.Problems;
 
 namespace Slots.Api.Hosting;
@@ -14,6 +15,7 @@ internal static class ApiRegistration
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = Problem.WithCode);
         builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
         builder.Services.AddOpenApi();
+        builder.Services.AddSingleton<ApiMetrics>();
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();
