@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Contracts;
 using Slots.Api.Metrics;
+using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
@@ -18,11 +19,25 @@ internal static class PlacesEndpoints
 
     public static IEndpointRouteBuilder MapPlaces(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads);
-        group.MapGet("/", List).WithName("ListPlaces");
-        group.MapGet("/regions", Regions).WithName("ListRegions");
-        group.MapGet("/{id:int}", Get).WithName("GetPlace");
-        group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability");
+        var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads)
+            .Problems(ProblemCatalog.Shedding);
+        group.MapGet("/", List).WithName("ListPlaces")
+            .WithSummary("List active places")
+            .WithDescription("Active places, optionally in one region and/or with a name containing the search text, ordered by name, a page at a time.")
+            .QueryInteger("page", 1, MaxPage, 1, "The page, from 1.")
+            .QueryInteger("pageSize", 1, 100, 20, "Places per page.")
+            .Problems(ProblemCatalog.ValidationFailed);
+        group.MapGet("/regions", Regions).WithName("ListRegions")
+            .WithSummary("List regions")
+            .WithDescription("The regions that have an active place, for the region filter.");
+        group.MapGet("/{id:int}", Get).WithName("GetPlace")
+            .WithSummary("Get a place")
+            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound);
+        group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability")
+            .WithSummary("Free seats of a place")
+            .WithDescription("Each slot that has not started between from and to (default: today and the next 6 days, at most 31 days) "
+                + "with its length, capacity and free seats. Days are in the place's own time zone.")
+            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound, ProblemCatalog.ValidationFailed);
         return app;
     }
 

@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.HttpOverrides;
 using Slots.Api.Contracts;
 using Slots.Api.Endpoints;
 using Slots.Api.Metrics;
+using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 
 namespace Slots.Api.Hosting;
@@ -14,7 +15,7 @@ internal static class ApiRegistration
         builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SlotsJsonContext.Default));
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = Problem.WithCode);
         builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
-        builder.Services.AddOpenApi();
+        builder.Services.AddSlotsOpenApi();
         builder.Services.AddSingleton<ApiMetrics>();
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
