@@ -29,6 +29,17 @@ internal static class ContractTransformers
         {
             o.AddDocumentTransformer((document, _, _) => Document(document));
             o.AddOperationTransformer((operation, context, _) => Operation(operation, context));
+            // Request bodies are read field by field and a missing field is answered 400 with its name, so no
+            // member is required by the schema (records' constructor parameters would otherwise all be).
+            o.AddSchemaTransformer((schema, context, _) =>
+            {
+                if (context.JsonTypeInfo.Type.Namespace == typeof(Contracts.ReserveRequest).Namespace
+                    && context.JsonTypeInfo.Type.Name.EndsWith("Request", StringComparison.Ordinal) || context.JsonTypeInfo.Type == typeof(Contracts.DemoDataBody))
+                {
+                    schema.Required?.Clear();
+                }
+                return Task.CompletedTask;
+            });
         });
 
     private static Task Document(OpenApiDocument document)
