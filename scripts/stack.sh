@@ -4,7 +4,7 @@
 # Usage (through ./slots, which installs missing Debian packages first):
 #   ./slots stack up       build once, start what is not running, wait until healthy, print the URLs
 #   ./slots stack down     stop everything (SIGTERM, bounded wait, then SIGKILL)
-#   ./slots stack status   each process and its health
+#   ./slots stack status   each process and its health, and each .NET process's key figures from /metrics
 #   scripts/stack.sh pids PART          the process ids of one part (api1, scheduler2, postgres, rabbitmq, …), for the chaos soak
 #   scripts/stack.sh pg-stop fast|immediate   stops PostgreSQL the way a crash or an operator would (loadtest/chaos.sh)
 #   scripts/stack.sh start PART         starts one part again and waits for its health (the chaos soak's heal)
@@ -355,6 +355,43 @@ status() {
   fi
   line haproxy "$(cat "$PIDS/haproxy.pid" 2>/dev/null || echo -)" "$(alive haproxy && echo up || echo down)" \
     "$(haproxy_all_up && echo "all API servers UP, http://127.0.0.1:$FRONT_PORT/" || echo "not every API server UP")"
+  say ""
+  say "Key figures (each process's /metrics, counted since it started)"
+  for i in $(seq 1 "$API_COUNT"); do
+    say "  api$i: $(figures "http://127.0.0.1:$(api_port "$i")/metrics")"
+  done
+  if has_scheduler; then
+    for n in $(seq 1 "$SCHEDULER_COUNT"); do
+      say "  $(scheduler_name "$n"): $(figures "http://127.0.0.1:$(scheduler_port "$n")/metrics")"
+    done
+  fi
+}
+
+# One line from a host's Prometheus text: bookings by outcome, requests shed by reason, outbox depth,
+# flush lag, SMS sent / retried / dead-lettered. Loopback callers need no key (Slots.Hosting MetricsEndpoint).
+figures() {
+  curl -fsS --max-time 2 "$1" 2>/dev/null | awk '
+    function label(line, name,   m) { return match(line, name "=\"[^\"]*\"") ? substr(line, RSTART + length(name) + 2, RLENGTH - length(name) - 3) : "" }
+    /^slots_api_reservations_total\{/ && label($0, "operation") == "reserve" { booked[label($0, "outcome")] += $NF; any = 1 }
+    /^slots_api_shed_total\{/ { shed[label($0, "reason")] += $NF; any = 1 }
+    /^slots_sms_outbox_depth\{/ { outbox = $NF; any = 1 }
+    /^slots_scheduler_flush_lag_seconds\{/ { lag = $NF; any = 1 }
+    /^slots_sms_sent_total\{/ { sent += $NF; any = 1 }
+    /^slots_sms_retried_total\{/ { retried += $NF }
+    /^slots_sms_dead_lettered_total\{/ { dead += $NF }
+    END {
+      if (!any) { print "no metrics"; exit }
+      out = "bookings"; n = 0
+      for (o in booked) { out = out " " o "=" booked[o]; n++ }
+      if (!n) out = out " none"
+      out = out "; shed"; n = 0
+      for (r in shed) { out = out " " r "=" shed[r]; n++ }
+      if (!n) out = out " none"
+      if (outbox != "") out = out "; outbox " outbox
+      if (lag != "") out = out "; flush lag " lag " s"
+      out = out "; sms sent=" sent + 0 " retried=" retried + 0 " dead=" dead + 0
+      print out
+    }'
 }
 
 # The process ids of one part: PostgreSQL's postmaster, the RabbitMQ node (the script and its Erlang VM), or a PID file's.

@@ -4,6 +4,7 @@ using Slots.Api.Endpoints;
 using Slots.Api.Hosting;
 using Slots.Health;
 using Slots.Hosting;
+using Slots.Hosting.Metrics;
 
 var builder = WebApplication.CreateBuilder(args);
 
@@ -14,6 +15,7 @@ builder.AddAdminAuth();      // API keys for staff endpoints
 builder.AddRateLimits();     // second line behind HAProxy
 builder.AddHealthProbes();   // live and ready probes
 builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
+builder.AddSlotsMetrics();   // the Slots.* meters at /metrics (loopback or staff key)
 
 var app = builder.Build();
 
@@ -32,6 +34,7 @@ app.UseRateLimiter();
 
 app.MapOpenApi();
 app.MapHealthProbes();
+app.MapSlotsMetrics();
 app.MapPlaces();
 app.MapReservations();
 app.MapAdmin();

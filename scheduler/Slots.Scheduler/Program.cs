@@ -1,6 +1,7 @@
 using Slots;
 using Slots.Health;
 using Slots.Hosting;
+using Slots.Hosting.Metrics;
 using Slots.Scheduler.Hosting;
 using Slots.Sms.RabbitMq;
 
@@ -11,6 +12,7 @@ builder.AddSlotsStorage();                        // the backend named by Slots:
 builder.AddSchemaStartup();                       // migrate before the first job (when MigrateOnStart)
 builder.AddSlotsScheduling(dedicatedHost: true);  // Quartz: window jobs and the SMS relay, clustered on the server backends
 builder.AddHealthProbes();                        // live and ready probes
+builder.AddSlotsMetrics();                        // the Slots.* meters at /metrics (loopback or staff key)
 
 var app = builder.Build();
 
@@ -21,6 +23,7 @@ if (SmsCommands.IsSmsCommand(args))
 }
 
 app.MapHealthProbes();
+app.MapSlotsMetrics();
 
 await app.RunAsync();
 return 0;

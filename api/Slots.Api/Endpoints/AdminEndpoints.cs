@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Admin;
 using Slots.Api.Contracts;
+using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 using Slots.Catalogue;
 using Slots.Places;
@@ -15,13 +16,29 @@ internal static class AdminEndpoints
 {
     public static IEndpointRouteBuilder MapAdmin(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/admin").WithTags("Admin").RequireAuthorization(AdminAuth.AdminPolicy);
-        group.MapPost("/places", CreatePlace).WithName("CreatePlace").Accepts<CreatePlaceRequest>("application/json");
-        group.MapPost("/slots/generate", Generate).WithName("GenerateSlots").Accepts<GenerateSlotsRequest>("application/json");
-        group.MapPost("/demo-data", Demo).WithName("CreateDemoData").Accepts<DemoDataBody>("application/json");
+        var group = app.MapGroup("/api/admin").WithTags("Admin").RequireAuthorization(AdminAuth.AdminPolicy)
+            .Problems([.. ProblemCatalog.Shedding, ProblemCatalog.Unauthenticated, ProblemCatalog.Forbidden,
+                ProblemCatalog.ValidationFailed, ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType]);
+        group.MapPost("/places", CreatePlace).WithName("CreatePlace").Accepts<CreatePlaceRequest>("application/json")
+            .WithSummary("Create a place")
+            .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admin keys only.");
+        group.MapPost("/slots/generate", Generate).WithName("GenerateSlots").Accepts<GenerateSlotsRequest>("application/json")
+            .WithSummary("Generate slots")
+            .WithDescription("Slots from a daily template for the given days (at most 366) at the given places, or every active place; "
+                + "slots that exist are kept. dryRun counts without writing. Admin keys only.");
+        group.MapPost("/demo-data", Demo).WithName("CreateDemoData").Accepts<DemoDataBody>("application/json")
+            .WithSummary("Create demo data")
+            .WithDescription("Believable places with slots, from a seed. Admin keys only.");
         // Viewers (e.g. a ministry dashboard) may read statistics but change nothing.
-        app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy);
-        app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy);
+        string[] viewer = [.. ProblemCatalog.Shedding, ProblemCatalog.Unauthenticated];
+        app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy)
+            .WithSummary("Seats and reservations per day")
+            .WithDescription("Per day between from and to (default: today and the next 29 days, at most 366): slots, seats, free seats and reservations. Viewer or admin keys.")
+            .Problems([.. viewer, ProblemCatalog.ValidationFailed]);
+        app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
+            .WithSummary("Scheduler jobs and flush lag")
+            .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewer or admin keys.")
+            .Problems(viewer);
         return app;
     }
 

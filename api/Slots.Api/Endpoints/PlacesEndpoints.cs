@@ -1,5 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Contracts;
+using Slots.Api.Metrics;
+using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
@@ -17,11 +19,25 @@ internal static class PlacesEndpoints
 
     public static IEndpointRouteBuilder MapPlaces(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads);
-        group.MapGet("/", List).WithName("ListPlaces");
-        group.MapGet("/regions", Regions).WithName("ListRegions");
-        group.MapGet("/{id:int}", Get).WithName("GetPlace");
-        group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability");
+        var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads)
+            .Problems(ProblemCatalog.Shedding);
+        group.MapGet("/", List).WithName("ListPlaces")
+            .WithSummary("List active places")
+            .WithDescription("Active places, optionally in one region and/or with a name containing the search text, ordered by name, a page at a time.")
+            .QueryInteger("page", 1, MaxPage, 1, "The page, from 1.")
+            .QueryInteger("pageSize", 1, 100, 20, "Places per page.")
+            .Problems(ProblemCatalog.ValidationFailed);
+        group.MapGet("/regions", Regions).WithName("ListRegions")
+            .WithSummary("List regions")
+            .WithDescription("The regions that have an active place, for the region filter.");
+        group.MapGet("/{id:int}", Get).WithName("GetPlace")
+            .WithSummary("Get a place")
+            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound);
+        group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability")
+            .WithSummary("Free seats of a place")
+            .WithDescription("Each slot that has not started between from and to (default: today and the next 6 days, at most 31 days) "
+                + "with its length, capacity and free seats. Days are in the place's own time zone.")
+            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound, ProblemCatalog.ValidationFailed);
         return app;
     }
 
@@ -63,7 +79,7 @@ internal static class PlacesEndpoints
         await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
 
     public static async Task<Results<Ok<AvailabilityDto>, ProblemHttpResult, ValidationProblem>> Availability(
-        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, CancellationToken ct)
+        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
         var place = await places.FindAsync(id, ct);
         if (place is not { Active: true })
@@ -101,6 +117,7 @@ internal static class PlacesEndpoints
             .GroupBy(s => s.Slot.Day)
             .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
             .ToList();
+        metrics.AvailabilityRead();
         return TypedResults.Ok(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days));
     }
 

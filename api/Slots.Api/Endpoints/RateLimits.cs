@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Threading.RateLimiting;
 using Microsoft.AspNetCore.RateLimiting;
+using Slots.Api.Metrics;
 using Slots.Api.Problems;
 
 namespace Slots.Api.Endpoints;
@@ -39,6 +40,7 @@ internal static class RateLimits
             {
                 var wait = context.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter)
                     ? retryAfter : options.Window;
+                context.HttpContext.RequestServices.GetRequiredService<ApiMetrics>().Shed(StatusCodes.Status429TooManyRequests, "rate-limited");
                 context.HttpContext.Response.Headers.RetryAfter =
                     Math.Max(1, (int)Math.Ceiling(wait.TotalSeconds)).ToString(CultureInfo.InvariantCulture);
                 await Problem.Of(StatusCodes.Status429TooManyRequests, "rate-limited", "Too many requests.",

@@ -1,6 +1,8 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.AspNetCore.Mvc;
 using Slots.Api.Contracts;
+using Slots.Api.Metrics;
+using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
@@ -14,11 +16,40 @@ internal static class ReservationsEndpoints
     {
         var group = app.MapGroup("/api/reservations")
             .WithTags("Reservations")
-            .RequireRateLimiting(RateLimits.Writes);
-        group.MapPost("/", Reserve).WithName("Reserve").Accepts<ReserveRequest>("application/json");
-        group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads);
-        group.MapDelete("/{code}", Cancel).WithName("CancelReservation");
-        group.MapPost("/{code}/reschedule", Reschedule).WithName("RescheduleReservation").Accepts<RescheduleRequest>("application/json");
+            .RequireRateLimiting(RateLimits.Writes)
+            .Problems([.. ProblemCatalog.Shedding, ProblemCatalog.ValidationFailed]);
+        group.MapPost("/", Reserve).WithName("Reserve").Accepts<ReserveRequest>("application/json")
+            .WithReservationMetrics("reserve", "reserved")
+            .WithSummary("Book a seat")
+            .WithDescription("Takes a free seat of the slot for the person, in one atomic step with the SMS that confirms it. "
+                + "A retry with the same Idempotency-Key (after a timeout, a 429 or a 503) answers what the first request did, "
+                + "with Idempotent-Replayed: true, and never books twice.")
+            .Header(ReservationRequests.IdempotencyHeader, true,
+                "A new random value (e.g. a UUID) per booking, the same on every retry of it: 8 to 100 letters, digits or - _ . :", 8, 100)
+            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.UnknownSlot, ProblemCatalog.SlotFull, ProblemCatalog.AlreadyBooked,
+                ProblemCatalog.SlotStarted, ProblemCatalog.RequestInProgress, ProblemCatalog.IdempotencyKeyReused,
+                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType);
+        group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
+            .WithReservationMetrics("find", "found")
+            .WithSummary("Look a reservation up")
+            .WithDescription("The reservation with this confirmation code, when the phone or national id in the headers matches it.")
+            .ContactProof()
+            .Problems(ProblemCatalog.ReservationNotFound);
+        group.MapDelete("/{code}", Cancel).WithName("CancelReservation")
+            .WithReservationMetrics("cancel", "cancelled")
+            .WithSummary("Cancel a reservation")
+            .WithDescription("Frees the seat and sends the cancellation SMS. A reservation whose slot has begun cannot be cancelled.")
+            .ContactProof()
+            .Problems(ProblemCatalog.ReservationNotFound, ProblemCatalog.ReservationStarted);
+        group.MapPost("/{code}/reschedule", Reschedule).WithName("RescheduleReservation").Accepts<RescheduleRequest>("application/json")
+            .WithReservationMetrics("reschedule", "rescheduled")
+            .WithSummary("Move a reservation to another slot")
+            .WithDescription("Takes a seat of the new slot and frees the old one in one step, keeping the code; "
+                + "when the new slot is full the reservation stays as it was.")
+            .ContactProof()
+            .Problems(ProblemCatalog.ReservationNotFound, ProblemCatalog.UnknownPlace, ProblemCatalog.UnknownSlot, ProblemCatalog.SlotFull,
+                ProblemCatalog.SlotStarted, ProblemCatalog.ReservationStarted, ProblemCatalog.RescheduleAcrossWindow,
+                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType);
         return app;
     }
 

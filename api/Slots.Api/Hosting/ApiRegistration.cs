@@ -1,6 +1,8 @@
 using Microsoft.AspNetCore.HttpOverrides;
 using Slots.Api.Contracts;
 using Slots.Api.Endpoints;
+using Slots.Api.Metrics;
+using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 
 namespace Slots.Api.Hosting;
@@ -10,10 +12,17 @@ internal static class ApiRegistration
     /// <summary>HTTP plumbing: source-generated JSON, problem details everywhere, OpenAPI, trusted proxies.</summary>
     public static IHostApplicationBuilder AddHttpApi(this IHostApplicationBuilder builder)
     {
-        builder.Services.ConfigureHttpJsonOptions(o => o.SerializerOptions.TypeInfoResolverChain.Insert(0, SlotsJsonContext.Default));
+        builder.Services.ConfigureHttpJsonOptions(o =>
+        {
+            o.SerializerOptions.TypeInfoResolverChain.Insert(0, SlotsJsonContext.Default);
+            // Answers carry numbers as numbers; without this the OpenAPI document (and the SPA's types generated
+            // from it) would say "integer or string". Bodies are read by JsonBody with the context's own options.
+            o.SerializerOptions.NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.Strict;
+        });
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = Problem.WithCode);
         builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
-        builder.Services.AddOpenApi();
+        builder.Services.AddSlotsOpenApi();
+        builder.Services.AddSingleton<ApiMetrics>();
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();

@@ -1,5 +1,6 @@
 using System.Data.Common;
 using Microsoft.AspNetCore.Diagnostics;
+using Slots.Api.Metrics;
 using Slots.Api.Problems;
 
 namespace Slots.Api.Hosting;
@@ -9,7 +10,7 @@ namespace Slots.Api.Hosting;
 /// client may retry with the same Idempotency-Key); anything else is a bug, answered 500 without
 /// details and logged.
 /// </summary>
-internal sealed partial class DatabaseUnavailableHandler(ILogger<DatabaseUnavailableHandler> logger) : IExceptionHandler
+internal sealed partial class DatabaseUnavailableHandler(ApiMetrics metrics, ILogger<DatabaseUnavailableHandler> logger) : IExceptionHandler
 {
     public async ValueTask<bool> TryHandleAsync(HttpContext http, Exception exception, CancellationToken ct)
     {
@@ -25,6 +26,7 @@ internal sealed partial class DatabaseUnavailableHandler(ILogger<DatabaseUnavail
         if (exception is DbException or TimeoutException || exception.InnerException is DbException)
         {
             LogDatabaseUnavailable(logger, exception.GetType().Name);
+            metrics.Shed(StatusCodes.Status503ServiceUnavailable, "database-unavailable");
             http.Response.Headers.RetryAfter = "2";
             await Problem.Of(StatusCodes.Status503ServiceUnavailable, "database-unavailable",
                 "The booking database is not answering right now.",

@@ -13,8 +13,8 @@ internal static class Frontend
     // Routing runs before the static files here (minimal hosting puts it first), and the static-file
     // middleware steps aside for a request that already has an endpoint. So the fallback must not
     // match a path with a file name (`nonfile`), or every asset would be answered with index.html.
-    // API, health and OpenAPI paths are left out too: an unknown one stays a 404 problem.
-    private const string ClientRoutes = "{*path:regex(^(?!(api|health|openapi)(/|$))):nonfile}";
+    // API, health, OpenAPI and metrics paths are left out too: an unknown one stays a 404 problem.
+    private const string ClientRoutes = "{*path:regex(^(?!(api|health|openapi|metrics)(/|$))):nonfile}";
 
     public static WebApplication UseFrontend(this WebApplication app)
     {

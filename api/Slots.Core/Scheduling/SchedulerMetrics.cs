@@ -19,7 +19,9 @@ public sealed class SchedulerMetrics
     {
         var meter = meters.Create(MeterName);
         _runs = meter.CreateCounter<long>("slots.scheduler.job.runs", "{run}", "Job runs, by job and outcome");
-        _duration = meter.CreateHistogram<double>("slots.scheduler.job.duration", "s", "How long a job run took");
+        // 1 ms to 5 min: a flush of a few rows takes milliseconds, moving a day into the window minutes at most.
+        _duration = meter.CreateHistogram("slots.scheduler.job.duration", "s", "How long a job run took",
+            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300] });
         _rows = meter.CreateCounter<long>("slots.scheduler.job.rows", "{row}", "Rows a job moved, flushed, evicted or purged");
         meter.CreateObservableGauge("slots.scheduler.flush.lag", () => Volatile.Read(ref _flushLagSeconds), "s",
             "Age of the oldest hot change not yet flushed to disk, as of the last flush");

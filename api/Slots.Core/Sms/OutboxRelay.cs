@@ -38,6 +38,7 @@ public sealed partial class OutboxRelay(
         try
         {
             var rows = await store.ReadUnsentAsync(options.Value.RelayBatchSize, ct);
+            metrics.OutboxDepth(rows.Count);
             if (rows.Count == 0)
             {
                 return 0;

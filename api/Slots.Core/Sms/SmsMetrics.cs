@@ -7,6 +7,8 @@ public sealed class SmsMetrics
 {
     public const string MeterName = "Slots.Sms";
 
+    private long _outboxDepth;
+
     public SmsMetrics(IMeterFactory meters)
     {
         var meter = meters.Create(MeterName);
@@ -16,7 +18,12 @@ public sealed class SmsMetrics
         Retried = meter.CreateCounter<long>("slots.sms.retried", "{message}", "Failed sends put back for a later try");
         Unrecorded = meter.CreateCounter<long>("slots.sms.unrecorded", "{message}", "SMS the gateway accepted whose sms_sent record could not be written within RecordPatience");
         DeadLettered = meter.CreateCounter<long>("slots.sms.dead_lettered", "{message}", "Messages given up after the last try");
+        meter.CreateObservableGauge("slots.sms.outbox.depth", () => Volatile.Read(ref _outboxDepth), "{message}",
+            "Unsent outbox rows the relay found at its last look, at most one relay batch (Slots:Sms:RelayBatchSize): a full batch means at least that many wait");
     }
+
+    /// <summary>What the relay saw waiting when it last read the outbox; read for free from the batch it reads anyway.</summary>
+    public void OutboxDepth(int unsent) => Volatile.Write(ref _outboxDepth, unsent);
 
     public Counter<long> Relayed { get; }
     public Counter<long> Sent { get; }

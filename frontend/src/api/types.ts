@@ -1,37 +1,19 @@
-// Shapes of the Slots API (camelCase JSON).
+// Shapes of the Slots API (camelCase JSON). What the API answers comes from schema.d.ts, which
+// `npm run build` generates from openapi.json (the API's OpenAPI document, kept equal to what the
+// API serves by tests/Slots.Api.Tests OpenApiContractTests): a change on either side fails the build.
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
 
 export type Language = 'sk' | 'en';
 
-export interface Place {
-  id: number;
-  name: string;
-  address: string;
-  region: string;
-  timeZone: string;
-  active: boolean;
-}
+export type Place = Schemas['PlaceDto'];
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export type Page<T> = Omit<Schemas['PageDtoOfPlaceDto'], 'items'> & { items: T[] };
 
-export interface Slot {
-  time: string;
-  minutes: number;
-  capacity: number;
-  free: number;
-}
+export type Slot = Schemas['SlotDto'];
 
-export interface Availability {
-  placeId: number;
-  timeZone: string;
-  from: string;
-  to: string;
-  days: { day: string; slots: Slot[] }[];
-}
+export type Availability = Schemas['AvailabilityDto'];
 
 export interface SlotRef {
   placeId: number;
@@ -45,29 +27,18 @@ export interface Person {
   nationalId: string;
 }
 
-export interface Reservation extends SlotRef {
-  code: string;
-  placeName: string;
-  address: string;
-  minutes: number;
-  name: string;
-}
+export type Reservation = Schemas['ReservationDto'];
 
-export interface Alternative extends SlotRef {
-  free: number;
-}
+export type Alternative = NonNullable<Schemas['Problem']['alternatives']>[number];
 
-/** RFC 9457 problem details with the API's extensions. */
-export interface Problem {
-  type?: string;
-  title?: string;
-  status: number;
-  detail?: string;
-  code?: string;
-  errors?: Record<string, string[]>;
-  alternatives?: Alternative[];
-  existingCode?: string;
-}
+/** A problem code the API (or HAProxy in front of it) answers. */
+export type ProblemCode = Schemas['Problem']['code'];
+
+/**
+ * RFC 9457 problem details with the API's extensions. Every member but the status may be missing:
+ * an answer that is not the API's own (a proxy's error page, a cut connection) still becomes one.
+ */
+export type Problem = Partial<Schemas['Problem']> & { status: number };
 
 /** How a person proves a reservation is theirs: one of the two, sent in a header. */
 export type Proof = { kind: 'phone' | 'nationalId'; value: string };
@@ -88,13 +59,7 @@ export interface GenerateSlots {
   dryRun: boolean;
 }
 
-export interface GenerateResult {
-  places: number;
-  slotsCreated: number;
-  slotsExisting: number;
-  seatsCreated: number;
-  dryRun: boolean;
-}
+export type GenerateResult = Schemas['GenerateSlotsDto'];
 
 export interface NewPlace {
   name: string;
@@ -111,22 +76,18 @@ export interface DemoDataRequest {
   seed?: number;
 }
 
-export interface DemoDataResult {
-  placesCreated: number;
-  slotsCreated: number;
-  seatsCreated: number;
-}
+export type DemoDataResult = Schemas['DemoDataDto'];
 
-export interface DayStats {
-  day: string;
-  slots: number;
-  seats: number;
-  freeSeats: number;
-  reservations: number;
-}
+export type DayStats = Schemas['DayStatsDto'];
 
-export interface Stats {
-  from: string;
-  to: string;
-  days: DayStats[];
-}
+export type Stats = Schemas['StatsDto'];
+
+// What the page sends must be what the API reads: each request shape is checked against the document's.
+type Fits<T extends U, U> = T;
+export type RequestsFitTheContract = [
+  Fits<NewPlace, Schemas['CreatePlaceRequest']>,
+  Fits<GenerateSlots, Schemas['GenerateSlotsRequest']>,
+  Fits<DemoDataRequest, Schemas['DemoDataBody']>,
+  Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,
+  Fits<SlotRef, Schemas['RescheduleRequest']>,
+];

@@ -1,0 +1,218 @@
+using System.Text.Json.Nodes;
+using Microsoft.AspNetCore.Authorization;
+using Microsoft.AspNetCore.OpenApi;
+using Microsoft.OpenApi;
+using Slots.Hosting.Staff;
+
+namespace Slots.Api.OpenApi;
+
+/// <summary>
+/// Makes /openapi/v1.json the contract: every problem response with its codes and Retry-After,
+/// the headers the handlers read, the staff key on the admin operations, and a document that does
+/// not depend on the host it was asked from (frontend/openapi.json is a snapshot of it).
+/// </summary>
+internal static class ContractTransformers
+{
+    public const string ProblemSchema = "Problem";
+    public const string ApiKeyScheme = "ApiKey";
+    private const string ProblemJson = "application/problem+json";
+
+    private static readonly Dictionary<string, string> TagDescriptions = new(StringComparer.Ordinal)
+    {
+        ["Places"] = "Finding a place and its free seats.",
+        ["Reservations"] = "Booking, looking up, cancelling and rescheduling a reservation.",
+        ["Admin"] = "Places, slot generation and statistics, for staff with an X-Api-Key.",
+    };
+
+    public static IServiceCollection AddSlotsOpenApi(this IServiceCollection services) =>
+        services.AddOpenApi(o =>
+        {
+            o.AddDocumentTransformer((document, _, _) => Document(document));
+            o.AddOperationTransformer((operation, context, _) => Operation(operation, context));
+            // Request bodies are read field by field and a missing field is answered 400 with its name, so no
+            // member is required by the schema (records' constructor parameters would otherwise all be).
+            o.AddSchemaTransformer((schema, context, _) =>
+            {
+                if (context.JsonTypeInfo.Type.Namespace == typeof(Contracts.ReserveRequest).Namespace
+                    && context.JsonTypeInfo.Type.Name.EndsWith("Request", StringComparison.Ordinal) || context.JsonTypeInfo.Type == typeof(Contracts.DemoDataBody))
+                {
+                    schema.Required?.Clear();
+                }
+                return Task.CompletedTask;
+            });
+        });
+
+    private static Task Document(OpenApiDocument document)
+    {
+        document.Info = new OpenApiInfo
+        {
+            Title = "Slots API",
+            Version = "v1",
+            Description = "Books limited appointment slots and stays up in a stampede. Every error is an RFC 9457 problem "
+                + "(application/problem+json) with a stable `type` (urn:slots:problem:<code>) and a machine-readable `code`; "
+                + "429 and 503 carry Retry-After, and a retry with the same Idempotency-Key never books twice.",
+        };
+        // The document is the same whatever host serves it: clients call the API on the origin that served it.
+        document.Servers = [new OpenApiServer { Url = "/", Description = "The origin serving this document: HAProxy in front, or one instance." }];
+        document.Tags ??= new HashSet<OpenApiTag>();
+        foreach (var (name, description) in TagDescriptions)
+        {
+            if (document.Tags.FirstOrDefault(t => t.Name == name) is { } tag)
+            {
+                tag.Description = description;
+            }
+            else
+            {
+                document.Tags.Add(new OpenApiTag { Name = name, Description = description });
+            }
+        }
+        document.Components ??= new OpenApiComponents();
+        document.Components.Schemas ??= new Dictionary<string, IOpenApiSchema>();
+        document.Components.Schemas[ProblemSchema] = Problem();
+        // Every problem response points at Problem; the framework's own problem schemas would be unused.
+        document.Components.Schemas.Remove("HttpValidationProblemDetails");
+        document.Components.Schemas.Remove("ProblemDetails");
+        document.Components.SecuritySchemes ??= new Dictionary<string, IOpenApiSecurityScheme>();
+        document.Components.SecuritySchemes[ApiKeyScheme] = new OpenApiSecurityScheme
+        {
+            Type = SecuritySchemeType.ApiKey,
+            In = ParameterLocation.Header,
+            Name = StaffKeys.Header,
+            Description = "A staff key: role admin (everything) or viewer (statistics, jobs and /metrics only).",
+        };
+        return Task.CompletedTask;
+    }
+
+    private static Task Operation(OpenApiOperation operation, OpenApiOperationTransformerContext context)
+    {
+        var metadata = context.Description.ActionDescriptor.EndpointMetadata;
+        var codes = metadata.OfType<ProblemsMetadata>().SelectMany(m => m.Codes).Distinct().Select(ProblemCatalog.Of).ToList();
+        operation.Responses ??= new OpenApiResponses();
+        foreach (var status in codes.GroupBy(c => c.Status).OrderBy(g => g.Key))
+        {
+            operation.Responses[status.Key.ToString(System.Globalization.CultureInfo.InvariantCulture)] = ProblemResponse(status.ToList(), context.Document);
+        }
+        // Success first, then the problems by status: the snapshot reads in a stable order.
+        var ordered = operation.Responses.OrderBy(r => r.Key, StringComparer.Ordinal).ToList();
+        operation.Responses.Clear();
+        foreach (var (status, response) in ordered)
+        {
+            operation.Responses[status] = response;
+        }
+        foreach (var header in metadata.OfType<HeaderMetadata>())
+        {
+            operation.Parameters ??= [];
+            operation.Parameters.Add(new OpenApiParameter
+            {
+                Name = header.Name,
+                In = ParameterLocation.Header,
+                Required = header.Required,
+                Description = header.Description,
+                Schema = new OpenApiSchema { Type = JsonSchemaType.String, MinLength = header.MinLength, MaxLength = header.MaxLength },
+            });
+        }
+        foreach (var query in metadata.OfType<QueryIntegerMetadata>())
+        {
+            if (operation.Parameters?.OfType<OpenApiParameter>().FirstOrDefault(p => p.Name == query.Name && p.In == ParameterLocation.Query) is { } parameter)
+            {
+                parameter.Description = query.Description;
+                parameter.Schema = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.Integer,
+                    Format = "int32",
+                    Minimum = query.Minimum.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    Maximum = query.Maximum.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    Default = query.Default,
+                };
+            }
+        }
+        // Staff operations need the key; the rest say so explicitly with an empty requirement (anyone may call them).
+        operation.Security = metadata.OfType<IAuthorizeData>().Any()
+            ? [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(ApiKeyScheme, context.Document)] = [] }]
+            : [new OpenApiSecurityRequirement()];
+        return Task.CompletedTask;
+    }
+
+    private static OpenApiResponse ProblemResponse(List<ProblemEntry> problems, OpenApiDocument? document)
+    {
+        var response = new OpenApiResponse
+        {
+            Description = string.Join("; ", problems.Select(p => $"`{p.Code}`: {p.When}")) + ".",
+            Content = new Dictionary<string, OpenApiMediaType>
+            {
+                [ProblemJson] = new()
+                {
+                    Schema = new OpenApiSchema
+                    {
+                        AllOf =
+                        [
+                            new OpenApiSchemaReference(ProblemSchema, document),
+                            new OpenApiSchema
+                            {
+                                Type = JsonSchemaType.Object,
+                                Properties = new Dictionary<string, IOpenApiSchema>
+                                {
+                                    ["code"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = [.. problems.Select(p => (JsonNode)p.Code)] },
+                                },
+                            },
+                        ],
+                    },
+                },
+            },
+        };
+        if (problems.Any(p => p.RetryAfter))
+        {
+            response.Headers = new Dictionary<string, IOpenApiHeader>
+            {
+                ["Retry-After"] = new OpenApiHeader
+                {
+                    Description = "Seconds to wait before retrying (with the same Idempotency-Key)"
+                        + (problems.All(p => p.RetryAfter) ? "." : $"; sent with {string.Join(", ", problems.Where(p => p.RetryAfter).Select(p => p.Code))}."),
+                    Schema = new OpenApiSchema { Type = JsonSchemaType.Integer, Minimum = "1" },
+                },
+            };
+        }
+        return response;
+    }
+
+    /// <summary>RFC 9457 problem details with the API's members.</summary>
+    private static OpenApiSchema Problem() => new()
+    {
+        Type = JsonSchemaType.Object,
+        Description = "An RFC 9457 problem. `code` is stable and meant for programs; docs/problems.md lists every code.",
+        Required = new HashSet<string> { "type", "title", "status", "code" },
+        Properties = new Dictionary<string, IOpenApiSchema>
+        {
+            ["type"] = new OpenApiSchema { Type = JsonSchemaType.String, Description = "urn:slots:problem:<code>" },
+            ["title"] = new OpenApiSchema { Type = JsonSchemaType.String },
+            ["status"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
+            ["detail"] = new OpenApiSchema { Type = JsonSchemaType.String },
+            ["instance"] = new OpenApiSchema { Type = JsonSchemaType.String },
+            ["code"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = [.. ProblemCatalog.All.Select(p => (JsonNode)p.Code)] },
+            ["errors"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Object,
+                Description = "validation-failed: each field, query parameter or header that is wrong, with what is expected.",
+                AdditionalProperties = new OpenApiSchema { Type = JsonSchemaType.Array, Items = new OpenApiSchema { Type = JsonSchemaType.String } },
+            },
+            ["alternatives"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Array,
+                Description = "slot-full: the nearest free slots at the place.",
+                Items = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.Object,
+                    Required = new HashSet<string> { "placeId", "day", "time", "free" },
+                    Properties = new Dictionary<string, IOpenApiSchema>
+                    {
+                        ["placeId"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
+                        ["day"] = new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" },
+                        ["time"] = new OpenApiSchema { Type = JsonSchemaType.String, Pattern = "^[0-2][0-9]:[0-5][0-9]$" },
+                        ["free"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
+                    },
+                },
+            },
+            ["existingCode"] = new OpenApiSchema { Type = JsonSchemaType.String, Description = "already-booked: the code of the reservation the person holds, only for the phone that booked it." },
+        },
+    };
+}

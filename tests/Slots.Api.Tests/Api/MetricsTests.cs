@@ -1,0 +1,79 @@
+using System.Net;
+using Slots.Api.Tests.Infrastructure;
+using static Slots.Api.Tests.Infrastructure.Api;
+
+namespace Slots.Api.Tests.Api;
+
+/// <summary>
+/// Alone, not beside other tests: a process has one host in production, and OpenTelemetry listens to
+/// every meter named Slots.* in the process, so a second host's meters of the same name would be
+/// taken for duplicates and this host's series could go missing.
+/// </summary>
+[CollectionDefinition(nameof(MetricsTests), DisableParallelization = true)]
+[Collection(nameof(MetricsTests))]
+public sealed class MetricsTests : ApiTestBase
+{
+    [Fact]
+    public async Task Metrics_serve_the_slots_meters_after_a_booking_without_personal_data()
+    {
+        var host = await StartAsync();
+        var client = host.Client();
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1);
+        var day = Today.AddDays(2);
+        var booker = People.Next();
+        var booked = await client.SendAsync(Reserve(place, day, "08:00", booker));
+        var full = await client.SendAsync(Reserve(place, day, "08:00", People.Next()));
+        await FreeSeatsAsync(client, place, day, "08:10");
+        Assert.Equal(HttpStatusCode.Created, booked.StatusCode);
+        Assert.Equal("slot-full", await ProblemCodeAsync(full));
+        var code = (await JsonAsync(booked))["code"]!.GetValue<string>();
+
+        // The in-process jobs (the embedded default) relay the booking's SMS within a few seconds.
+        var text = await ScrapeUntilAsync(client, "slots_sms_sent_total");
+
+        Assert.Contains("slots_api_reservations_total{otel_scope_name=\"Slots.Api\",operation=\"reserve\",outcome=\"reserved\"}", text);
+        Assert.Contains("slots_api_reservations_total{otel_scope_name=\"Slots.Api\",operation=\"reserve\",outcome=\"slot-full\"}", text);
+        Assert.Contains("slots_api_reservation_duration_seconds_bucket{otel_scope_name=\"Slots.Api\",operation=\"reserve\",outcome=\"reserved\",le=\"0.005\"}", text);
+        Assert.Contains("slots_api_availability_reads_total", text);
+        Assert.Contains("slots_scheduler_job_runs_total", text);
+        Assert.Contains("slots_scheduler_flush_lag_seconds", text);
+        Assert.Contains("slots_sms_outbox_depth", text);
+        Assert.DoesNotContain(code, text);
+        Assert.DoesNotContain(booker.Phone, text);
+        Assert.DoesNotContain(booker.Name, text);
+    }
+
+    [Fact]
+    public async Task Metrics_refuse_a_caller_through_a_proxy_without_a_staff_key()
+    {
+        var client = (await StartAsync()).Client();
+
+        var proxied = new HttpRequestMessage(HttpMethod.Get, "/metrics") { Headers = { { "X-Forwarded-For", "203.0.113.7" } } };
+        var refused = await client.SendAsync(proxied);
+        var withKey = new HttpRequestMessage(HttpMethod.Get, "/metrics")
+        {
+            Headers = { { "X-Forwarded-For", "203.0.113.7" }, { "X-Api-Key", SlotsHost.ViewerKey } },
+        };
+        var admitted = await client.SendAsync(withKey);
+
+        Assert.Equal(HttpStatusCode.Unauthorized, refused.StatusCode);
+        Assert.Equal("unauthenticated", await ProblemCodeAsync(refused));
+        Assert.DoesNotContain("slots_", await refused.Content.ReadAsStringAsync());
+        Assert.Equal(HttpStatusCode.OK, admitted.StatusCode);
+        Assert.StartsWith("text/plain", admitted.Content.Headers.ContentType!.ToString());
+    }
+
+    private static async Task<string> ScrapeUntilAsync(HttpClient client, string series)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(30);
+        while (true)
+        {
+            var text = await client.GetStringAsync("/metrics");
+            if (text.Contains(series, StringComparison.Ordinal) || DateTime.UtcNow > deadline)
+            {
+                return text;
+            }
+            await Task.Delay(250);
+        }
+    }
+}

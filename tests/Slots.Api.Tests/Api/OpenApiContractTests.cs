@@ -1,0 +1,67 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Slots.Testing;
+
+namespace Slots.Api.Tests.Api;
+
+/// <summary>
+/// The SPA's types are generated from frontend/openapi.json (tools/openapi lints it in the SPA's
+/// `npm test`), so the snapshot must be exactly what the API serves: a change to the contract
+/// fails here until the snapshot is refreshed with SLOTS_UPDATE_OPENAPI=1.
+/// </summary>
+public sealed class OpenApiContractTests : ApiTestBase
+{
+    private static readonly string Snapshot = Path.Combine(Repository.Root, "frontend", "openapi.json");
+
+    [Fact]
+    public async Task The_committed_snapshot_is_the_document_the_api_serves()
+    {
+        var served = Normalized(await (await StartAsync()).Client().GetStringAsync("/openapi/v1.json"));
+
+        if (Environment.GetEnvironmentVariable("SLOTS_UPDATE_OPENAPI") == "1")
+        {
+            await File.WriteAllTextAsync(Snapshot, served, TestContext.Current.CancellationToken);
+        }
+        var committed = File.Exists(Snapshot) ? await File.ReadAllTextAsync(Snapshot, TestContext.Current.CancellationToken) : "";
+
+        Assert.True(committed == served,
+            "frontend/openapi.json differs from /openapi/v1.json. Refresh it with "
+            + "SLOTS_UPDATE_OPENAPI=1 dotnet test tests/Slots.Api.Tests --filter OpenApiContractTests, then rebuild the SPA (npm run build) for its types.");
+    }
+
+    [Fact]
+    public async Task Every_operation_documents_its_problems_summary_and_security()
+    {
+        var document = JsonNode.Parse(await (await StartAsync()).Client().GetStringAsync("/openapi/v1.json"))!;
+        var operations = document["paths"]!.AsObject()
+            .SelectMany(path => path.Value!.AsObject().Select(op => (Name: $"{op.Key.ToUpperInvariant()} {path.Key}", Operation: op.Value!)))
+            .ToList();
+
+        Assert.NotEmpty(operations);
+        Assert.All(operations, op =>
+        {
+            Assert.False(string.IsNullOrEmpty(op.Operation["operationId"]?.GetValue<string>()), op.Name);
+            Assert.False(string.IsNullOrEmpty(op.Operation["summary"]?.GetValue<string>()), op.Name);
+            Assert.NotNull(op.Operation["security"]);
+            Assert.Contains("503", op.Operation["responses"]!.AsObject().Select(r => r.Key));
+            Assert.NotNull(op.Operation["responses"]!["503"]!["headers"]!["Retry-After"]);
+        });
+        var reserve = document["paths"]!["/api/reservations"]!["post"]!;
+        Assert.Equal(["201", "400", "404", "409", "413", "415", "422", "429", "500", "503"],
+            reserve["responses"]!.AsObject().Select(r => r.Key));
+        Assert.Equal(["slot-full", "already-booked", "slot-started", "request-in-progress"],
+            Codes(reserve["responses"]!["409"]!));
+        Assert.Equal("Idempotency-Key", reserve["parameters"]![0]!["name"]!.GetValue<string>());
+        Assert.Equal("ApiKey", document["paths"]!["/api/admin/places"]!["post"]!["security"]![0]!.AsObject().Single().Key);
+        Assert.Equal("integer", document["paths"]!["/api/places"]!["get"]!["parameters"]!.AsArray()
+            .Single(p => p!["name"]!.GetValue<string>() == "page")!["schema"]!["type"]!.GetValue<string>());
+    }
+
+    private static IEnumerable<string> Codes(JsonNode response) =>
+        response["content"]!["application/problem+json"]!["schema"]!["allOf"]![1]!["properties"]!["code"]!["enum"]!.AsArray()
+            .Select(c => c!.GetValue<string>());
+
+    private static string Normalized(string json) =>
+        JsonNode.Parse(json)!.ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }) + "\n";
+}
