@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { assertBuilt, buildApi, type RunningApi, startApi } from './stack';
+import { assertBuilt, buildApi, type RunningApi, startApi, startProxy } from './stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,6 +9,9 @@ declare module 'vitest' {
     /** The SPA as an API that allows one reservation write per 5 s window serves it. */
     limitedAppUrl: string;
     limitedApiUrl: string;
+    /** The SPA through HAProxy (the product's haproxy.cfg) in front of the main API. */
+    proxyUrl: string;
+    proxyStatsUrl: string;
   }
 }
 
@@ -25,11 +28,15 @@ export default async function setup(project: TestProject) {
       startApi('limited', { Slots__RateLimits__WritesPerWindow: '1', Slots__RateLimits__Window: '00:00:05' }),
     ]);
     apis.push(api, limited);
+    const proxy = await startProxy([api.url]);
+    apis.push(proxy);
     // The page as people get it: from the API itself (frontend/dist through Slots:Frontend:Root), not a dev server.
     project.provide('appUrl', api.url);
     project.provide('apiUrl', api.url);
     project.provide('limitedAppUrl', limited.url);
     project.provide('limitedApiUrl', limited.url);
+    project.provide('proxyUrl', proxy.url);
+    project.provide('proxyStatsUrl', proxy.statsUrl);
   } catch (error) {
     await teardown();
     throw error;

@@ -88,3 +88,41 @@ export async function startApi(name: string, settings: Record<string, string> = 
   }
   return { url, stop };
 }
+
+/**
+ * HAProxy with the product's own haproxy.cfg in front of the given API instances: the production
+ * path (rate limits, shedding, problem answers) between the browser and the API.
+ */
+export async function startProxy(apiUrls: string[]): Promise<RunningApi & { statsUrl: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'slots-e2e-haproxy-'));
+  const [front, stats] = [await freePort(), await freePort()];
+  const servers = Object.fromEntries(apiUrls.map((u, i) => [`SLOTS_API_${i + 1}`, new URL(u).host]));
+  const log = createWriteStream(join(dir, 'haproxy.log'));
+  const child = spawn('haproxy', ['-db', '-f', join(repoRoot, 'haproxy', 'haproxy.cfg')], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SLOTS_FRONT_BIND: `127.0.0.1:${front}`, SLOTS_STATS_BIND: `127.0.0.1:${stats}`, ...servers },
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const url = `http://127.0.0.1:${front}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.pid) {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid, 'SIGTERM');
+      const killer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Ready when HAProxy's health checks have marked the servers up and a request gets through.
+    await waitUntilReady(url, child, 30_000);
+  } catch (error) {
+    console.error(`HAProxy failed to start; log in ${join(dir, 'haproxy.log')}`);
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    throw error;
+  }
+  return { url, stop, statsUrl: `http://127.0.0.1:${stats}` };
+}
