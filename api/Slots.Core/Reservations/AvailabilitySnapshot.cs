@@ -7,6 +7,9 @@ namespace Slots.Reservations;
 /// The free seats of each place's hot days as this API instance last read them, so a stampede's
 /// availability reads (and the alternatives offered with a "slot full") cost no query each:
 /// <list type="bullet">
+/// <item>a place is held only once it is popular: the first read of a place (none in the last
+/// <see cref="MaxAge"/>) asks the database for its own days only, so readers spread over many places
+/// pay for a week, not for the whole hot window; a second read within that age loads the window;</item>
 /// <item>a place's entry is read again when it is older than <see cref="MaxAge"/>, by one query
 /// that every concurrent miss shares (single flight);</item>
 /// <item>this instance's own answers are applied at once: a booking takes a seat, a "slot full"
@@ -25,6 +28,7 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
 
     private readonly ConcurrentDictionary<int, Entry> _entries = new();
     private readonly ConcurrentDictionary<int, Task<Entry>> _loading = new();
+    private readonly ConcurrentDictionary<int, long> _asked = new();
 
     /// <summary>
     /// Slots of a place in [from, to], all inside its hot days [hotFrom, hotTo], with their free seats.
@@ -37,6 +41,10 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         }
         if (!_entries.TryGetValue(placeId, out var entry) || entry.From != hotFrom || entry.To != hotTo || IsOld(entry))
         {
+            if (entry is null && !_loading.ContainsKey(placeId) && FirstAskSince(placeId))
+            {
+                return await store.GetAvailabilityAsync(placeId, from, to, ct);
+            }
             entry = await LoadAsync(placeId, hotFrom, hotTo);
         }
         return entry.Slice(from, to);
@@ -60,6 +68,25 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
     }
 
     private bool IsOld(Entry entry) => clock.GetElapsedTime(entry.LoadedAt) >= MaxAge;
+
+    /// <summary>Whether no read of the place came within <see cref="MaxAge"/>; notes this one.</summary>
+    private bool FirstAskSince(int placeId)
+    {
+        var now = clock.GetTimestamp();
+        var previous = _asked.GetValueOrDefault(placeId, long.MinValue);
+        _asked[placeId] = now;
+        if (_asked.Count >= MaxPlaces * 4)
+        {
+            foreach (var (id, at) in _asked)
+            {
+                if (clock.GetElapsedTime(at, now) >= MaxAge)
+                {
+                    _asked.TryRemove(id, out _);
+                }
+            }
+        }
+        return previous == long.MinValue || clock.GetElapsedTime(previous, now) >= MaxAge;
+    }
 
     private Task<Entry> LoadAsync(int placeId, DateOnly from, DateOnly to)
     {

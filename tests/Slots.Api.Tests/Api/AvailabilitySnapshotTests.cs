@@ -8,15 +8,39 @@ public sealed class AvailabilitySnapshotTests
     private static readonly SlotKey Nine = new(7, Today, 9 * 60);
     private static readonly SlotKey Ten = new(7, Today, 10 * 60);
 
+    private static readonly DateOnly Last = Today.AddDays(29);
+
+    private static Task<IReadOnlyList<SlotAvailability>> Read(AvailabilitySnapshot snapshot, DateOnly from, DateOnly to) =>
+        snapshot.GetAsync(7, from, to, Today, Last, CancellationToken.None);
+
     [Fact]
-    public async Task A_hundred_concurrent_reads_of_one_place_cost_one_query()
+    public async Task A_place_read_once_is_asked_for_its_days_only_and_held_whole_once_read_again_within_its_age()
+    {
+        var store = new CountingStore();
+        var clock = new ManualClock();
+        var snapshot = new AvailabilitySnapshot(store, clock);
+
+        await Read(snapshot, Today, Today.AddDays(6));
+        clock.Advance(AvailabilitySnapshot.MaxAge * 2);
+        await Read(snapshot, Today, Today.AddDays(6));
+        clock.Advance(AvailabilitySnapshot.MaxAge / 4);
+        await Read(snapshot, Today, Today.AddDays(6));
+        await Read(snapshot, Today.AddDays(1), Today.AddDays(2));
+
+        // Readers spread over many places pay for their week; a place read twice within a second is held.
+        Assert.Equal([(Today, Today.AddDays(6)), (Today, Today.AddDays(6)), (Today, Last)], store.Asked);
+    }
+
+    [Fact]
+    public async Task A_hundred_concurrent_reads_of_one_place_share_one_query_for_its_whole_window()
     {
         var store = new CountingStore { Delay = TimeSpan.FromMilliseconds(50) };
         var snapshot = new AvailabilitySnapshot(store, new ManualClock());
 
-        var reads = await Task.WhenAll(Enumerable.Range(0, 100).Select(_ => snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None)));
+        var reads = await Task.WhenAll(Enumerable.Range(0, 100).Select(_ => Read(snapshot, Today, Today)));
 
-        Assert.Equal(1, store.Queries);
+        // The first asks for its own day; the 99 that came within the same second share one window query.
+        Assert.Equal([(Today, Today), (Today, Last)], store.Asked);
         Assert.All(reads, r => Assert.Equal([3, 1], r.Select(s => s.Free)));
     }
 
@@ -25,17 +49,18 @@ public sealed class AvailabilitySnapshotTests
     {
         var store = new CountingStore();
         var snapshot = new AvailabilitySnapshot(store, new ManualClock());
-        await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today);
 
         snapshot.Taken(Nine);
         snapshot.Full(Ten);
-        var afterOwn = await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
+        var afterOwn = await Read(snapshot, Today, Today);
         snapshot.Forget();
-        var afterCancel = await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
+        var afterCancel = await Read(snapshot, Today, Today);
 
         Assert.Equal([2, 0], afterOwn.Select(s => s.Free));
         Assert.Equal([3, 1], afterCancel.Select(s => s.Free));
-        Assert.Equal(2, store.Queries);
+        Assert.Equal(3, store.Queries);
     }
 
     [Fact]
@@ -44,33 +69,40 @@ public sealed class AvailabilitySnapshotTests
         var store = new CountingStore();
         var clock = new ManualClock();
         var snapshot = new AvailabilitySnapshot(store, clock);
-
-        await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
-        clock.Advance(AvailabilitySnapshot.MaxAge / 2);
-        await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
-        Assert.Equal(1, store.Queries);
-
-        clock.Advance(AvailabilitySnapshot.MaxAge);
-        await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today);
         Assert.Equal(2, store.Queries);
 
-        await snapshot.GetAsync(7, Today.AddDays(-1), Today, Today, Today.AddDays(29), CancellationToken.None);
-        await snapshot.GetAsync(7, Today.AddDays(-1), Today, Today, Today.AddDays(29), CancellationToken.None);
-        Assert.Equal(4, store.Queries);
+        clock.Advance(AvailabilitySnapshot.MaxAge / 2);
+        await Read(snapshot, Today, Today);
+        Assert.Equal(2, store.Queries);
+
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        await Read(snapshot, Today, Today);
+        Assert.Equal(3, store.Queries);
+
+        await Read(snapshot, Today.AddDays(-1), Today);
+        await Read(snapshot, Today.AddDays(-1), Today);
+        Assert.Equal(5, store.Queries);
     }
 
     [Fact]
     public async Task A_failed_query_reaches_its_readers_and_the_next_read_tries_again()
     {
-        var store = new CountingStore { Fail = true };
-        var snapshot = new AvailabilitySnapshot(store, new ManualClock());
+        var store = new CountingStore();
+        var clock = new ManualClock();
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today);
 
-        await Assert.ThrowsAsync<TimeoutException>(() => snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None));
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        store.Fail = true;
+        await Assert.ThrowsAsync<TimeoutException>(() => Read(snapshot, Today, Today));
         store.Fail = false;
-        var read = await snapshot.GetAsync(7, Today, Today, Today, Today.AddDays(29), CancellationToken.None);
+        var read = await Read(snapshot, Today, Today);
 
         Assert.Equal(2, read.Count);
-        Assert.Equal(2, store.Queries);
+        Assert.Equal(4, store.Queries);
     }
 
     private sealed class ManualClock : TimeProvider
@@ -84,15 +116,19 @@ public sealed class AvailabilitySnapshotTests
 
     private sealed class CountingStore : IReservationStore
     {
-        private int _queries;
+        private readonly List<(DateOnly, DateOnly)> _asked = [];
 
-        public int Queries => Volatile.Read(ref _queries);
+        public int Queries { get { lock (_asked) { return _asked.Count; } } }
+        public List<(DateOnly, DateOnly)> Asked { get { lock (_asked) { return [.. _asked]; } } }
         public TimeSpan Delay { get; init; }
         public bool Fail { get; set; }
 
         public async Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct)
         {
-            Interlocked.Increment(ref _queries);
+            lock (_asked)
+            {
+                _asked.Add((from, to));
+            }
             await Task.Delay(Delay, ct);
             if (Fail)
             {
