@@ -5,8 +5,9 @@ namespace Slots.LoadTest.Simulation;
 /// <summary>
 /// Starts virtual users on the arrival curve (open) or as a fixed crowd (closed), within hard
 /// bounds: no new user after the duration or past MaxUsers, never more than MaxInFlight at once
-/// (an arrival beyond that is counted as not started, so a generator that cannot keep up says
-/// so), and every user gone by duration + give-up + a short grace.
+/// sending or reading (users asleep in Retry-After do not count: <see cref="ActiveUsers"/>; an
+/// arrival beyond that is counted as not started, so a generator that cannot keep up says so),
+/// and every user gone by duration + give-up + a short grace.
 /// </summary>
 public sealed class Simulator(SimulationOptions options)
 {
@@ -20,11 +21,11 @@ public sealed class Simulator(SimulationOptions options)
         var users = new ConcurrentDictionary<long, Task>();
         long next = 0;
 
-        Task StartUser()
+        Task StartUser(ActiveUsers? active = null)
         {
             var n = Interlocked.Increment(ref next) - 1;
             recorder.UserStarted();
-            var user = new VirtualUser(n, options, catalog, sources.For(n), options.Targets[(int)(n % options.Targets.Count)], recorder);
+            var user = new VirtualUser(n, options, catalog, sources.For(n), options.Targets[(int)(n % options.Targets.Count)], recorder, active);
             return user.RunAsync(runEnd.Token);
         }
 
@@ -42,14 +43,14 @@ public sealed class Simulator(SimulationOptions options)
             return recorder;
         }
 
-        using var inFlight = new SemaphoreSlim(options.MaxInFlight, options.MaxInFlight);
+        var active = new ActiveUsers(options.MaxInFlight);
         long arrived = 0;
         while (recorder.Elapsed < options.Duration && arrived < options.MaxUsers && !runEnd.IsCancellationRequested)
         {
             var due = Math.Min(options.Arrivals.ArrivalsBy(recorder.Elapsed), options.MaxUsers);
             for (; arrived < due; arrived++)
             {
-                if (!inFlight.Wait(0, CancellationToken.None))
+                if (!active.TryStart())
                 {
                     recorder.UserNotStarted();
                     continue;
@@ -59,11 +60,11 @@ public sealed class Simulator(SimulationOptions options)
                 {
                     try
                     {
-                        await StartUser();
+                        await StartUser(active);
                     }
                     finally
                     {
-                        inFlight.Release();
+                        active.Left();
                         users.TryRemove(id, out _);
                     }
                 }, CancellationToken.None);

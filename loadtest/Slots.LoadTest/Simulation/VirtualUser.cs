@@ -12,7 +12,7 @@ namespace Slots.LoadTest.Simulation;
 /// 429/503/request-in-progress and resend with the same key, take an offered alternative when
 /// the slot filled meanwhile, and give up after a bounded time.
 /// </summary>
-public sealed class VirtualUser(long number, SimulationOptions options, Catalog catalog, HttpClient client, Uri target, Recorder recorder)
+public sealed class VirtualUser(long number, SimulationOptions options, Catalog catalog, HttpClient client, Uri target, Recorder recorder, ActiveUsers? active = null)
 {
     private static readonly MediaTypeHeaderValue Json = new("application/json");
     private static readonly TimeSpan BaseBackoff = TimeSpan.FromMilliseconds(500);
@@ -161,7 +161,16 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             {
                 return null;
             }
-            await Task.Delay(delay, ct);
+            // Asleep, this user leaves room for another arrival (open runs bound only active users).
+            active?.Sleeping();
+            try
+            {
+                await Task.Delay(delay, ct);
+            }
+            finally
+            {
+                active?.Woke();
+            }
         }
     }
 
