@@ -51,7 +51,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 limit=$((quick == 1 ? 900 : 3600))
-out="loadtest/results/chaos/seed-$seed$([ "$quick" = 1 ] && echo -quick)"
+# (not `[ … ] && echo -quick`: its status 1 on a full run would end the script under set -e)
+if [ "$quick" = 1 ]; then out="loadtest/results/chaos/seed-$seed-quick"; else out="loadtest/results/chaos/seed-$seed"; fi
 if [ "$SLOTS_STACK_BUILD" = 1 ]; then dotnet build loadtest/Slots.LoadTest -c "$configuration" --nologo -v quiet; fi
 loadtest_dll="artifacts/bin/Slots.LoadTest/$(echo "$configuration" | tr '[:upper:]' '[:lower:]')/Slots.LoadTest.dll"
 [ -f "$loadtest_dll" ] || { echo "$loadtest_dll is missing: build it, or leave SLOTS_CHAOS_BUILD unset." >&2; exit 2; }
