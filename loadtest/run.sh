@@ -185,6 +185,16 @@ fi
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 11 \
   "${watch[@]}" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
 
+# Demand far above supply: the same step, every arrival after one place's week (a few hundred to
+# about a thousand free seats), so most answers are 409 slot-full, 429, or "no free seat" from the
+# availability read: what the answers that are not bookings cost.
+echo "== sold-out stampede: the same step, everyone after one place's week"
+"$lt" run --target "$target" --scenario soldout --endpoint reserve --flow spa --mode open \
+  --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
+  --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 13 \
+  --max-places 1 --hot-places 1 --hot-days 1 --hot-share 1 \
+  "${watch[@]}" "${audit[@]}" --json "$results/soldout.json" || echo "sold-out stampede audit FAILED (see above)"
+
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
 "$lt" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
   "${watch[@]}" --json "$results/availability.json"

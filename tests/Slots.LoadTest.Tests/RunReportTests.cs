@@ -68,4 +68,31 @@ public sealed class RunReportTests
         Assert.Equal(1, report.Errors["reserve: HTTP 408"]);
         Assert.Equal(1, report.Errors["reserve: no answer: ResponseEnded"]);
     }
+
+    [Fact]
+    public void The_summary_lists_the_sold_out_stampede_with_what_each_kind_of_answer_cost()
+    {
+        var recorder = new Recorder();
+        recorder.Answer("availability", 200, TimeSpan.FromMilliseconds(4));
+        recorder.Answer("reserve", 201, TimeSpan.FromMilliseconds(20));
+        recorder.Confirmed(new ReservationBody("AAAAA-BBBBB", 1, "2030-01-01", "08:00"));
+        recorder.Answer("reserve", 409, TimeSpan.FromMilliseconds(6));
+        recorder.Answer("reserve", 409, TimeSpan.FromMilliseconds(8));
+        recorder.Finish();
+        var report = RunReport.From(Options with { Scenario = "soldout" }, DateTimeOffset.UtcNow, recorder, [], null);
+        var folder = Directory.CreateTempSubdirectory("slots-summary-");
+        try
+        {
+            File.WriteAllText(Path.Combine(folder.FullName, "soldout.json"), System.Text.Json.JsonSerializer.Serialize(report, RunReport.Json));
+
+            var md = Summary.Markdown(folder.FullName, "postgres");
+
+            Assert.Contains("| sold-out stampede |", md);
+            Assert.Contains("- sold-out stampede (one place, a week's seats, the same step): booked 1; answers at the client: reserve 409 2 (p99 8.0 ms)", md);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
 }

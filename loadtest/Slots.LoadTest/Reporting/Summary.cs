@@ -8,7 +8,7 @@ namespace Slots.LoadTest.Reporting;
 
 /// <summary>
 /// The benchmark's one table from the scenario files of one backend (noop, baseline, reserve,
-/// stampede, availability, seed): the ratios the design is judged by, next to the issue's targets.
+/// stampede, soldout, availability, seed): the ratios the design is judged by, next to the issue's targets.
 /// </summary>
 public static class Summary
 {
@@ -19,6 +19,7 @@ public static class Summary
         var baseline = Run("baseline");
         var real = Run("reserve");
         var stampede = Run("stampede");
+        var soldOut = Run("soldout");
         var availability = Read<AvailabilityReport>(folder, "availability");
         var seed = Read<SeedResult>(folder, "seed");
         var inv = CultureInfo.InvariantCulture;
@@ -27,7 +28,7 @@ public static class Summary
         md.AppendLine();
         md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator | CPU µs per decided answer: API / DB |");
         md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|");
-        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede) })
+        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede), ("sold-out stampede", soldOut) })
         {
             if (r is null)
             {
@@ -54,6 +55,14 @@ public static class Summary
             md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0); " +
                 $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
                 $"users the generator could not start: {stampede.Users.NotStarted}");
+        }
+        if (soldOut is not null)
+        {
+            // What the answers of a crowd far larger than the seats cost: mostly 409 and 429, and people told there is no free seat.
+            var answers = string.Join(", ", soldOut.Latency.OrderByDescending(kv => kv.Value.Count)
+                .Select(kv => $"{kv.Key} {kv.Value.Count} (p99 {kv.Value.P99:0.0} ms)"));
+            md.AppendLine(inv, $"- sold-out stampede (one place, a week's seats, the same step): booked {soldOut.Confirmed}; answers at the client: {answers}; " +
+                $"users: {string.Join(", ", soldOut.Users.Outcomes.Select(kv => $"{kv.Key} {kv.Value}"))}, not started {soldOut.Users.NotStarted}; CPU µs per decided answer API / DB {CpuPerAnswer(soldOut)}");
         }
         if (availability is not null)
         {
