@@ -98,6 +98,15 @@ public static class SqlServerCommands
         return proc;
     }
 
+    /// <summary>dbo.cold_was_cancelled: outputs @cancelled.</summary>
+    public static SqlCommand ColdWasCancelled(CancelCommand c)
+    {
+        var proc = Proc("dbo.cold_was_cancelled");
+        AddProof(proc, c.Code, c.Proof);
+        Output(proc, "@cancelled", SqlDbType.Int, 0);
+        return proc;
+    }
+
     /// <summary>dbo.cold_reschedule: outputs @route, @outcome.</summary>
     public static SqlCommand ColdReschedule(RescheduleCommand c)
     {

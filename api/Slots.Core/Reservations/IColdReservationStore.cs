@@ -26,6 +26,13 @@ public interface IColdReservationStore
     /// <summary>Moves a cold reservation to another cold slot. A move to a hot day answers AcrossWindow.</summary>
     Task<Cold<RescheduleStatus>> RescheduleAsync(RescheduleCommand c, CancellationToken ct);
 
+    /// <summary>
+    /// Whether the code's reservation was cancelled and the proof is its owner's, on any day: a
+    /// cancel retried after its first try took effect (its answer lost with a killed instance or a
+    /// dropped connection, and resent by the client or its HTTP stack) is answered as the first was.
+    /// </summary>
+    Task<bool> WasCancelledAsync(CancelCommand c, CancellationToken ct);
+
     /// <summary>An active reservation on a cold day (not yet copied to the hot tables); null otherwise.</summary>
     Task<ReservationDetails?> FindAsync(string code, CancellationToken ct);
 

@@ -192,6 +192,11 @@ public sealed class ReservationService(
             var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
             status = coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
         }
+        if (status == CancelStatus.NotFound && await cold.WasCancelledAsync(command, CancellationToken.None))
+        {
+            // The same cancel again (DELETE is idempotent): the first took effect, this one changes nothing.
+            return CancelStatus.Cancelled;
+        }
         if (status == CancelStatus.Cancelled)
         {
             snapshot.Forget(); // a seat came back, at a slot this answer does not name

@@ -160,6 +160,18 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
         return new(ColdRoute.Done, CancelStatus.Cancelled);
     }
 
+    public async Task<bool> WasCancelledAsync(CancelCommand c, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        string? phone = c.Proof.Phone, person = c.Proof.PersonHash;
+        // Not flushed yet: the change record; flushed: the disk row with its cancellation time.
+        return await db.Changes.AsNoTracking()
+                .AnyAsync(x => x.Code == c.Code && x.Kind == (int)ChangeKind.Cancelled && (x.Phone == phone || x.PersonHash == person), ct)
+            || await db.Reservations.AsNoTracking()
+                .AnyAsync(r => r.Code == c.Code && r.CancelledAt != null && (r.Phone == phone || r.PersonHash == person), ct);
+    }
+
     /// <summary>Moves a cold reservation to another cold slot. A move to a hot day answers AcrossWindow.</summary>
     public async Task<Cold<RescheduleStatus>> RescheduleAsync(RescheduleCommand c, CancellationToken ct)
     {

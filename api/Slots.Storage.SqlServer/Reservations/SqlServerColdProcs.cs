@@ -22,6 +22,9 @@ public interface ISqlServerColdProcs
 
     Task<ReservationDetails?> FindAsync(string code, CancellationToken ct);
 
+    /// <summary>dbo.cold_was_cancelled: whether the code was cancelled by the proof's owner.</summary>
+    Task<bool> WasCancelledAsync(CancelCommand c, CancellationToken ct);
+
     /// <summary>The stored horizon (null for an unknown place) and the cold slots of [from, to].</summary>
     Task<(DateOnly? Horizon, IReadOnlyList<SlotAvailability> Slots)> AvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct);
 
@@ -56,6 +59,14 @@ public sealed class SqlServerColdProcs(SqlServerConnectionString connectionStrin
         await using var proc = SqlServerCommands.ColdReschedule(c).On(connection);
         await proc.ExecuteNonQueryAsync(ct);
         return new ColdProcAnswer(Number(proc, "@route"), Number(proc, "@outcome"));
+    }
+
+    public async Task<bool> WasCancelledAsync(CancelCommand c, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var proc = SqlServerCommands.ColdWasCancelled(c).On(connection);
+        await proc.ExecuteNonQueryAsync(ct);
+        return (int)proc.Parameters["@cancelled"].Value == 1;
     }
 
     public async Task<ReservationDetails?> FindAsync(string code, CancellationToken ct)

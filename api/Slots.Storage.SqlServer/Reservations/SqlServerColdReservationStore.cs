@@ -55,6 +55,9 @@ public sealed class SqlServerColdReservationStore : IColdReservationStore
             token => _procs.RescheduleAsync(c, token), ChangeRetryOn,
             static () => new ColdProcAnswer(0, (int)RescheduleStatus.SlotFull), ct));
 
+    public async Task<bool> WasCancelledAsync(CancelCommand c, CancellationToken ct) =>
+        await _retry.ExecuteAsync(async token => await _procs.WasCancelledAsync(c, token), ChangeRetryOn, exhausted: null, ct);
+
     public Task<ReservationDetails?> FindAsync(string code, CancellationToken ct) => _procs.FindAsync(code, ct);
 
     public async Task<(DateOnly Horizon, IReadOnlyList<SlotAvailability> Slots)> AvailabilityAsync(

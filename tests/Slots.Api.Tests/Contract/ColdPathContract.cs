@@ -161,6 +161,23 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
     }
 
     [Fact]
+    public async Task A_cold_cancel_sent_again_after_it_took_effect_answers_204()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1, day: ColdDay);
+        var person = People.Next();
+        var code = await CodeOfAsync(await client.SendAsync(Reserve(place, ColdDay, "08:00", person)));
+        Assert.Equal(HttpStatusCode.NoContent, (await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", person.Phone))).StatusCode);
+
+        var again = await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", person.Phone));
+        var stranger = await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", "+421911999888"));
+
+        Assert.Equal(HttpStatusCode.NoContent, again.StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, stranger.StatusCode);
+        Assert.Equal(1, await FreeSeatsAsync(client, place, ColdDay, "08:00"));
+    }
+
+    [Fact]
     public async Task A_cold_reschedule_moves_the_seat_and_a_move_across_the_horizon_is_refused()
     {
         var (client, admin) = await StartAsync();

@@ -249,6 +249,32 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
         Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(place, day, "08:00", person))).StatusCode);
     }
 
+    // Found by the chaos soak (seed 17): an instance killed after its cancel committed, the client's
+    // HTTP stack sent the DELETE again, and the second try answered 404 for a cancel that had happened.
+    [Fact]
+    public async Task A_cancel_sent_again_after_it_took_effect_answers_204_and_touches_nothing_else()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+        var day = Today.AddDays(2);
+        var person = People.Next();
+        var next = People.Next();
+        var code = (await JsonAsync(await client.SendAsync(Reserve(place, day, "08:00", person))))["code"]!.GetValue<string>();
+        Assert.Equal(HttpStatusCode.NoContent, (await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", person.Phone))).StatusCode);
+        var nextCode = (await JsonAsync(await client.SendAsync(Reserve(place, day, "08:00", next))))["code"]!.GetValue<string>();
+
+        var again = await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", person.Phone));
+        var byId = await client.SendAsync(new HttpRequestMessage(HttpMethod.Delete, $"/api/reservations/{code}") { Headers = { { "Slots-National-Id", person.NationalId } } });
+        var stranger = await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", "+421911999888"));
+
+        Assert.Equal(HttpStatusCode.NoContent, again.StatusCode);
+        Assert.Equal(HttpStatusCode.NoContent, byId.StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, stranger.StatusCode);
+        Assert.Equal(0, await FreeSeatsAsync(client, place, day, "08:00"));
+        Assert.Equal(HttpStatusCode.OK, (await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{nextCode}", next.Phone))).StatusCode);
+        Assert.Equal([nextCode], (await HotReservationsAsync(place)).Select(r => r.Code));
+    }
+
     [Fact]
     public async Task A_code_alone_reveals_and_cancels_nothing()
     {

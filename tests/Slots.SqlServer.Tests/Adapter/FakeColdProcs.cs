@@ -41,6 +41,8 @@ public sealed class FakeColdProcs : ISqlServerColdProcs
 
     Task<ReservationDetails?> ISqlServerColdProcs.FindAsync(string code, CancellationToken ct) => Task.FromResult<ReservationDetails?>(null);
 
+    Task<bool> ISqlServerColdProcs.WasCancelledAsync(CancelCommand c, CancellationToken ct) => Task.FromResult(false);
+
     Task<(DateOnly? Horizon, IReadOnlyList<SlotAvailability> Slots)> ISqlServerColdProcs.AvailabilityAsync(
         int placeId, DateOnly from, DateOnly to, CancellationToken ct) => Task.FromResult((Horizon, Slots));
 

@@ -11,7 +11,7 @@ public sealed class ColdProcScriptTests
 {
     public static readonly string[] WriteProcs = ["cold_reserve", "cold_cancel", "cold_reschedule"];
 
-    public static readonly string[] ReadProcs = ["cold_find_reservation", "cold_availability", "cold_horizon"];
+    public static readonly string[] ReadProcs = ["cold_find_reservation", "cold_availability", "cold_horizon", "cold_was_cancelled"];
 
     public static TheoryData<string> Writes() => [.. WriteProcs];
 
@@ -29,7 +29,8 @@ public sealed class ColdProcScriptTests
     {
         Assert.Equal(
             ["040_proc_cold_reserve.sql", "041_proc_cold_cancel.sql", "042_proc_cold_reschedule.sql",
-             "043_proc_cold_find_reservation.sql", "044_proc_cold_availability.sql", "045_proc_cold_horizon.sql"],
+             "043_proc_cold_find_reservation.sql", "044_proc_cold_availability.sql", "045_proc_cold_horizon.sql",
+             "047_proc_cold_was_cancelled.sql"],
             WriteProcs.Concat(ReadProcs).Select(p => SqlScripts.FileOf("proc", p)));
     }
 

@@ -33,6 +33,7 @@ public sealed class ProcSignatureTests
         ["cold_reserve"] = () => SqlServerCommands.ColdReserve(Reserve),
         ["cold_cancel"] = () => SqlServerCommands.ColdCancel(new CancelCommand("ABCDE-FGHJK", Proof, Now)),
         ["cold_reschedule"] = () => SqlServerCommands.ColdReschedule(new RescheduleCommand("ABCDE-FGHJK", Proof, Slot, Now)),
+        ["cold_was_cancelled"] = () => SqlServerCommands.ColdWasCancelled(new CancelCommand("ABCDE-FGHJK", Proof, Now)),
         ["cold_find_reservation"] = () => SqlServerCommands.ColdFindReservation("ABCDE-FGHJK"),
         ["cold_availability"] = () => SqlServerCommands.ColdAvailability(7, Slot.Day, Slot.Day.AddDays(3)),
         ["cold_horizon"] = () => SqlServerCommands.ColdHorizon(7),
