@@ -49,6 +49,8 @@ public static class DomainRegistration
             .Validate(o => o.ViewRefresh >= TimeSpan.FromMilliseconds(50) && o.ViewRefresh <= TimeSpan.FromSeconds(5),
                 $"{WaitingRoomOptions.Section}:ViewRefresh must be 50 ms..5 s")
             .Validate(o => o.AdvanceEvery >= TimeSpan.FromMilliseconds(100), $"{WaitingRoomOptions.Section}:AdvanceEvery must be at least 100 ms");
+        builder.Services.AddMetrics();
+        builder.Services.AddSingleton<WaitingRoomMetrics>();
         builder.Services.AddSingleton<WaitingRoomTokens>();
         builder.Services.AddSingleton<WaitingRoomView>();
         builder.Services.AddSingleton<JoinBatcher>();

@@ -10,7 +10,7 @@ namespace Slots.WaitingRoom;
 /// admitted-and-unexpired-and-unused ≤ free seats + abandon allowance, and nobody while the scope has no free seat.
 /// Every step is a guarded write, so two nodes running this at once never both move a counter.
 /// </summary>
-public sealed partial class ServingCounter(IWaitingRoomStore store, PlaceDirectory places, TimeProvider clock, ILogger<ServingCounter> logger)
+public sealed partial class ServingCounter(IWaitingRoomStore store, PlaceDirectory places, WaitingRoomMetrics metrics, TimeProvider clock, ILogger<ServingCounter> logger)
 {
     /// <summary>One pass over the open openings; returns how many people it admitted.</summary>
     public async Task<long> AdvanceAsync(CancellationToken ct)
@@ -22,6 +22,7 @@ public sealed partial class ServingCounter(IWaitingRoomStore store, PlaceDirecto
         {
             admitted += await AdvanceAsync(opening, ct);
         }
+        metrics.Admitted(admitted);
         return admitted;
     }
 

@@ -14,6 +14,7 @@ public sealed class WaitingRoomService(
     JoinBatcher joins,
     WaitingRoomTokens tokens,
     PlaceDirectory places,
+    WaitingRoomMetrics metrics,
     TimeProvider clock,
     IOptions<WaitingRoomOptions> options)
 {
@@ -58,19 +59,21 @@ public sealed class WaitingRoomService(
     /// </summary>
     public async Task<JoinAnswer> JoinAsync(long openingId, string personKey, CancellationToken ct)
     {
+        var answer = await JoinCoreAsync(openingId, personKey, ct);
+        metrics.Joined(answer.Outcome);
+        return answer;
+    }
+
+    private async Task<JoinAnswer> JoinCoreAsync(long openingId, string personKey, CancellationToken ct)
+    {
+        // From the view alone: an opening is joinable on every instance within ViewRefresh of its creation, and
+        // joins to made-up ids cost no database read.
         var snapshot = await view.GetAsync(ct);
         if (!snapshot.Openings.TryGetValue(openingId, out var known))
         {
-            // Perhaps created on another instance since this one last looked.
-            if (await store.FindAsync(openingId, ct) is null)
-            {
-                return new JoinAnswer(JoinOutcome.UnknownOpening);
-            }
-            view.Invalidate();
-            snapshot = await view.GetAsync(ct);
-            known = snapshot.Openings.GetValueOrDefault(openingId);
+            return new JoinAnswer(JoinOutcome.UnknownOpening);
         }
-        if (known is null || !known.IsOpen)
+        if (!known.IsOpen)
         {
             return new JoinAnswer(JoinOutcome.Closed);
         }
@@ -98,9 +101,11 @@ public sealed class WaitingRoomService(
             return new StatusAnswer(check);
         }
         var snapshot = await view.GetAsync(ct);
-        return snapshot.Openings.TryGetValue(held.OpeningId, out var opening)
-            ? new StatusAnswer(check, StatusOf(opening, held.Ticket, now))
-            : new StatusAnswer(check, new RoomStatus(RoomState.Closed, held.OpeningId, default, 0, TimeSpan.FromMinutes(1)));
+        var status = snapshot.Openings.TryGetValue(held.OpeningId, out var opening)
+            ? StatusOf(opening, held.Ticket, now)
+            : new RoomStatus(RoomState.Closed, held.OpeningId, default, 0, TimeSpan.FromMinutes(1));
+        metrics.Told(status.State);
+        return new StatusAnswer(check, status);
     }
 
     /// <summary>
@@ -110,6 +115,13 @@ public sealed class WaitingRoomService(
     /// booking per admission (a retry with the same key passes again). A refusal writes nothing.
     /// </summary>
     public async Task<GatePass> EnterAsync(int placeId, string? token, string bookingKey, CancellationToken ct)
+    {
+        var pass = await DecideAsync(placeId, token, bookingKey, ct);
+        metrics.Gated(pass.Verdict);
+        return pass;
+    }
+
+    private async Task<GatePass> DecideAsync(int placeId, string? token, string bookingKey, CancellationToken ct)
     {
         var snapshot = await view.GetAsync(ct);
         if (snapshot.OpenAt(placeId) is not { } opening)

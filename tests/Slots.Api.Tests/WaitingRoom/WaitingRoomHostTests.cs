@@ -1,10 +1,12 @@
 using System.Diagnostics;
+using System.Diagnostics.Metrics;
 using System.Net;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 using Slots.Api.Hosting;
 using Slots.Api.Tests.Api;
 using Slots.Api.Tests.Infrastructure;
+using Slots.WaitingRoom;
 using static Slots.Api.Tests.Infrastructure.Api;
 using static Slots.Api.Tests.Infrastructure.Room;
 
@@ -37,6 +39,41 @@ public sealed class WaitingRoomHostTests : ApiTestBase
         Assert.Equal("admitted", state);
         var (day, time) = Slot(0);
         Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(WithToken(Reserve(place, day, time, person), token))).StatusCode);
+    }
+
+    [Fact]
+    public async Task The_gate_counts_its_refusals_in_the_Slots_WaitingRoom_meter()
+    {
+        var refused = 0L;
+        using var listener = new MeterListener();
+        listener.InstrumentPublished = (instrument, l) =>
+        {
+            if (instrument.Meter.Name == WaitingRoomMetrics.MeterName && instrument.Name == "slots.waiting_room.gate")
+            {
+                l.EnableMeasurementEvents(instrument);
+            }
+        };
+        listener.SetMeasurementEventCallback<long>((_, value, tags, _) =>
+        {
+            foreach (var tag in tags)
+            {
+                if (tag.Key == "verdict" && (string?)tag.Value == nameof(GateVerdict.TokenRequired))
+                {
+                    Interlocked.Add(ref refused, value);
+                }
+            }
+        });
+        listener.Start();
+        var host = await StartAsync();
+        var (client, admin) = (host.Client(), host.AdminClient());
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+        await OpenAsync(admin, [place]);
+        var (day, time) = Slot(0);
+
+        var response = await client.SendAsync(Reserve(place, day, time, People.Next()));
+
+        Assert.Equal(HttpStatusCode.Forbidden, response.StatusCode);
+        Assert.True(Interlocked.Read(ref refused) >= 1);
     }
 
     [Theory]
