@@ -88,6 +88,7 @@ start_api() {
   Slots__Storage__Provider="$([ "$backend" = postgres ] && echo Postgres || echo Sqlite)" \
   ConnectionStrings__Slots="$db" \
   Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
+  Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
   Slots__Benchmark__Baseline=true \
   Slots__DemoData__WhenEmpty=false \
   Slots__RateLimits__WritesPerWindow="$2" Slots__RateLimits__ReadsPerWindow="$(( $2 * 10 ))" \
@@ -121,7 +122,8 @@ stop_apis() {
 stack_up() {
   export SLOTS_STACK_DIR="$work/stack" ASPNETCORE_ENVIRONMENT=Production \
     Slots__Benchmark__Baseline=true Slots__DemoData__WhenEmpty=false Logging__LogLevel__Default=Warning \
-    Slots__Persons__HmacSecret="benchmark-only-secret-0123456789"
+    Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
+    Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789"
   if [ "$1" = unlimited ]; then
     export SLOTS_RATE_WRITES=100000000 SLOTS_RATE_READS=100000000 \
       Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000

@@ -12,6 +12,7 @@ builder.AddSlotsDomain();    // reservations, places, slots, window, persons
 builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
 builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
 builder.AddAdminAuth();      // API keys for staff endpoints
+builder.AddWaitingRoomTokens(); // signed waiting-room tokens: no start without the key
 builder.AddRateLimits();     // second line behind HAProxy
 builder.AddHealthProbes();   // live and ready probes
 builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
@@ -38,6 +39,8 @@ app.MapSlotsMetrics();
 app.MapPlaces();
 app.MapReservations();
 app.MapAdmin();
+app.MapWaitingRoom();    // openings, joins, status; the booking gate sits in MapReservations
+app.MapOpenings();
 app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 
 await app.RunAsync();

@@ -4,6 +4,7 @@ using Slots.Catalogue;
 using Slots.Persons;
 using Slots.Places;
 using Slots.Reservations;
+using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots;
@@ -11,7 +12,7 @@ namespace Slots;
 /// <summary>Registrations shared by the API and the scheduler host.</summary>
 public static class DomainRegistration
 {
-    /// <summary>The domain: reservations, places, catalogue, window, persons. Backend-independent.</summary>
+    /// <summary>The domain: reservations, places, catalogue, window, persons, waiting rooms. Backend-independent.</summary>
     public static IHostApplicationBuilder AddSlotsDomain(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<PersonOptions>().BindConfiguration(PersonOptions.Section);
@@ -23,9 +24,37 @@ public static class DomainRegistration
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
+        builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();
         builder.Services.AddScoped<DemoData>();
         return builder;
+    }
+
+    /// <summary>
+    /// The waiting room. Its signing key has a development default only in Development and the test
+    /// fixtures (environment Testing); anywhere else a host that issues tokens refuses to start without one.
+    /// </summary>
+    private static void AddWaitingRooms(this IHostApplicationBuilder builder)
+    {
+        var developmentKey = builder.Environment.IsDevelopment() || builder.Environment.IsEnvironment("Testing");
+        builder.Services.AddOptions<WaitingRoomOptions>().BindConfiguration(WaitingRoomOptions.Section)
+            .PostConfigure(o =>
+            {
+                if (developmentKey && string.IsNullOrEmpty(o.SigningKey))
+                {
+                    o.SigningKey = WaitingRoomOptions.DevelopmentKey;
+                }
+            })
+            .Validate(o => o.ViewRefresh >= TimeSpan.FromMilliseconds(50) && o.ViewRefresh <= TimeSpan.FromSeconds(5),
+                $"{WaitingRoomOptions.Section}:ViewRefresh must be 50 ms..5 s")
+            .Validate(o => o.AdvanceEvery >= TimeSpan.FromMilliseconds(100), $"{WaitingRoomOptions.Section}:AdvanceEvery must be at least 100 ms");
+        builder.Services.AddMetrics();
+        builder.Services.AddSingleton<WaitingRoomMetrics>();
+        builder.Services.AddSingleton<WaitingRoomTokens>();
+        builder.Services.AddSingleton<WaitingRoomView>();
+        builder.Services.AddSingleton<JoinBatcher>();
+        builder.Services.AddSingleton<WaitingRoomService>();
+        builder.Services.AddSingleton<ServingCounter>();
     }
 }

@@ -5,6 +5,7 @@ using Quartz;
 using Slots.Scheduling;
 using Slots.Sms;
 using Slots.Storage;
+using Slots.WaitingRoom;
 
 namespace Slots.Hosting;
 
@@ -39,6 +40,7 @@ public static class SchedulingRegistration
         // The SMS outbox relay (and, with RabbitMQ, the SMS consumer) runs wherever the jobs run.
         builder.AddSlotsSms();
         var sms = builder.Configuration.GetSection(SmsOptions.Section).Get<SmsOptions>() ?? new SmsOptions();
+        var rooms = builder.Configuration.GetSection(WaitingRoomOptions.Section).Get<WaitingRoomOptions>() ?? new WaitingRoomOptions();
         builder.AddQuartz(q =>
         {
             if (backend.Embedded)
@@ -63,7 +65,7 @@ public static class SchedulingRegistration
             {
                 q.ConfigureScheduler(s => s.InstanceId = options.InstanceId);
             }
-            q.AddSlotsJobs(options, sms);
+            q.AddSlotsJobs(options, sms, rooms);
         });
         // Stopping waits for a running job: a flush interrupted mid-batch would be rolled back and redone anyway,
         // but a clean stop keeps the run log honest.

@@ -7,6 +7,7 @@ using Quartz;
 using Slots.Reservations;
 using Slots.Sms;
 using Slots.Storage.Ef;
+using Slots.WaitingRoom;
 
 namespace Slots.Storage.Postgres;
 
@@ -37,6 +38,7 @@ public sealed class PostgresBackend : StorageBackend
         builder.Services.AddSingleton<PostgresBatcher>();
         builder.Services.AddSingleton<IReservationStore, PostgresReservationStore>();
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();
+        builder.Services.AddSingleton<IWaitingRoomStore, PostgresWaitingRoomStore>();
         builder.Services.AddSingleton<ISchemaMigrator, PostgresSchema>();
         // EF gets the connection string, not the data source: a data source instance per host
         // would make EF build an internal service provider per host (tests start many hosts).

@@ -7,6 +7,7 @@ using Slots.Idempotency;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Sms;
+using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots.Storage.SqlServer;
@@ -52,5 +53,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IJobRunLog>(sp => sp.GetRequiredService<SqlServerWindowSync>());
         builder.Services.AddSingleton<IIdempotencyPurge>(sp => sp.GetRequiredService<SqlServerWindowSync>());
         builder.Services.AddSingleton<ISmsStore, SqlServerSmsStore>();
+        // The waiting room's counters beside the hot tables (sql/050-057).
+        builder.Services.AddSingleton<IWaitingRoomStore, SqlServerWaitingRoomStore>();
     }
 }

@@ -3,6 +3,7 @@ using Microsoft.Data.SqlClient;
 using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
+using Slots.WaitingRoom;
 
 namespace Slots.Storage.SqlServer;
 
@@ -203,6 +204,55 @@ public static class SqlServerCommands
             table.Rows.Add(s.Day.ToDateTime(TimeOnly.MinValue), s.StartMinute, s.Minutes, s.Capacity, s.StartsAt);
         }
         return table;
+    }
+
+    // Column sizes, as declared in sql/051..054.
+    public const int PersonHashSize = 64, BookingKeySize = 120, ShuffleKeySize = 32;
+
+    /// <summary>dbo.waiting_room_join: the persons as dbo.waiting_room_persons rows in order; answers (ticket, is_new) per row, or none.</summary>
+    public static SqlCommand WaitingRoomJoin(long openingId, IReadOnlyList<string> personKeys, DateTimeOffset now, byte[] shuffleKey)
+    {
+        var proc = Proc("dbo.waiting_room_join");
+        Add(proc, "@opening_id", SqlDbType.BigInt, 0, openingId);
+        var persons = proc.Parameters.Add("@persons", SqlDbType.Structured);
+        persons.TypeName = "dbo.waiting_room_persons";
+        var table = new DataTable { Locale = System.Globalization.CultureInfo.InvariantCulture };
+        table.Columns.Add("ordinal", typeof(int));
+        table.Columns.Add("person_hash", typeof(string));
+        for (var i = 0; i < personKeys.Count; i++)
+        {
+            table.Rows.Add(i, personKeys[i]);
+        }
+        persons.Value = table;
+        Add(proc, "@now", SqlDbType.BigInt, 0, now.ToUnixTimeSeconds());
+        Add(proc, "@shuffle_key", SqlDbType.VarBinary, ShuffleKeySize, shuffleKey);
+        return proc;
+    }
+
+    /// <summary>dbo.waiting_room_step: one guarded step of the serving counter; answers one row (moved).</summary>
+    public static SqlCommand WaitingRoomStep(CounterStep step)
+    {
+        var proc = Proc("dbo.waiting_room_step");
+        Add(proc, "@opening_id", SqlDbType.BigInt, 0, step.OpeningId);
+        Add(proc, "@seen_version", SqlDbType.BigInt, 0, step.SeenVersion);
+        Add(proc, "@seen_served", SqlDbType.BigInt, 0, step.SeenServed);
+        Add(proc, "@served", SqlDbType.BigInt, 0, step.Served);
+        Add(proc, "@seats_left", SqlDbType.BigInt, 0, step.SeatsLeft);
+        Add(proc, "@credit_at_ms", SqlDbType.BigInt, 0, step.CreditAtMs);
+        Add(proc, "@now_ms", SqlDbType.BigInt, 0, step.Now.ToUnixTimeMilliseconds());
+        return proc;
+    }
+
+    /// <summary>dbo.waiting_room_claim: a booking takes an admission; answers one row (ours).</summary>
+    public static SqlCommand WaitingRoomClaim(AdmissionClaim claim)
+    {
+        var proc = Proc("dbo.waiting_room_claim");
+        Add(proc, "@opening_id", SqlDbType.BigInt, 0, claim.OpeningId);
+        Add(proc, "@ticket", SqlDbType.BigInt, 0, claim.Ticket);
+        Add(proc, "@position", SqlDbType.BigInt, 0, claim.Position);
+        Add(proc, "@booking_key", SqlDbType.VarChar, BookingKeySize, claim.Key);
+        Add(proc, "@now", SqlDbType.BigInt, 0, claim.Now.ToUnixTimeSeconds());
+        return proc;
     }
 
     /// <summary>The row dbo.find_reservation and dbo.cold_find_reservation answer, as the port's details.</summary>

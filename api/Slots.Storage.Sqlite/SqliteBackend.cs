@@ -6,6 +6,7 @@ using Microsoft.Extensions.Logging;
 using Slots.Reservations;
 using Slots.Sms;
 using Slots.Storage.Ef;
+using Slots.WaitingRoom;
 
 namespace Slots.Storage.Sqlite;
 
@@ -34,6 +35,7 @@ public sealed class SqliteBackend : StorageBackend
         services.AddSingleton(sp => new SqliteWriter(connectionString, options.MaxBatch, sp.GetRequiredService<ILogger<SqliteWriter>>()));
         services.AddSingleton<IReservationStore, SqliteReservationStore>();
         services.AddSingleton<ISmsStore, SqliteSmsStore>();
+        services.AddSingleton<IWaitingRoomStore, SqliteWaitingRoomStore>();
         services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));
         services.AddEfColdSide<SqliteDialect>(connectionString);
     }

@@ -9,6 +9,8 @@ namespace Slots.Scheduler.Tests;
 /// Two scheduler hosts, as two processes, against one PostgreSQL database: Quartz's clustered job
 /// store fires each job on one of them at a time, and when one is killed the other carries on.
 /// Every run is recorded with its end time by a trigger on job_runs, so overlaps are visible.
+/// A waiting-room opening runs beside the other jobs: its counter job, on both nodes, admits each
+/// position once and never more than the free seats.
 /// </summary>
 public sealed class ClusterTests
 {
@@ -33,6 +35,18 @@ public sealed class ClusterTests
             END $$;
             CREATE TRIGGER job_runs_history AFTER INSERT OR UPDATE ON job_runs FOR EACH ROW EXECUTE FUNCTION remember_job_run();
             """);
+        // A waiting room for the cluster to serve: one place with 10 free seats, an opening admitting 2 people
+        // a second, 30 people in line. Both nodes run its counter job; together they must admit exactly 10, once each.
+        await ExecuteAsync(connectionString, """
+            INSERT INTO places (id, name, address, region, time_zone, active, hot_until)
+            VALUES (1, 'Cluster site', 'Hlavná 1', 'Cluster', 'Europe/Bratislava', true, current_date + 30);
+            INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
+            SELECT 1, current_date + 2, 480, g, 10, extract(epoch FROM now())::bigint + 172800, NULL FROM generate_series(1, 10) g;
+            INSERT INTO waiting_room_openings (scope, opens_at, admit_per_second, admission_seconds, abandon_allowance, state, created_at, joined)
+            VALUES ('places:1', extract(epoch FROM now())::bigint - 1, 2, 600, 0, 1, extract(epoch FROM now())::bigint, 30);
+            INSERT INTO waiting_room_joins (opening_id, person_hash, ticket, joined_at)
+            SELECT 1, 'person-' || g, g, 0 FROM generate_series(1, 30) g;
+            """);
 
         var environment = new Dictionary<string, string>
         {
@@ -44,6 +58,7 @@ public sealed class ClusterTests
             ["ASPNETCORE_URLS"] = "http://127.0.0.1:0", // each node binds a free port of its own
             ["DOTNET_gcServer"] = "0",
             ["ASPNETCORE_ENVIRONMENT"] = "Testing",
+            ["Slots__WaitingRoom__AdvanceEvery"] = "00:00:00.200",
         };
         var assembly = Repository.BuiltAssembly("Slots.Scheduler");
         var logs = Directory.CreateTempSubdirectory("slots-cluster-").FullName;
@@ -73,6 +88,14 @@ public sealed class ClusterTests
         var flushes = runs.Count(r => r.Job == "flush-hot-changes" && r.End > sharedFrom && r.End <= sharedTo);
         var expected = (sharedTo - sharedFrom) / FlushEvery;
         Assert.InRange(flushes, 3, (expected * 1.3) + 1);
+
+        // The waiting room's counter moved in many small steps, one node at a time, and never past the seats.
+        await WaitUntilAsync(async () => await ScalarAsync(connectionString, "SELECT served FROM waiting_room_openings") == 10,
+            TimeSpan.FromSeconds(60), () => first.Tail() + second.Tail());
+        Assert.Contains(runs, r => r.Job == "advance-waiting-rooms");
+        var waves = await WavesAsync(connectionString);
+        Assert.True(waves.Count >= 2, $"{waves.Count} admission waves");
+        Assert.Equal(Enumerable.Range(1, 10).Select(i => (long)i), waves.SelectMany(w => Enumerable.Range((int)w.First, (int)(w.Last - w.First + 1)).Select(i => (long)i)));
 
         // Kill the node that ran the latest job, abruptly, and watch the other one carry on.
         var latest = runs.MaxBy(r => r.End)!.Instance;
@@ -119,6 +142,21 @@ public sealed class ClusterTests
             runs.Add(new Run(row.GetString(0), row.GetString(1), end.AddMilliseconds(-row.GetInt64(2)), end));
         }
         return runs;
+    }
+
+    /// <summary>The opening's admission waves in position order.</summary>
+    private static async Task<List<(long First, long Last)>> WavesAsync(string connectionString)
+    {
+        await using var connection = new NpgsqlConnection(connectionString);
+        await connection.OpenAsync();
+        await using var query = new NpgsqlCommand("SELECT first_position, last_position FROM waiting_room_waves ORDER BY first_position", connection);
+        await using var row = await query.ExecuteReaderAsync();
+        var waves = new List<(long, long)>();
+        while (await row.ReadAsync())
+        {
+            waves.Add((row.GetInt64(0), row.GetInt64(1)));
+        }
+        return waves;
     }
 
     private static async Task<List<string>> InstancesAsync(string connectionString)

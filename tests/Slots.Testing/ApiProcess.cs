@@ -39,6 +39,8 @@ public sealed class ApiProcess : IAsyncDisposable
             ["DOTNET_NOLOGO"] = "1",
             // Several instances share two cores with the test: workstation GC keeps each one small.
             ["DOTNET_gcServer"] = "0",
+            // Production refuses to start without it; a caller's settings may name another.
+            ["Slots__WaitingRoom__SigningKey"] = "tests-waiting-room-signing-key-0123456789",
         };
         foreach (var (key, value) in settings)
         {

@@ -6,6 +6,7 @@ using Slots.Api.OpenApi;
 using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
+using Slots.WaitingRoom;
 
 namespace Slots.Api.Endpoints;
 
@@ -26,9 +27,11 @@ internal static class ReservationsEndpoints
                 + "with Idempotent-Replayed: true, and never books twice.")
             .Header(ReservationRequests.IdempotencyHeader, true,
                 "A new random value (e.g. a UUID) per booking, the same on every retry of it: 8 to 100 letters, digits or - _ . :", 8, 100)
+            .WaitingRoomToken()
             .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.UnknownSlot, ProblemCatalog.SlotFull, ProblemCatalog.AlreadyBooked,
                 ProblemCatalog.SlotStarted, ProblemCatalog.RequestInProgress, ProblemCatalog.IdempotencyKeyReused,
-                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType);
+                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType)
+            .Problems(ProblemCatalog.WaitingRoomGate);
         group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
             .WithReservationMetrics("find", "found")
             .WithSummary("Look a reservation up")
@@ -47,14 +50,16 @@ internal static class ReservationsEndpoints
             .WithDescription("Takes a seat of the new slot and frees the old one in one step, keeping the code; "
                 + "when the new slot is full the reservation stays as it was.")
             .ContactProof()
+            .WaitingRoomToken()
             .Problems(ProblemCatalog.ReservationNotFound, ProblemCatalog.UnknownPlace, ProblemCatalog.UnknownSlot, ProblemCatalog.SlotFull,
                 ProblemCatalog.SlotStarted, ProblemCatalog.ReservationStarted, ProblemCatalog.RescheduleAcrossWindow,
-                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType);
+                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType)
+            .Problems(ProblemCatalog.WaitingRoomGate);
         return app;
     }
 
     public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reserve(
-        HttpContext http, ReservationService reservations, ReservationRequests requests, CancellationToken ct)
+        HttpContext http, ReservationService reservations, ReservationRequests requests, WaitingRoomService room, CancellationToken ct)
     {
         var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.ReserveRequest, ct);
         if (unreadable is not null)
@@ -72,7 +77,14 @@ internal static class ReservationsEndpoints
             return v.ToProblem();
         }
 
+        var pass = await room.EnterAsync(booking.Slot.PlaceId, http.Request.Headers[WaitingRoomProblems.TokenHeader], key, ct);
+        if (!pass.Passes)
+        {
+            return WaitingRoomProblems.Refused(pass, http.Response);
+        }
         var answer = await reservations.ReserveAsync(booking, key, ct);
+        // A booking still running under this key, or a different one sent with it, may hold the admission: keep it.
+        await room.LeaveAsync(pass, booked: answer.Status is ReservationStatus.Reserved or ReservationStatus.InProgress or ReservationStatus.KeyReused);
         return ReservationProblems.Answer(answer, booking.Slot.Day, http.Response, () =>
             TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name)));
     }
@@ -110,7 +122,7 @@ internal static class ReservationsEndpoints
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reschedule(
-        string code, HttpContext http, ReservationService reservations, ReservationRequests requests, CancellationToken ct)
+        string code, HttpContext http, ReservationService reservations, ReservationRequests requests, WaitingRoomService room, CancellationToken ct)
     {
         var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.RescheduleRequest, ct);
         if (unreadable is not null)
@@ -133,7 +145,14 @@ internal static class ReservationsEndpoints
         {
             return Problem.ReservationNotFound();
         }
+        // The admission is held under the reservation's code: a retried move passes again, another booking does not.
+        var pass = await room.EnterAsync(target!.Value.PlaceId, http.Request.Headers[WaitingRoomProblems.TokenHeader], "move:" + normalized, ct);
+        if (!pass.Passes)
+        {
+            return WaitingRoomProblems.Refused(pass, http.Response);
+        }
         var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target!.Value, ct);
+        await room.LeaveAsync(pass, booked: answer.Status == RescheduleStatus.Rescheduled);
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
             TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
     }

@@ -43,4 +43,9 @@ internal static class ContractMetadata
         builder
             .Header("Slots-Phone", false, "The phone number the reservation was made with. Send it or Slots-National-Id.")
             .Header("Slots-National-Id", false, "The national id of the person the reservation is for. Send it or Slots-Phone.");
+
+    /// <summary>The waiting-room token a booking into a place inside an open opening needs.</summary>
+    public static TBuilder WaitingRoomToken<TBuilder>(this TBuilder builder) where TBuilder : IEndpointConventionBuilder =>
+        builder.Header("Waiting-Room-Token", false,
+            "Needed only while the place is inside an open waiting-room opening: the token of a join that the status answers admitted for.");
 }

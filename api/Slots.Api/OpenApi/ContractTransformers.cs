@@ -21,7 +21,8 @@ internal static class ContractTransformers
     {
         ["Places"] = "Finding a place and its free seats.",
         ["Reservations"] = "Booking, looking up, cancelling and rescheduling a reservation.",
-        ["Admin"] = "Places, slot generation and statistics, for staff with an X-Api-Key.",
+        ["Admin"] = "Places, slot generation, statistics and waiting-room openings, for staff with an X-Api-Key.",
+        ["Waiting room"] = "Fair admission while an opening is on: join, learn where you stand, book when admitted.",
     };
 
     public static IServiceCollection AddSlotsOpenApi(this IServiceCollection services) =>

@@ -23,6 +23,14 @@ internal static class ProblemCatalog
     public const string ReservationNotFound = "reservation-not-found";
     public const string ReservationStarted = "reservation-started";
     public const string RescheduleAcrossWindow = "reschedule-across-window";
+    public const string WaitingRoomRequired = "waiting-room-required";
+    public const string WaitingRoomNotAdmitted = "waiting-room-not-admitted";
+    public const string WaitingRoomAdmissionExpired = "waiting-room-admission-expired";
+    public const string WaitingRoomAdmissionUsed = "waiting-room-admission-used";
+    public const string WaitingRoomTokenInvalid = "waiting-room-token-invalid";
+    public const string OpeningNotFound = "opening-not-found";
+    public const string OpeningClosed = "opening-closed";
+    public const string OpeningOverlaps = "opening-overlaps";
     public const string Unauthenticated = "unauthenticated";
     public const string Forbidden = "forbidden";
     public const string RateLimited = "rate-limited";
@@ -47,6 +55,14 @@ internal static class ProblemCatalog
         new(ReservationNotFound, 404, "no reservation with that code for that phone or national id"),
         new(ReservationStarted, 409, "the reservation's slot has begun; it can't be changed"),
         new(RescheduleAcrossWindow, 409, "a move between a day inside the hot window and one beyond it; cancel and book again"),
+        new(WaitingRoomRequired, 403, "the place is in an open waiting-room opening and the request has no valid `Waiting-Room-Token` for it; `openingId` names the opening to join"),
+        new(WaitingRoomNotAdmitted, 403, "the token's turn has not come yet (or the scope has no free seat now); `room` says where it stands, `Retry-After` when to ask again", RetryAfter: true),
+        new(WaitingRoomAdmissionExpired, 403, "the token was admitted, and its time to book has passed"),
+        new(WaitingRoomAdmissionUsed, 409, "another booking already used this token's admission (one booking per admission)"),
+        new(WaitingRoomTokenInvalid, 401, "the `Waiting-Room-Token` is missing, malformed, not signed by this deployment, or past its lifetime; join again"),
+        new(OpeningNotFound, 404, "no waiting-room opening with that id"),
+        new(OpeningClosed, 409, "the opening is closed: booking in its scope works without a waiting room"),
+        new(OpeningOverlaps, 409, "an open opening already covers one of the places; `openingId` names it"),
         new(Unauthenticated, 401, "no valid staff key in `X-Api-Key`"),
         new(Forbidden, 403, "the key's role may not do this (viewer keys read statistics only)"),
         new(RateLimited, 429, "the client address is over its budget (the API's limiter, or HAProxy's in front)", RetryAfter: true),
@@ -55,6 +71,9 @@ internal static class ProblemCatalog
         new(ServiceBusy, 503, "HAProxy in front found every instance down or busy past its queue timeout", RetryAfter: true),
         new(InternalError, 500, "a bug; logged without personal data"),
     ];
+
+    /// <summary>What a booking into a place inside an open waiting-room opening can meet at its gate.</summary>
+    public static readonly string[] WaitingRoomGate = [WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed];
 
     /// <summary>What any operation can meet under load or failure: limits (the API's or HAProxy's), a lost database, a bug.</summary>
     public static readonly string[] Shedding = [RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, InternalError];

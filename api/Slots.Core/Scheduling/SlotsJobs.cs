@@ -1,6 +1,7 @@
 using Quartz;
 using Slots.Idempotency;
 using Slots.Sms;
+using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots.Scheduling;
@@ -8,8 +9,8 @@ namespace Slots.Scheduling;
 /// <summary>The scheduler's jobs and how each is triggered; which store Quartz uses is the backend's choice (Slots.Hosting).</summary>
 public static class SlotsJobs
 {
-    /// <summary>Every Slots job with its trigger: the window jobs, the idempotency purge and the SMS outbox relay.</summary>
-    public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms)
+    /// <summary>Every Slots job with its trigger: the window jobs, the idempotency purge, the SMS outbox relay and the waiting rooms' counters.</summary>
+    public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms, WaitingRoomOptions rooms)
     {
         q.AddSlotsJob<AdvanceWindowJob>(AdvanceWindowJob.JobName, options.AdvanceEvery, SimpleTriggerMisfireInstruction.FireNow);
         q.AddSlotsJob<FlushHotChangesJob>(FlushHotChangesJob.JobName, options.FlushEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
@@ -17,6 +18,7 @@ public static class SlotsJobs
         q.AddSlotsJob<PurgeIdempotencyJob>(PurgeIdempotencyJob.JobName, options.PurgeEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         // A relay run that was missed has nothing special to catch up: the next one drains the whole outbox.
         q.AddSlotsJob<RelayOutboxJob>(RelayOutboxJob.Key.Name, sms.RelayInterval, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
+        q.AddSlotsJob<AdvanceWaitingRoomsJob>(AdvanceWaitingRoomsJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         return q;
     }
 

@@ -48,10 +48,12 @@ public sealed class OpenApiContractTests : ApiTestBase
             Assert.NotNull(op.Operation["responses"]!["503"]!["headers"]!["Retry-After"]);
         });
         var reserve = document["paths"]!["/api/reservations"]!["post"]!;
-        Assert.Equal(["201", "400", "404", "409", "413", "415", "422", "429", "500", "503"],
+        Assert.Equal(["201", "400", "403", "404", "409", "413", "415", "422", "429", "500", "503"],
             reserve["responses"]!.AsObject().Select(r => r.Key));
-        Assert.Equal(["slot-full", "already-booked", "slot-started", "request-in-progress"],
+        Assert.Equal(["slot-full", "already-booked", "slot-started", "request-in-progress", "waiting-room-admission-used"],
             Codes(reserve["responses"]!["409"]!));
+        Assert.Equal(["waiting-room-required", "waiting-room-not-admitted", "waiting-room-admission-expired"],
+            Codes(reserve["responses"]!["403"]!));
         Assert.Equal("Idempotency-Key", reserve["parameters"]![0]!["name"]!.GetValue<string>());
         Assert.Equal("ApiKey", document["paths"]!["/api/admin/places"]!["post"]!["security"]![0]!.AsObject().Single().Key);
         Assert.Equal("integer", document["paths"]!["/api/places"]!["get"]!["parameters"]!.AsArray()

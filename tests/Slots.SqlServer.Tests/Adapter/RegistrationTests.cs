@@ -11,6 +11,7 @@ using Slots.Sms;
 using Slots.Storage;
 using Slots.Storage.Ef;
 using Slots.Storage.SqlServer;
+using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots.SqlServer.Tests.Adapter;
@@ -46,6 +47,7 @@ public sealed class RegistrationTests
     [InlineData(typeof(IJobRunLog))]
     [InlineData(typeof(IIdempotencyPurge))]
     [InlineData(typeof(ISmsStore))]
+    [InlineData(typeof(ServingCounter))]
     public void Every_feature_resolves_on_SQL_Server(Type service)
     {
         using var host = Build();
@@ -59,6 +61,7 @@ public sealed class RegistrationTests
     [InlineData(typeof(ICatalogStore), typeof(SqlServerCatalogStore))]
     [InlineData(typeof(IColdReservationStore), typeof(SqlServerColdReservationStore))]
     [InlineData(typeof(IWindowSync), typeof(SqlServerWindowSync))]
+    [InlineData(typeof(IWaitingRoomStore), typeof(SqlServerWaitingRoomStore))]
     public void Each_port_is_the_SqlClient_adapter(Type port, Type adapter)
     {
         using var host = Build();

@@ -74,6 +74,7 @@ public sealed class ComposeFileTests
         {
             start.Environment["MSSQL_SA_PASSWORD"] = "Compose-check-1";
             start.Environment["SLOTS_PERSON_SECRET"] = "compose-check-secret";
+            start.Environment["SLOTS_WAITING_ROOM_KEY"] = "compose-check-waiting-room-key-0123456789";
         });
     }
 

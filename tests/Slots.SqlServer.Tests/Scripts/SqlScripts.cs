@@ -5,8 +5,16 @@ namespace Slots.SqlServer.Tests.Scripts;
 /// <summary>The sql/ scripts as copied next to the tests, parsed by the real T-SQL parser.</summary>
 public static class SqlScripts
 {
+    // Declared before HotTables, which includes them: static fields initialize in text order.
+    /// <summary>The waiting room's counters, beside the hot tables (memory-optimized too).</summary>
+    public static readonly string[] WaitingRoomTables =
+        ["waiting_room_openings", "waiting_room_joins", "waiting_room_waves", "waiting_room_claims"];
+
     public static readonly string[] HotTables =
-        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes"];
+        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. WaitingRoomTables];
+
+    /// <summary>The waiting room's interpreted procs: a batch of joins, a counter step, a claim.</summary>
+    public static readonly string[] WaitingRoomProcs = ["waiting_room_join", "waiting_room_step", "waiting_room_claim"];
 
     public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs"];
 

@@ -1,0 +1,5 @@
+using Slots.Api.Tests.Postgres;
+
+namespace Slots.Api.Tests.WaitingRoom;
+
+public sealed class PostgresWaitingRoomContract(PostgresBackend backend) : WaitingRoomContract<PostgresBackend>(backend);
