@@ -76,8 +76,8 @@ public sealed class WaitingRoomTokens
         Span<byte> payload = stackalloc byte[PayloadLength + 2];
         Span<byte> mac = stackalloc byte[MacLength + 2];
         if (dot < 0
-            || !Base64Url.TryDecodeFromChars(text.AsSpan(0, dot), payload, out var payloadLength) || payloadLength != PayloadLength
-            || !Base64Url.TryDecodeFromChars(text.AsSpan(dot + 1), mac, out var macLength) || macLength != MacLength
+            || !TryDecode(text.AsSpan(0, dot), payload, out var payloadLength) || payloadLength != PayloadLength
+            || !TryDecode(text.AsSpan(dot + 1), mac, out var macLength) || macLength != MacLength
             || payload[0] != Version)
         {
             return TokenCheck.Malformed;
@@ -95,5 +95,16 @@ public sealed class WaitingRoomTokens
             DateTimeOffset.FromUnixTimeSeconds(BinaryPrimitives.ReadInt64LittleEndian(payload[25..])),
             BinaryPrimitives.ReadUInt128LittleEndian(payload[33..]));
         return token.ExpiresAt <= now ? TokenCheck.Expired : TokenCheck.Valid;
+    }
+
+    /// <summary>
+    /// Decodes base64url, false for anything that is not (Base64Url.TryDecodeFromChars throws on a
+    /// bad character or a final quantum that cannot be, and a tampered token must not become a 500).
+    /// </summary>
+    private static bool TryDecode(ReadOnlySpan<char> text, Span<byte> into, out int written)
+    {
+        written = 0;
+        return Base64Url.IsValid(text, out var length) && length <= into.Length
+            && Base64Url.TryDecodeFromChars(text, into, out written);
     }
 }

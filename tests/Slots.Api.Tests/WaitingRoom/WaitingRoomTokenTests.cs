@@ -46,6 +46,21 @@ public sealed class WaitingRoomTokenTests
         }
     }
 
+    // Found by CI: a changed last character can leave base64url that cannot be decoded at all, and the
+    // check threw FormatException (a 500 on the status and booking endpoints) instead of refusing it.
+    [Fact]
+    public void A_token_that_is_not_base64url_is_malformed_not_an_exception()
+    {
+        var tokens = Tokens();
+        var text = tokens.Issue(7, 42, Now, TimeSpan.FromHours(1));
+        var dot = text.IndexOf('.', StringComparison.Ordinal);
+
+        Assert.Equal(TokenCheck.Malformed, tokens.Check(text[..dot] + "A" + text[dot..], Now, out _));
+        Assert.Equal(TokenCheck.Malformed, tokens.Check(text + "A", Now, out _));
+        Assert.Equal(TokenCheck.Malformed, tokens.Check("*" + text[1..], Now, out _));
+        Assert.Equal(TokenCheck.Malformed, tokens.Check(text[..dot] + ".=", Now, out _));
+    }
+
     [Fact]
     public void A_token_that_moves_itself_forward_in_line_or_to_another_opening_is_refused()
     {
