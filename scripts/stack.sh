@@ -213,7 +213,10 @@ has_scheduler() { ls scheduler/Slots.Scheduler/*.csproj >/dev/null 2>&1; }
 APP_ENV=(ASPNETCORE_ENVIRONMENT="${ASPNETCORE_ENVIRONMENT:-Development}" DOTNET_ENVIRONMENT="${DOTNET_ENVIRONMENT:-Development}" DOTNET_NOLOGO=1
   Slots__Storage__Provider=Postgres ConnectionStrings__Slots="$PG_CONNECTION"
   ConnectionStrings__RabbitMq="$AMQP_URL"
-  Slots__TrustedProxies__0=127.0.0.1)
+  Slots__TrustedProxies__0=127.0.0.1
+  # UTC timestamps on every log line, so a part's log can be laid beside the chaos soak's faults.
+  Logging__Console__FormatterName=simple Logging__Console__FormatterOptions__UseUtcTimestamp=true
+  "Logging__Console__FormatterOptions__TimestampFormat=yyyy-MM-ddTHH:mm:ss.fffZ ")
 
 build() {
   say "Building ($CONFIGURATION)..."

@@ -59,7 +59,7 @@ public sealed class Nemesis(string repository, IReadOnlyDictionary<string, strin
         {
             await Task.Delay(f.GapMs, ct);
             var start = history.NowMs;
-            log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{start / 1000.0,7:0.0}s] fault {f.Number}/{plan.Count}: {f.Kind} {f.Target} ({f.DownMs} ms)"));
+            log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{start / 1000.0,7:0.0}s] fault {f.Number}/{plan.Count}: {f.Kind} {f.Target} ({f.DownMs} ms) at {DateTimeOffset.UtcNow:HH:mm:ss.fff} UTC"));
             var healed = await InjectAsync(f, ct);
             history.Record(new Fault(f.Number, f.Kind, f.Target, start, history.NowMs, healed));
             if (!healed)
