@@ -1,6 +1,5 @@
 using Npgsql;
 using NpgsqlTypes;
-using Slots.Storage.Ef;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.Postgres;

@@ -19,11 +19,6 @@ public sealed class SqlServerWaitingRoomStore(SqlServerConnectionString connecti
     /// <summary>The statements this store sends, public so the tests parse each one.</summary>
     public static class Sql
     {
-        public const string OpeningColumns = """
-            id, scope, opens_at, admit_per_second, admission_seconds, abandon_allowance, state, created_at, closed_at,
-            joined, pre_queue, shuffle_key, served, seats_left, advanced_at, credit_at_ms, version
-            """;
-
         public const string Create = """
             INSERT dbo.waiting_room_openings WITH (SNAPSHOT) (scope, opens_at, admit_per_second, admission_seconds, abandon_allowance, state, created_at)
             VALUES (@scope, @opens_at, @rate, @admission, @allowance, 1, @now);
@@ -35,10 +30,10 @@ public sealed class SqlServerWaitingRoomStore(SqlServerConnectionString connecti
             WHERE id = @id AND state = 1;
             """;
 
-        public const string Find = "SELECT " + OpeningColumns + " FROM dbo.waiting_room_openings WITH (SNAPSHOT) WHERE id = @id;";
+        public const string Find = "SELECT " + WaitingRoomRows.OpeningColumns + " FROM dbo.waiting_room_openings WITH (SNAPSHOT) WHERE id = @id;";
 
         /// <summary>The openings and their recent waves, in one batch.</summary>
-        public const string Load = "SELECT " + OpeningColumns + """
+        public const string Load = "SELECT " + WaitingRoomRows.OpeningColumns + """
              FROM dbo.waiting_room_openings WITH (SNAPSHOT) WHERE state = 1 OR closed_at > @closed ORDER BY id;
             SELECT w.opening_id, w.first_position, w.last_position, w.admitted_at
             FROM dbo.waiting_room_waves w WITH (SNAPSHOT)
@@ -106,7 +101,7 @@ public sealed class SqlServerWaitingRoomStore(SqlServerConnectionString connecti
         await using var command = new SqlCommand(Sql.Find, connection);
         command.Parameters.Add("@id", SqlDbType.BigInt).Value = openingId;
         await using var row = await command.ExecuteReaderAsync(ct);
-        return await row.ReadAsync(ct) ? ReadOpening(row) : null;
+        return await row.ReadAsync(ct) ? WaitingRoomRows.Opening(row) : null;
     }
 
     public async Task<RoomRecords> LoadAsync(DateTimeOffset closedSince, DateTimeOffset wavesSince, CancellationToken ct)
@@ -120,12 +115,12 @@ public sealed class SqlServerWaitingRoomStore(SqlServerConnectionString connecti
         await using var row = await command.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            openings.Add(ReadOpening(row));
+            openings.Add(WaitingRoomRows.Opening(row));
         }
         await row.NextResultAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            waves.Add(new AdmissionWave(row.GetInt64(0), row.GetInt64(1), row.GetInt64(2), DateTimeOffset.FromUnixTimeMilliseconds(row.GetInt64(3))));
+            waves.Add(WaitingRoomRows.Wave(row));
         }
         return new RoomRecords(openings, waves);
     }
@@ -200,26 +195,6 @@ public sealed class SqlServerWaitingRoomStore(SqlServerConnectionString connecti
             command.Parameters.Add("@key", SqlDbType.VarChar, SqlServerCommands.BookingKeySize).Value = claim.Key;
             return await command.ExecuteNonQueryAsync(token);
         }, SqlServerErrors.Conflicts, exhausted: null, ct).AsTask();
-
-    /// <summary>The opening columns in <see cref="Sql.OpeningColumns"/> order (the same as the other backends').</summary>
-    private static Opening ReadOpening(SqlDataReader row) => new(
-        row.GetInt64(0),
-        OpeningScope.Parse(row.GetString(1)),
-        DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(2)),
-        row.IsDBNull(3) ? null : row.GetDouble(3),
-        TimeSpan.FromSeconds(row.GetInt64(4)),
-        (int)row.GetInt64(5),
-        (OpeningState)row.GetInt64(6),
-        DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(7)),
-        row.IsDBNull(8) ? null : DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(8)),
-        row.GetInt64(9),
-        row.IsDBNull(10) ? null : row.GetInt64(10),
-        row.IsDBNull(11) ? null : (byte[])row.GetValue(11),
-        row.GetInt64(12),
-        row.GetInt64(13),
-        row.IsDBNull(14) ? null : DateTimeOffset.FromUnixTimeMilliseconds(row.GetInt64(14)),
-        row.GetInt64(15),
-        row.GetInt64(16));
 
     private async Task<SqlConnection> OpenAsync(CancellationToken ct)
     {

@@ -1,5 +1,4 @@
 using Microsoft.Data.Sqlite;
-using Slots.Storage.Ef;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.Sqlite;

@@ -12,8 +12,7 @@ namespace Slots.SqlServer.Tests.Scripts;
 public sealed class WaitingRoomSqlTests
 {
     public static TheoryData<string> StatementNames() =>
-        [.. typeof(SqlServerWaitingRoomStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static)
-            .Where(f => f.Name != nameof(SqlServerWaitingRoomStore.Sql.OpeningColumns)).Select(f => f.Name)];
+        [.. typeof(SqlServerWaitingRoomStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
 
     private static string Statement(string name) =>
         (string)typeof(SqlServerWaitingRoomStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;

@@ -1,9 +1,10 @@
 using System.Data.Common;
-using Slots.WaitingRoom;
+namespace Slots.WaitingRoom;
 
-namespace Slots.Storage.Ef;
-
-/// <summary>Reads the waiting-room rows that the adapters share column for column (the same SELECT lists).</summary>
+/// <summary>
+/// Reads the waiting-room rows that every backend's adapter shares column for column (the same
+/// SELECT lists, through ADO.NET's common reader), so the three adapters map an opening one way.
+/// </summary>
 public static class WaitingRoomRows
 {
     /// <summary>The opening columns, in <see cref="Opening(DbDataReader)"/>'s order.</summary>
