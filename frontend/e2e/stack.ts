@@ -51,22 +51,22 @@ export interface RunningApi {
   stop: () => Promise<void>;
 }
 
-export async function startApi(name: string, settings: Record<string, string> = {}): Promise<RunningApi> {
-  const dir = mkdtempSync(join(tmpdir(), `slots-e2e-${name}-`));
-  const url = `http://127.0.0.1:${await freePort()}`;
-  const log = createWriteStream(join(dir, 'api.log'));
-  const child = spawn('dotnet', [apiDll, '--urls', url], {
-    cwd: apiProject,
-    detached: true, // its own process group, so stop() ends it and anything it started
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ASPNETCORE_ENVIRONMENT: 'Development',
-      ConnectionStrings__Slots: `Data Source=${join(dir, 'slots.db')}`,
-      Slots__Frontend__Root: join(frontendDir, 'dist'),
-      ...settings,
-    },
-  });
+/**
+ * Runs a server in its own process group (so stop() ends it and anything it started), its output in
+ * dir/logName; answers once it serves `url`, or kills it and throws with where its log is.
+ */
+async function startServer(
+  what: string,
+  command: string,
+  args: string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv },
+  dir: string,
+  logName: string,
+  url: string,
+  timeoutMs: number,
+): Promise<RunningApi> {
+  const log = createWriteStream(join(dir, logName));
+  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const stop = async () => {
@@ -80,13 +80,26 @@ export async function startApi(name: string, settings: Record<string, string> = 
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(url, child, 60_000);
+    await waitUntilReady(url, child, timeoutMs);
   } catch (error) {
-    console.error(`API ${name} failed to start; log in ${join(dir, 'api.log')}`);
+    console.error(`${what} failed to start; log in ${join(dir, logName)}`);
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
     throw error;
   }
   return { url, stop };
+}
+
+export async function startApi(name: string, settings: Record<string, string> = {}): Promise<RunningApi> {
+  const dir = mkdtempSync(join(tmpdir(), `slots-e2e-${name}-`));
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const env = {
+    ...process.env,
+    ASPNETCORE_ENVIRONMENT: 'Development',
+    ConnectionStrings__Slots: `Data Source=${join(dir, 'slots.db')}`,
+    Slots__Frontend__Root: join(frontendDir, 'dist'),
+    ...settings,
+  };
+  return startServer(`API ${name}`, 'dotnet', [apiDll, '--urls', url], { cwd: apiProject, env }, dir, 'api.log', url, 60_000);
 }
 
 /**
@@ -97,32 +110,8 @@ export async function startProxy(apiUrls: string[]): Promise<RunningApi & { stat
   const dir = mkdtempSync(join(tmpdir(), 'slots-e2e-haproxy-'));
   const [front, stats] = [await freePort(), await freePort()];
   const servers = Object.fromEntries(apiUrls.map((u, i) => [`SLOTS_API_${i + 1}`, new URL(u).host]));
-  const log = createWriteStream(join(dir, 'haproxy.log'));
-  const child = spawn('haproxy', ['-db', '-f', join(repoRoot, 'haproxy', 'haproxy.cfg')], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SLOTS_FRONT_BIND: `127.0.0.1:${front}`, SLOTS_STATS_BIND: `127.0.0.1:${stats}`, ...servers },
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  const url = `http://127.0.0.1:${front}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.pid) {
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(-child.pid, 'SIGTERM');
-      const killer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(killer);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    // Ready when HAProxy's health checks have marked the servers up and a request gets through.
-    await waitUntilReady(url, child, 30_000);
-  } catch (error) {
-    console.error(`HAProxy failed to start; log in ${join(dir, 'haproxy.log')}`);
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
-    throw error;
-  }
-  return { url, stop, statsUrl: `http://127.0.0.1:${stats}` };
+  const env = { ...process.env, SLOTS_FRONT_BIND: `127.0.0.1:${front}`, SLOTS_STATS_BIND: `127.0.0.1:${stats}`, ...servers };
+  // Ready when HAProxy's health checks have marked the servers up and a request gets through.
+  const proxy = await startServer('HAProxy', 'haproxy', ['-db', '-f', join(repoRoot, 'haproxy', 'haproxy.cfg')], { env }, dir, 'haproxy.log', `http://127.0.0.1:${front}`, 30_000);
+  return { ...proxy, statsUrl: `http://127.0.0.1:${stats}` };
 }
