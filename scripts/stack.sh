@@ -236,7 +236,8 @@ api_up() {
   fi
   need_port "api$i" "$port"
   # The content root is the project folder: appsettings*.json and frontend/dist are found from there.
-  (cd api/Slots.Api && spawn "api$i" env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$port" dotnet exec "$(api_dll)")
+  (cd api/Slots.Api && spawn "api$i" env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$port" \
+    ConnectionStrings__Slots="$PG_CONNECTION;Application Name=api$i" dotnet exec "$(api_dll)")
   say "  api$i: starting on 127.0.0.1:$port"
 }
 
@@ -259,7 +260,8 @@ scheduler_up() {
   need_port "$name" "$port"
   mkdir -p "$STATE/sms"
   (cd scheduler/Slots.Scheduler && spawn "$name" env "${APP_ENV[@]}" ASPNETCORE_URLS="http://127.0.0.1:$port" \
-    Slots__Scheduler__InstanceId="$name" Slots__Sms__File__Path="$STATE/sms/$name.jsonl" dotnet exec "$(scheduler_dll)")
+    Slots__Scheduler__InstanceId="$name" Slots__Sms__File__Path="$STATE/sms/$name.jsonl" \
+    ConnectionStrings__Slots="$PG_CONNECTION;Application Name=$name" dotnet exec "$(scheduler_dll)")
   say "  $name: starting on 127.0.0.1:$port (node $n)"
 }
 

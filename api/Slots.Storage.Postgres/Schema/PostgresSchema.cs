@@ -1,4 +1,7 @@
+using System.Diagnostics;
 using System.Reflection;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
 
 namespace Slots.Storage.Postgres;
@@ -6,10 +9,16 @@ namespace Slots.Storage.Postgres;
 /// <summary>
 /// Applies the embedded postgres/NNN_*.sql scripts in order, each once, recording what ran.
 /// Several API instances start at once: a session advisory lock lets one of them migrate while
-/// the others wait, then find every version recorded.
+/// the others wait, then find every version recorded. A wait is never silent: every few seconds it
+/// logs which session holds the lock, so a start-up stuck behind another process can be told from
+/// one stuck anywhere else.
 /// </summary>
-public sealed class PostgresSchema(NpgsqlDataSource dataSource) : ISchemaMigrator
+public sealed partial class PostgresSchema(NpgsqlDataSource dataSource, ILogger<PostgresSchema>? logger = null) : ISchemaMigrator
 {
+    private static readonly TimeSpan LockPoll = TimeSpan.FromMilliseconds(200);
+    private static readonly TimeSpan WaitReport = TimeSpan.FromSeconds(5);
+    private readonly ILogger _logger = logger ?? NullLogger<PostgresSchema>.Instance;
+
     private const string Prefix = "postgres/";
 
     // Any constant both sides agree on; 'slots' in ASCII.
@@ -17,8 +26,10 @@ public sealed class PostgresSchema(NpgsqlDataSource dataSource) : ISchemaMigrato
 
     public async Task MigrateAsync(CancellationToken ct)
     {
+        var started = Stopwatch.StartNew();
         await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await ExecuteAsync(connection, null, $"SELECT pg_advisory_lock({MigrationLock})", ct);
+        await TakeLockAsync(connection, ct);
+        var applied = 0;
         try
         {
             await ExecuteAsync(connection, null, """
@@ -48,7 +59,9 @@ public sealed class PostgresSchema(NpgsqlDataSource dataSource) : ISchemaMigrato
                     await record.ExecuteNonQueryAsync(ct);
                 }
                 await tx.CommitAsync(ct);
+                applied++;
             }
+            LogMigrated(_logger, applied, started.ElapsedMilliseconds);
         }
         finally
         {
@@ -60,6 +73,48 @@ public sealed class PostgresSchema(NpgsqlDataSource dataSource) : ISchemaMigrato
             }
         }
     }
+
+    /// <summary>The session lock, polled with pg_try_advisory_lock so the wait can say who it waits for.</summary>
+    private async Task TakeLockAsync(NpgsqlConnection connection, CancellationToken ct)
+    {
+        var waiting = Stopwatch.StartNew();
+        var reported = TimeSpan.Zero;
+        while (true)
+        {
+            await using (var take = new NpgsqlCommand($"SELECT pg_try_advisory_lock({MigrationLock})", connection))
+            {
+                if ((bool)(await take.ExecuteScalarAsync(ct))!)
+                {
+                    return;
+                }
+            }
+            if (waiting.Elapsed - reported >= WaitReport)
+            {
+                reported = waiting.Elapsed;
+                LogWaiting(_logger, (long)waiting.Elapsed.TotalSeconds, await HolderAsync(connection, ct));
+            }
+            await Task.Delay(LockPoll, ct);
+        }
+    }
+
+    /// <summary>The session holding the migration lock, as pg_stat_activity names it.</summary>
+    private static async Task<string> HolderAsync(NpgsqlConnection connection, CancellationToken ct)
+    {
+        // A bigint advisory key is stored as classid (high 32 bits) and objid (low 32 bits).
+        await using var holder = new NpgsqlCommand($"""
+            SELECT 'pid ' || a.pid || ' (' || coalesce(nullif(a.application_name, ''), 'no application name') || ', ' || coalesce(a.state, '?') || ')'
+            FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND l.granted AND l.classid = {MigrationLock >> 32} AND l.objid = {MigrationLock & 0xFFFFFFFF}
+            LIMIT 1
+            """, connection);
+        return await holder.ExecuteScalarAsync(ct) as string ?? "a session that has just let go";
+    }
+
+    [LoggerMessage(EventId = 2210, Level = LogLevel.Information, Message = "Schema up to date: {Applied} scripts applied in {ElapsedMs} ms")]
+    private static partial void LogMigrated(ILogger logger, int applied, long elapsedMs);
+
+    [LoggerMessage(EventId = 2211, Level = LogLevel.Warning, Message = "Waiting {Seconds} s for the schema migration lock, held by {Holder}")]
+    private static partial void LogWaiting(ILogger logger, long seconds, string holder);
 
     private static async Task ExecuteAsync(NpgsqlConnection connection, NpgsqlTransaction? tx, string sql, CancellationToken ct)
     {

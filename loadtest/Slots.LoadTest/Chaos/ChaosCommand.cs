@@ -55,7 +55,7 @@ public static class ChaosCommand
         var jobRuns = new List<JobRunSample>();
         var sampling = SampleJobRunsAsync(db, Path.Combine(output, HistoryRecorder.JobRunsFileName), jobRuns, stopSampling.Token);
         var workload = new Workload(target, sources, slots, persons, workers, runId, seed, timeout, recorder).RunAsync(stopWorkload.Token);
-        var nemesis = new Nemesis(Path.GetFullPath(repository), stackEnvironment, recorder, Console.Out);
+        var nemesis = new Nemesis(Path.GetFullPath(repository), stackEnvironment, recorder, Console.Out, output, db);
         try
         {
             await Task.Delay(TimeSpan.FromSeconds(3), ct);

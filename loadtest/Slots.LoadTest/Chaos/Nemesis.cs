@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text;
+using Npgsql;
 
 namespace Slots.LoadTest.Chaos;
 
@@ -10,9 +12,18 @@ public sealed record PlannedFault(int Number, string Kind, string Target, int Do
 /// Injects faults into the local stack on a schedule drawn from one seed, so a run's faults can be
 /// replayed exactly (the workload's timing around them cannot). Each fault is healed before the
 /// next: the part is started again (scripts/stack.sh start PART) and waited for until healthy; a
-/// pause ends with SIGCONT.
+/// pause ends with SIGCONT. A part that misses its heal is recorded as such, described (its
+/// process and threads, its sockets, the database's sessions, its log's tail) into
+/// heal-miss-N.txt beside the history, then killed and started once more, as a supervisor would,
+/// so the faults after it meet a whole stack.
 /// </summary>
-public sealed class Nemesis(string repository, IReadOnlyDictionary<string, string> stackEnvironment, HistoryRecorder history, TextWriter log)
+public sealed class Nemesis(
+    string repository,
+    IReadOnlyDictionary<string, string> stackEnvironment,
+    HistoryRecorder history,
+    TextWriter log,
+    string? diagnostics = null,
+    string? database = null)
 {
     public static readonly string[] Kinds = ["api-kill", "scheduler-kill", "rabbitmq-kill", "postgres-fast", "postgres-immediate", "pause"];
 
@@ -88,7 +99,7 @@ public sealed class Nemesis(string repository, IReadOnlyDictionary<string, strin
             case "postgres-fast" or "postgres-immediate":
                 await StackAsync(["pg-stop", f.Kind["postgres-".Length..]], ct);
                 await Task.Delay(f.DownMs, ct);
-                return await StackAsync(["start", "postgres"], ct);
+                return await StartAsync(f, ct);
             default:
                 var killed = await PidsAsync(f.Target, ct);
                 await SignalAsync("KILL", killed, ct);
@@ -97,9 +108,105 @@ public sealed class Nemesis(string repository, IReadOnlyDictionary<string, strin
                 // the health of a dead process. The down time counts from when it is really gone.
                 await WaitGoneAsync(killed, ct);
                 await Task.Delay(f.DownMs, ct);
-                return await StackAsync(["start", f.Target], ct);
+                return await StartAsync(f, ct);
         }
         return true;
+    }
+
+    /// <summary>The heal: false when the part missed it, even if the second start after the diagnosis brought it up.</summary>
+    private async Task<bool> StartAsync(PlannedFault f, CancellationToken ct)
+    {
+        if (await StackAsync(["start", f.Target], ct))
+        {
+            return true;
+        }
+        var stuck = await PidsAsync(f.Target, ct);
+        if (diagnostics is not null)
+        {
+            var file = Path.Combine(diagnostics, $"heal-miss-{f.Number}.txt");
+            await File.WriteAllTextAsync(file, await DescribeAsync(f, stuck, ct), ct);
+            log.WriteLine($"          {f.Target} missed its heal; described in {file}");
+        }
+        await SignalAsync("KILL", stuck, ct);
+        await WaitGoneAsync(stuck, ct);
+        var second = await StackAsync(["start", f.Target], ct);
+        log.WriteLine(second ? $"          {f.Target} came up on a second start" : $"          {f.Target} did not come up on a second start either");
+        return false;
+    }
+
+    /// <summary>What a part that missed its heal was doing: enough to tell a wait on the database from one anywhere else.</summary>
+    private async Task<string> DescribeAsync(PlannedFault f, IReadOnlyList<string> pids, CancellationToken ct)
+    {
+        var text = new StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"fault {f.Number}: {f.Kind} {f.Target}, described at {DateTimeOffset.UtcNow:O}");
+        var (_, sockets) = await RunAsync("ss", ["-tanp"], null, ct);
+        foreach (var pid in pids)
+        {
+            text.AppendLine(CultureInfo.InvariantCulture, $"\n== process {pid}");
+            text.AppendLine(Read($"/proc/{pid}/status", l => l.StartsWith("State:", StringComparison.Ordinal)
+                || l.StartsWith("Threads:", StringComparison.Ordinal) || l.StartsWith("VmRSS:", StringComparison.Ordinal)));
+            text.AppendLine(CultureInfo.InvariantCulture, $"wchan: {Read($"/proc/{pid}/wchan", _ => true)}");
+            text.AppendLine("threads (name, state, wchan):");
+            foreach (var task in Directory.Exists($"/proc/{pid}/task") ? Directory.GetDirectories($"/proc/{pid}/task") : [])
+            {
+                var stat = Read($"{task}/stat", _ => true);
+                var after = stat.LastIndexOf(')') + 2;
+                var state = after < stat.Length ? stat[after] : '?';
+                text.AppendLine(CultureInfo.InvariantCulture, $"  {Read($"{task}/comm", _ => true),-16} {state} {Read($"{task}/wchan", _ => true)}");
+            }
+            text.AppendLine("tcp sockets:");
+            foreach (var line in sockets.Split('\n').Where(l => l.Contains($"pid={pid},", StringComparison.Ordinal)))
+            {
+                text.AppendLine("  " + line.Trim());
+            }
+        }
+        if (database is not null)
+        {
+            text.AppendLine("\n== database sessions (pid | application | state | wait type | wait | in state for | query)");
+            try
+            {
+                await using var connection = new NpgsqlConnection(database);
+                await connection.OpenAsync(ct);
+                await using var sessions = new NpgsqlCommand("""
+                    SELECT pid, application_name, state, wait_event_type, wait_event, now() - state_change, left(query, 120)
+                    FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY application_name
+                    """, connection);
+                await using var rows = await sessions.ExecuteReaderAsync(ct);
+                while (await rows.ReadAsync(ct))
+                {
+                    text.AppendLine("  " + string.Join(" | ", Enumerable.Range(0, rows.FieldCount).Select(i => rows.IsDBNull(i) ? "" : rows.GetValue(i).ToString())));
+                }
+            }
+            catch (Exception ex) when (ex is NpgsqlException or TimeoutException)
+            {
+                text.AppendLine("  unavailable: " + ex.Message);
+            }
+        }
+        if (stackEnvironment.TryGetValue("SLOTS_STACK_DIR", out var stack))
+        {
+            var partLog = Path.Combine(stack, "logs", $"{f.Target}.log");
+            text.AppendLine(CultureInfo.InvariantCulture, $"\n== last lines of {partLog}");
+            if (File.Exists(partLog))
+            {
+                foreach (var line in File.ReadLines(partLog).TakeLast(40))
+                {
+                    text.AppendLine(line);
+                }
+            }
+        }
+        return text.ToString();
+    }
+
+    private static string Read(string path, Func<string, bool> keep)
+    {
+        try
+        {
+            return string.Join('\n', File.ReadAllLines(path).Where(keep)).Trim();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return "(gone)";
+        }
     }
 
     /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack script's own waits); after the last fault.</summary>

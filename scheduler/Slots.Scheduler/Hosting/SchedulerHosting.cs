@@ -3,7 +3,7 @@ using Slots.Storage;
 
 namespace Slots.Scheduler.Hosting;
 
-internal static class SchedulerHosting
+internal static partial class SchedulerHosting
 {
     /// <summary>The schema first: Quartz's tables and the sync functions must exist before the scheduler starts.</summary>
     public static IHostApplicationBuilder AddSchemaStartup(this IHostApplicationBuilder builder)
@@ -13,10 +13,13 @@ internal static class SchedulerHosting
     }
 
     /// <summary>Runs the migrator in StartingAsync, which completes before any hosted service (Quartz's included) starts.</summary>
-    private sealed class SchemaStartup(ISchemaMigrator migrator, IOptions<StorageOptions> storage) : IHostedLifecycleService
+    private sealed class SchemaStartup(ISchemaMigrator migrator, IOptions<StorageOptions> storage, ILogger<SchemaStartup> logger)
+        : IHostedLifecycleService
     {
         public async Task StartingAsync(CancellationToken ct)
         {
+            // The first line a starting node writes: a start that hangs later can be placed.
+            LogStarting(logger, Environment.ProcessId, storage.Value.MigrateOnStart);
             if (storage.Value.MigrateOnStart)
             {
                 await migrator.MigrateAsync(ct);
@@ -29,4 +32,7 @@ internal static class SchedulerHosting
         public Task StopAsync(CancellationToken ct) => Task.CompletedTask;
         public Task StoppedAsync(CancellationToken ct) => Task.CompletedTask;
     }
+
+    [LoggerMessage(EventId = 4100, Level = LogLevel.Information, Message = "Scheduler node starting (process {ProcessId}); migrating the schema first: {Migrate}")]
+    private static partial void LogStarting(ILogger logger, int processId, bool migrate);
 }
