@@ -76,4 +76,28 @@ describe('a staff member', () => {
     await expectAccessible(page, 'admin with statistics');
     await screenshot(page, '09-admin-stats');
   });
+
+  it('announces an opening over a place, sees it answer in the waiting room, and closes it', async () => {
+    const { page } = browser;
+    // A place of its own: an opening over a place other tests book would send them to its room.
+    const place = await (await fetch(`${apiUrl}/api/admin/places`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Api-Key': 'dev-admin-key-0000' },
+      body: JSON.stringify({ name: 'Otvorenie E2E', address: 'Testovacia 3, Žilina', region: 'Žilinský kraj', timeZone: 'Europe/Bratislava', active: true }),
+    })).json() as { id: number };
+    const card = page.locator('section.card', { has: page.getByRole('heading', { name: 'Otvorenia s čakárňou' }) });
+    await card.getByLabel('Čísla miest').fill(String(place.id));
+    await card.getByRole('button', { name: 'Vyhlásiť otvorenie' }).click();
+    await expect.poll(() => card.getByRole('status').textContent()).toMatch(/^Otvorenie č\. \d+ je vyhlásené\.$/);
+    const id = Number(/č\. (\d+)/.exec((await card.getByRole('status').textContent()) ?? '')?.[1]);
+    await expect.poll(() => card.getByTestId(`opening-${id}`).count()).toBe(1);
+    expect(await card.getByTestId(`opening-${id}`).textContent()).toContain('otvorené');
+    const listed = await getJson<{ id: number; placeIds: number[] }[]>(`${apiUrl}/api/waiting-room/openings`);
+    expect(listed.find((o) => o.id === id)?.placeIds).toEqual([place.id]);
+    await expectAccessible(page, 'admin with an opening');
+
+    await card.getByRole('button', { name: `Zatvoriť otvorenie č. ${id}` }).click();
+    await expect.poll(() => card.getByRole('status').textContent()).toBe(`Otvorenie č. ${id} je zatvorené.`);
+    await expect.poll(() => card.getByTestId(`opening-${id}`).textContent()).toContain('zatvorené');
+  });
 });

@@ -57,4 +57,46 @@ public sealed class RateLimitTests(SharedApis shared)
 
         Assert.Equal(HttpStatusCode.Created, retried.Status);
     }
+
+    [Fact]
+    public async Task Waiting_room_polls_have_their_own_budget_a_client_out_of_reads_still_polls_and_one_polling_in_a_loop_is_refused()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
+        {
+            ["SLOTS_RATE_READS"] = "4",
+            ["SLOTS_RATE_ROOM"] = "6",
+            ["SLOTS_RATE_PERIOD_S"] = "6",
+        }, "roombudget", ct);
+        using var client = Clients.From(IPAddress.Parse("127.0.0.23"), haproxy.FrontAddress);
+
+        var reads = new List<HttpStatusCode>();
+        for (var i = 0; i < 6; i++)
+        {
+            reads.Add((await client.GetAsync("/api/places/regions", ct)).StatusCode);
+        }
+        // Out of reads, the person in the waiting room still hears where they stand (here: that the token is no token).
+        var poll = await client.SendAsync(Status("not-a-token"), ct);
+        var polls = new List<HttpResponseMessage> { poll };
+        for (var i = 0; i < 7; i++)
+        {
+            polls.Add(await client.SendAsync(Status("not-a-token"), ct));
+        }
+
+        Figures.Report($"waiting-room budget: reads {string.Join(',', reads.Select(r => (int)r))}; polls {string.Join(',', polls.Select(p => (int)p.StatusCode))}");
+        Assert.Contains(HttpStatusCode.TooManyRequests, reads);
+        Assert.Equal(HttpStatusCode.Unauthorized, poll.StatusCode);
+        Assert.Equal(6, polls.Count(p => p.StatusCode == HttpStatusCode.Unauthorized));
+        var refused = polls.Where(p => p.StatusCode == HttpStatusCode.TooManyRequests).ToArray();
+        Assert.Equal(2, refused.Length);
+        Assert.Equal("rate-limited", (await refused[0].Content.ReadFromJsonAsync<JsonObject>(ct))!["code"]!.GetValue<string>());
+    }
+
+    private static HttpRequestMessage Status(string token)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Get, "/api/waiting-room/status");
+        request.Headers.Add("Waiting-Room-Token", token);
+        return request;
+    }
 }

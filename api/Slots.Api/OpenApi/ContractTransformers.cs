@@ -214,6 +214,20 @@ internal static class ContractTransformers
                 },
             },
             ["existingCode"] = new OpenApiSchema { Type = JsonSchemaType.String, Description = "already-booked: the code of the reservation the person holds, only for the phone that booked it." },
+            ["openingId"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int64", Description = "waiting-room-*: the opening whose waiting room the place is in." },
+            ["room"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Object,
+                Description = "waiting-room-not-admitted: where the token stands, as GET /api/waiting-room/status answers it.",
+                Required = new HashSet<string> { "state", "openingId", "seatsLeft", "askAgainSeconds" },
+                Properties = new Dictionary<string, IOpenApiSchema>
+                {
+                    ["state"] = new OpenApiSchema { Type = JsonSchemaType.String },
+                    ["openingId"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int64" },
+                    ["seatsLeft"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int64" },
+                    ["askAgainSeconds"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
+                },
+            },
         },
     };
 }

@@ -190,7 +190,12 @@ public sealed class WaitingRoomService(
         }
         var pace = opening.AdmitPerSecond ?? ObservedPace(view, now);
         TimeSpan? wait = pace > 0 ? TimeSpan.FromSeconds((ahead + 1) / pace) : null;
-        var askAgain = ahead == 0 ? TimeSpan.FromSeconds(1) : wait is { } w ? Clamp(w / 5, 1, 10) : TimeSpan.FromSeconds(5);
+        // Inventory-aware pace: the sooner the seats may run out (or the turn come), the sooner to ask
+        // again, so when the last seat goes everyone still waiting hears it within a second or two,
+        // while a long line with plenty of seats asks rarely.
+        TimeSpan? sellOut = pace > 0 ? TimeSpan.FromSeconds(seats / pace) : null;
+        var soonest = wait is { } w && sellOut is { } s ? (w < s ? w : s) : wait ?? sellOut;
+        var askAgain = ahead == 0 ? TimeSpan.FromSeconds(1) : soonest is { } x ? Clamp(x / 5, 1, 10) : TimeSpan.FromSeconds(5);
         return new RoomStatus(RoomState.Waiting, opening.Id, opening.OpensAt, seats, askAgain, position, ahead, wait);
     }
 

@@ -8,6 +8,7 @@ import { CreatePlaceForm } from './CreatePlaceForm';
 import { DemoDataForm } from './DemoDataForm';
 import { GenerateSlotsForm } from './GenerateSlotsForm';
 import { KeyForm } from './KeyForm';
+import { OpeningsCard } from './OpeningsCard';
 import { StatsTable } from './StatsTable';
 
 /** Staff tools, behind the staff member's own API key. */
@@ -34,6 +35,7 @@ export function AdminPage() {
           <div className="cards">
             <GenerateSlotsForm admin={admin} />
             <StatsTable admin={admin} />
+            <OpeningsCard admin={admin} />
             <CreatePlaceForm admin={admin} />
             <DemoDataForm admin={admin} />
           </div>

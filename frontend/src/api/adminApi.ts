@@ -1,5 +1,7 @@
 import { query, readJson } from './http';
-import type { DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewPlace, Place, Stats } from './types';
+import type {
+  DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, Place, StaffOpening, Stats,
+} from './types';
 
 /** Staff endpoints; the key identifies the staff member and travels only in X-Api-Key. */
 export class AdminApi {
@@ -21,6 +23,20 @@ export class AdminApi {
 
   async demoData(request: DemoDataRequest): Promise<DemoDataResult> {
     return readJson(await this.post('/api/admin/demo-data', request));
+  }
+
+  /** Announces an opening: from then on, booking its places goes through its waiting room. */
+  async createOpening(opening: NewOpening): Promise<StaffOpening> {
+    return readJson(await this.post('/api/admin/openings', opening));
+  }
+
+  async openings(): Promise<StaffOpening[]> {
+    return readJson(await fetch(`${this.base}/api/admin/openings`, { headers: { 'X-Api-Key': this.key } }));
+  }
+
+  /** Ends the waiting room: its places are booked directly again. */
+  async closeOpening(id: number): Promise<StaffOpening> {
+    return readJson(await this.post(`/api/admin/openings/${id}/close`, {}));
   }
 
   async stats(from: string, to: string): Promise<Stats> {

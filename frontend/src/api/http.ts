@@ -3,10 +3,13 @@ import type { Problem } from './types';
 /** An answer other than 2xx, with its problem details (or a stand-in when the body is not one). */
 export class ApiError extends Error {
   readonly problem: Problem;
+  /** The answer's Retry-After, in milliseconds, when it had one. */
+  readonly retryAfterMs: number | null;
 
-  constructor(problem: Problem) {
+  constructor(problem: Problem, retryAfterMs: number | null = null) {
     super(problem.title ?? `HTTP ${problem.status}`);
     this.problem = problem;
+    this.retryAfterMs = retryAfterMs;
   }
 
   get code(): string | undefined {

@@ -1,7 +1,7 @@
-import { query, readJson, readProblem } from './http';
-import { type Clock, type RetryPolicy, type Wait, type WaitReason, sendWithRetry } from './retry';
+import { ApiError, query, readJson, readProblem } from './http';
+import { type Clock, type RetryPolicy, type Wait, type WaitReason, parseRetryAfter, sendWithRetry } from './retry';
 import type {
-  Availability, Language, Page, Person, Place, Problem, Proof, Reservation, SlotRef,
+  Availability, Language, Opening, Page, Person, Place, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
 } from './types';
 
 export interface RetryHooks {
@@ -29,6 +29,16 @@ function proofHeaders(proof: Proof): Record<string, string> {
 
 const json = { 'Content-Type': 'application/json' };
 
+/** The header a waiting-room token travels in (never the URL). */
+export const roomTokenHeader = 'Waiting-Room-Token';
+
+/** A status answer, when the server asks to be asked again, and how far its clock is ahead of this one. */
+export interface RoomAnswer {
+  status: RoomStatus;
+  askAgainMs: number;
+  serverAheadMs: number;
+}
+
 /** The public (person-facing) part of the API. */
 export class SlotsApi {
   private readonly base: string;
@@ -55,13 +65,41 @@ export class SlotsApi {
     return this.get(`/api/places/${placeId}/availability${query({ from, to })}`);
   }
 
-  /** Books a seat. Every retry resends the same body with the same key, so it can never book twice. */
-  reserve(booking: Booking, idempotencyKey: string, hooks: RetryHooks = {}): Promise<WriteOutcome<Reservation>> {
+  /**
+   * Books a seat. Every retry resends the same body with the same key, so it can never book twice.
+   * Inside a waiting-room opening the admitted token goes with it.
+   */
+  reserve(booking: Booking, idempotencyKey: string, hooks: RetryHooks = {}, roomToken?: string): Promise<WriteOutcome<Reservation>> {
     const body = JSON.stringify(booking);
+    const headers: Record<string, string> = { ...json, 'Idempotency-Key': idempotencyKey };
+    if (roomToken) headers[roomTokenHeader] = roomToken;
     return this.write<Reservation>(true, hooks, (signal) =>
-      this.fetchFn(`${this.base}/api/reservations`, {
-        method: 'POST', body, signal, headers: { ...json, 'Idempotency-Key': idempotencyKey },
-      }));
+      this.fetchFn(`${this.base}/api/reservations`, { method: 'POST', body, signal, headers }));
+  }
+
+  /** Openings that are open now (or closed lately): which places go through a waiting room. */
+  openings(): Promise<Opening[]> {
+    return this.get('/api/waiting-room/openings');
+  }
+
+  /** A place in the opening's line; joining again with the same national id answers the same place. */
+  async joinRoom(openingId: number, nationalId: string): Promise<RoomJoin> {
+    return readJson(await this.fetchFn(`${this.base}/api/waiting-room/openings/${openingId}/join`, {
+      method: 'POST', body: JSON.stringify({ nationalId }), headers: json,
+    }));
+  }
+
+  /** Where a token stands; throws ApiError (waiting-room-token-invalid, or a busy answer with its Retry-After). */
+  async roomStatus(token: string, signal?: AbortSignal): Promise<RoomAnswer> {
+    const response = await this.fetchFn(`${this.base}/api/waiting-room/status`, { headers: { [roomTokenHeader]: token }, signal });
+    const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
+    if (!response.ok) throw new ApiError(await readProblem(response), retryAfterMs);
+    const status = (await response.json()) as RoomStatus;
+    // The admission deadline is the server's clock; a device whose clock is off still counts down right.
+    // Date has whole seconds, so a difference under two seconds is taken as none.
+    const serverNow = Date.parse(response.headers.get('Date') ?? '');
+    const ahead = Number.isNaN(serverNow) ? 0 : serverNow - Date.now();
+    return { status, askAgainMs: retryAfterMs ?? status.askAgainSeconds * 1000, serverAheadMs: Math.abs(ahead) < 2_000 ? 0 : ahead };
   }
 
   async find(code: string, proof: Proof): Promise<Reservation> {

@@ -29,6 +29,19 @@ export interface Person {
 
 export type Reservation = Schemas['ReservationDto'];
 
+/** An opening as people see it: the places whose booking goes through its waiting room. */
+export type Opening = Schemas['PublicOpeningDto'];
+
+/** Where a waiting-room token stands. */
+export type RoomState = 'waiting' | 'admitted' | 'no-seats-left' | 'closed' | 'expired';
+export type RoomStatus = Omit<Schemas['RoomStatusDto'], 'state'> & { state: RoomState };
+
+/** A join's answer: the signed token (no personal data in it) and where it stands. */
+export interface RoomJoin {
+  token: string;
+  status: RoomStatus;
+}
+
 export type Alternative = NonNullable<Schemas['Problem']['alternatives']>[number];
 
 /** A problem code the API (or HAProxy in front of it) answers. */
@@ -80,6 +93,17 @@ export type DemoDataResult = Schemas['DemoDataDto'];
 
 export type DayStats = Schemas['DayStatsDto'];
 
+/** An opening for staff: its settings and counters. */
+export type StaffOpening = Schemas['OpeningDto'];
+
+export interface NewOpening {
+  region?: string;
+  placeIds?: number[];
+  opensAt: string;
+  admitPerSecond?: number;
+  admissionSeconds?: number;
+}
+
 export type Stats = Schemas['StatsDto'];
 
 // What the page sends must be what the API reads: each request shape is checked against the document's.
@@ -90,4 +114,6 @@ export type RequestsFitTheContract = [
   Fits<DemoDataRequest, Schemas['DemoDataBody']>,
   Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,
   Fits<SlotRef, Schemas['RescheduleRequest']>,
+  Fits<{ nationalId: string }, Schemas['JoinRequest']>,
+  Fits<NewOpening, Schemas['CreateOpeningRequest']>,
 ];

@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { api } from '../api/slotsApi';
-import type { Alternative, Person, Place, Reservation } from '../api/types';
+import type { Alternative, Opening, Person, Place, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
+import type { MessageKey } from '../i18n/messages';
+import { AdmissionBanner } from '../room/AdmissionBanner';
+import { forgetToken } from '../room/roomTokens';
+import { type Admission, WaitingRoom } from '../room/WaitingRoom';
+import { Notice } from '../ui/Notice';
 import { StepHeading } from '../ui/StepHeading';
 import { Confirmation } from './Confirmation';
 import { PersonForm } from './PersonForm';
@@ -10,17 +15,42 @@ import { type PickedSlot, WeekView } from './WeekView';
 
 type Step =
   | { name: 'place' }
-  | { name: 'slot'; place: Place }
+  | { name: 'room'; place: Place; opening: Opening }
+  | { name: 'slot'; place: Place; notice?: MessageKey }
   | { name: 'person'; place: Place; slot: PickedSlot }
   | { name: 'done'; place: Place; slot: PickedSlot; reservation: Reservation };
 
 const nobody: Person = { name: '', phone: '', nationalId: '' };
 
-/** Place → week → person → confirmation. Personal data lives only in this component's memory. */
+/**
+ * Place → (waiting room, while the place is in an opening) → week → person → confirmation.
+ * Personal data lives only in this component's memory.
+ */
 export function BookingFlow() {
   const { t } = useI18n();
   const [step, setStep] = useState<Step>({ name: 'place' });
   const [person, setPerson] = useState<Person>(nobody);
+  const [admission, setAdmission] = useState<Admission | null>(null);
+
+  const turnAt = (place: Place): Admission | null =>
+    admission && admission.placeIds.includes(place.id) && admission.deadline > Date.now() ? admission : null;
+
+  /**
+   * The place's booking, through its opening's waiting room when it is in one and the person has no
+   * turn there; after a refusal for want of a turn (refusedBy names the opening), the room always.
+   */
+  const enter = async (place: Place, refusedBy?: number) => {
+    let opening: Opening | undefined;
+    try {
+      opening = (await api.openings()).find((o) =>
+        o.state === 'open' && (refusedBy === undefined ? o.placeIds.includes(place.id) : o.id === refusedBy));
+    } catch {
+      // Unknown now: the booking's own answer sends the person to the room if there is one.
+    }
+    if (refusedBy !== undefined) setAdmission(null);
+    const hasTurn = refusedBy === undefined && opening !== undefined && turnAt(place)?.openingId === opening.id;
+    setStep(opening && !hasTurn ? { name: 'room', place, opening } : { name: 'slot', place });
+  };
 
   const takeAlternative = async (place: Place, current: PickedSlot, alternative: Alternative) => {
     try {
@@ -35,40 +65,74 @@ export function BookingFlow() {
     }
   };
 
-  switch (step.name) {
-    case 'place':
-      return <PlacePicker onPick={(place) => setStep({ name: 'slot', place })} />;
-    case 'slot':
-      return (
-        <section>
-          <StepHeading>{t('stepSlot')}</StepHeading>
-          <p className="chosen">
-            <strong>{step.place.name}</strong>, {step.place.address}{' '}
-            <button type="button" className="link" onClick={() => setStep({ name: 'place' })}>{t('changePlace')}</button>
-          </p>
-          <WeekView placeId={step.place.id} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })} />
-        </section>
-      );
-    case 'person':
-      return (
-        <PersonForm
-          key={`${step.place.id}-${step.slot.day}-${step.slot.time}`}
-          place={step.place}
-          slot={step.slot}
-          person={person}
-          onPersonChange={setPerson}
-          onBooked={(reservation) => {
-            setPerson(nobody);
-            setStep({ name: 'done', place: step.place, slot: step.slot, reservation });
-          }}
-          onChangeSlot={() => setStep({ name: 'slot', place: step.place })}
-          onPickAlternative={(alternative) => void takeAlternative(step.place, step.slot, alternative)}
-        />
-      );
-    case 'done':
-      return (
-        <Confirmation reservation={step.reservation} place={step.place} minutes={step.slot.minutes}
-          onNew={() => setStep({ name: 'place' })} />
-      );
+  const turn = step.name === 'slot' || step.name === 'person' ? turnAt(step.place) : null;
+  return (
+    <>
+      {/* Above the steps, so it stays (and is announced) once while the turn lasts. */}
+      {turn && <AdmissionBanner key={turn.token} admission={turn} />}
+      {body()}
+    </>
+  );
+
+  function body() {
+    switch (step.name) {
+      case 'place':
+        return <PlacePicker onPick={(place) => void enter(place)} />;
+      case 'room':
+        return (
+          <WaitingRoom
+            key={step.opening.id}
+            place={step.place}
+            opening={step.opening}
+            nationalId={person.nationalId}
+            onNationalIdChange={(nationalId) => setPerson({ ...person, nationalId })}
+            onAdmitted={(admitted) => {
+              setAdmission(admitted);
+              setStep({ name: 'slot', place: step.place });
+            }}
+            onClosed={() => setStep({ name: 'slot', place: step.place, notice: 'roomClosedNow' })}
+            onLeave={() => setStep({ name: 'place' })}
+          />
+        );
+      case 'slot':
+        return (
+          <section>
+            <StepHeading>{t('stepSlot')}</StepHeading>
+            {step.notice && <Notice kind="info">{t(step.notice)}</Notice>}
+            <p className="chosen">
+              <strong>{step.place.name}</strong>, {step.place.address}{' '}
+              <button type="button" className="link" onClick={() => setStep({ name: 'place' })}>{t('changePlace')}</button>
+            </p>
+            <WeekView placeId={step.place.id} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })} />
+          </section>
+        );
+      case 'person':
+        return (
+          <PersonForm
+            key={`${step.place.id}-${step.slot.day}-${step.slot.time}`}
+            place={step.place}
+            slot={step.slot}
+            person={person}
+            onPersonChange={setPerson}
+            roomToken={turn?.token}
+            onRoomNeeded={(openingId) => void enter(step.place, openingId)}
+            onBooked={(reservation) => {
+              if (turn) {
+                forgetToken(turn.openingId);
+                setAdmission(null);
+              }
+              setPerson(nobody);
+              setStep({ name: 'done', place: step.place, slot: step.slot, reservation });
+            }}
+            onChangeSlot={() => setStep({ name: 'slot', place: step.place })}
+            onPickAlternative={(alternative) => void takeAlternative(step.place, step.slot, alternative)}
+          />
+        );
+      case 'done':
+        return (
+          <Confirmation reservation={step.reservation} place={step.place} minutes={step.slot.minutes}
+            onNew={() => setStep({ name: 'place' })} />
+        );
+    }
   }
 }

@@ -20,13 +20,19 @@ interface PersonFormProps {
   onBooked: (reservation: Reservation) => void;
   onChangeSlot: () => void;
   onPickAlternative: (alternative: Alternative) => void;
+  /** The admitted waiting-room token, while the place is in an opening and the turn lasts. */
+  roomToken?: string;
+  /** The booking was refused for want of a turn: into the waiting room of that opening. */
+  onRoomNeeded: (openingId: number | undefined) => void;
 }
 
 type FieldErrors = Partial<Record<keyof Person, string>>;
 const fields: (keyof Person)[] = ['name', 'phone', 'nationalId'];
 
 /** Step 3: who is coming; then the booking itself, with waiting and refusals. */
-export function PersonForm({ place, slot, person, onPersonChange, onBooked, onChangeSlot, onPickAlternative }: PersonFormProps) {
+export function PersonForm({
+  place, slot, person, onPersonChange, onBooked, onChangeSlot, onPickAlternative, roomToken, onRoomNeeded,
+}: PersonFormProps) {
   const { t, lang } = useI18n();
   const { submit, stop, inFlight, wait } = useBookingAttempt();
   const [touched, setTouched] = useState<Partial<Record<keyof Person, boolean>>>({});
@@ -55,7 +61,7 @@ export function PersonForm({ place, slot, person, onPersonChange, onBooked, onCh
       (form.elements.namedItem(invalid) as HTMLInputElement | null)?.focus();
       return;
     }
-    const outcome = await submit({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang });
+    const outcome = await submit({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang }, roomToken);
     switch (outcome.kind) {
       case 'done':
         return onBooked(outcome.value);
@@ -64,6 +70,9 @@ export function PersonForm({ place, slot, person, onPersonChange, onBooked, onCh
       case 'aborted':
         return setMessage(t('stopped'));
       case 'problem':
+        if (outcome.problem.code === 'waiting-room-required' || outcome.problem.code === 'waiting-room-not-admitted') {
+          return onRoomNeeded(outcome.problem.openingId);
+        }
         setProblem(outcome.problem);
         setServerErrors(Object.fromEntries(fields.map((f) => [f, outcome.problem.errors?.[f]?.join(' ')])));
     }

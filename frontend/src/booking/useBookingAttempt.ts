@@ -21,13 +21,14 @@ export function useBookingAttempt() {
 
   useEffect(() => () => controller.current?.abort(), []);
 
-  const submit = useCallback(async (booking: Booking): Promise<WriteOutcome<Reservation>> => {
-    const fingerprint = JSON.stringify(booking);
+  const submit = useCallback(async (booking: Booking, roomToken?: string): Promise<WriteOutcome<Reservation>> => {
+    // A new turn from the waiting room is a new attempt: the refused one wrote nothing.
+    const fingerprint = JSON.stringify([booking, roomToken ?? null]);
     if (attempt.current?.booking !== fingerprint) attempt.current = { booking: fingerprint, key: newIdempotencyKey() };
     controller.current = new AbortController();
     setInFlight(true);
     try {
-      return await api.reserve(booking, attempt.current.key, { signal: controller.current.signal, onWait: setWait });
+      return await api.reserve(booking, attempt.current.key, { signal: controller.current.signal, onWait: setWait }, roomToken);
     } finally {
       setInFlight(false);
       setWait(null);

@@ -16,6 +16,14 @@ export function problemMessage(problem: Problem, t: Translate): string {
       return problem.existingCode ? t('alreadyBookedCode', { code: problem.existingCode }) : t('alreadyBooked');
     case 'validation-failed':
       return t('formHasErrors');
+    case 'waiting-room-required':
+      return t('roomRequired');
+    case 'waiting-room-not-admitted':
+      return t('roomNotAdmitted');
+    case 'waiting-room-admission-expired':
+      return t('roomAdmissionExpired');
+    case 'waiting-room-admission-used':
+      return t('roomAdmissionUsed');
     default:
       return t('problem', { detail: problem.detail ?? problem.title ?? `HTTP ${problem.status}` });
   }
