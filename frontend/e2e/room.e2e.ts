@@ -5,6 +5,8 @@ import { chooseSlot, fillPerson, freeSeats, newPerson, shownFreeSeats } from './
 
 const appUrl = inject('appUrl');
 const apiUrl = inject('apiUrl');
+/** The product's HAProxy in front of the same API: the first person comes the way people do on the stack. */
+const proxyUrl = inject('proxyUrl');
 const staff = { 'Content-Type': 'application/json', 'X-Api-Key': 'dev-admin-key-0000' };
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = staff): Promise<{ status: number; body: T }> {
@@ -50,7 +52,8 @@ async function bookThroughTheRoom(openingId: number, placeId: number, day: strin
 }
 
 async function choose(page: Browser['page'], place: Place): Promise<void> {
-  await page.getByLabel('Hľadať podľa názvu').fill(place.name);
+  // The part of the name after its first word: ASCII, so the search matches on every backend.
+  await page.getByLabel('Hľadať podľa názvu').fill(place.name.split(' ').slice(1).join(' '));
   await page.getByRole('button', { name: 'Hľadať' }).click();
   await page.getByRole('button', { name: place.name }).click();
 }
@@ -68,14 +71,14 @@ describe('the waiting room of an opening', () => {
     await Promise.allSettled([first?.close(), second?.close()]);
   });
 
-  it('takes a person from the line to a booking made with the admitted token', async () => {
+  it('takes a person from the line to a booking made with the admitted token, through HAProxy', async () => {
     const { page } = first;
     const person = newPerson('Eva Čakajúca');
     const tokens: (string | null)[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/reservations')) tokens.push(r.headers()['waiting-room-token'] ?? null);
     });
-    await page.goto(appUrl);
+    await page.goto(proxyUrl);
     await choose(page, scope.place);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Čakáreň');
     await expectAccessible(page, 'waiting room, join');
