@@ -36,7 +36,12 @@ internal static class PlacesEndpoints
         group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability")
             .WithSummary("Free seats of a place")
             .WithDescription("Each slot that has not started between from and to (default: today and the next 6 days, at most 31 days) "
-                + "with its length, capacity and free seats. Days are in the place's own time zone.")
+                + "with its length, capacity and free seats. Days are in the place's own time zone. The answer carries an ETag and "
+                + "Cache-Control: public, max-age=1 (the seats are the same for everyone, and each instance's view is refreshed about "
+                + "every second): send the ETag back in If-None-Match to get 304 and no body while nothing changed. Booking stays the "
+                + "authority: a seat gone meanwhile is answered slot-full with fresh alternatives.")
+            .Produces<AvailabilityDto>(StatusCodes.Status200OK, "application/json")
+            .Produces(StatusCodes.Status304NotModified)
             .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound, ProblemCatalog.ValidationFailed);
         return app;
     }
@@ -78,7 +83,7 @@ internal static class PlacesEndpoints
     public static async Task<Results<Ok<PlaceDto>, ProblemHttpResult>> Get(int id, PlaceCatalog catalog, CancellationToken ct) =>
         await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
 
-    public static async Task<Results<Ok<AvailabilityDto>, ProblemHttpResult, ValidationProblem>> Availability(
+    public static async Task<Results<TaggedJson, ProblemHttpResult, ValidationProblem>> Availability(
         int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
         var place = await places.FindAsync(id, ct);
@@ -118,7 +123,8 @@ internal static class PlacesEndpoints
             .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
             .ToList();
         metrics.AvailabilityRead();
-        return TypedResults.Ok(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days));
+        return TaggedJson.Of(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days),
+            SlotsJsonContext.Default.AvailabilityDto, maxAgeSeconds: 1);
     }
 
     internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active);

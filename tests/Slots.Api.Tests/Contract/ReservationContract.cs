@@ -62,6 +62,39 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
     }
 
     [Fact]
+    public async Task Availability_is_tagged_answers_304_while_unchanged_and_a_new_tag_once_a_seat_is_taken()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
+        var day = Today.AddDays(2);
+        var url = $"/api/places/{place}/availability?from={Day(day)}&to={Day(day)}";
+
+        var first = await client.GetAsync(url);
+        var unchanged = await client.SendAsync(Conditional(url, first.Headers.ETag!));
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(place, day, "08:10", People.Next()))).StatusCode);
+        var changed = await client.SendAsync(Conditional(url, first.Headers.ETag!));
+
+        Assert.Equal(HttpStatusCode.OK, first.StatusCode);
+        Assert.False(first.Headers.ETag!.IsWeak);
+        Assert.True(first.Headers.CacheControl!.Public);
+        Assert.Equal(TimeSpan.FromSeconds(1), first.Headers.CacheControl.MaxAge);
+        Assert.Equal(HttpStatusCode.NotModified, unchanged.StatusCode);
+        Assert.Empty(await unchanged.Content.ReadAsByteArrayAsync());
+        Assert.Equal(first.Headers.ETag, unchanged.Headers.ETag);
+        Assert.Equal(HttpStatusCode.OK, changed.StatusCode);
+        Assert.NotEqual(first.Headers.ETag, changed.Headers.ETag);
+        var slot = (await JsonAsync(changed))["days"]!.AsArray().Single()!["slots"]!.AsArray().Single(s => s!["time"]!.GetValue<string>() == "08:10");
+        Assert.Equal(1, slot!["free"]!.GetValue<int>());
+    }
+
+    private static HttpRequestMessage Conditional(string url, System.Net.Http.Headers.EntityTagHeaderValue etag)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Get, url);
+        request.Headers.IfNoneMatch.Add(etag);
+        return request;
+    }
+
+    [Fact]
     public async Task Reserve_returns_409_slot_full_with_the_nearest_free_slots()
     {
         var (client, admin) = await StartAsync();
