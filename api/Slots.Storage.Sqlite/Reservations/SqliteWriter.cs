@@ -8,8 +8,9 @@ namespace Slots.Storage.Sqlite;
 /// The single writer of the SQLite file. SQLite takes one writer at a time anyway; queueing the
 /// writes here and committing up to <c>MaxBatch</c> of them in one BEGIN IMMEDIATE transaction
 /// (group commit) pays one fsync per batch instead of one per reservation and never spins on
-/// SQLITE_BUSY. Each operation runs inside its own savepoint, so a failing one is rolled back
-/// alone and the rest of the batch still commits.
+/// SQLITE_BUSY. A batch first runs without savepoints (two statements fewer per operation); only
+/// when an operation throws is the batch rolled back and replayed with each operation inside its
+/// own savepoint, so the failing one is rolled back alone and the rest of the batch still commits.
 /// </summary>
 public sealed partial class SqliteWriter : IAsyncDisposable
 {
@@ -93,6 +94,56 @@ public sealed partial class SqliteWriter : IAsyncDisposable
     }
 
     private static void Commit(SqliteHotPath hotPath, List<IWrite> batch)
+    {
+        if (!TryCommitWhole(hotPath, batch))
+        {
+            CommitEachAlone(hotPath, batch);
+        }
+    }
+
+    /// <summary>The batch as one transaction, no savepoints; false (and nothing written) when an operation threw.</summary>
+    private static bool TryCommitWhole(SqliteHotPath hotPath, List<IWrite> batch)
+    {
+        using var tx = hotPath.Connection.BeginTransaction(deferred: false);
+        hotPath.Transaction = tx;
+        var done = new List<IWrite>(batch.Count);
+        var skipped = new List<IWrite>();
+        foreach (var write in batch)
+        {
+            if (write.IsCancelled)
+            {
+                skipped.Add(write);
+                continue;
+            }
+            try
+            {
+                write.Run(hotPath);
+                done.Add(write);
+            }
+            catch (Exception)
+            {
+                // Replayed one by one below: the culprit fails alone. The operations are database
+                // work only, so running them again after the rollback is safe.
+                tx.Rollback();
+                hotPath.Transaction = null;
+                return false;
+            }
+        }
+        tx.Commit();
+        hotPath.Transaction = null;
+        foreach (var write in skipped)
+        {
+            write.Cancel();
+        }
+        // Answer only after the commit: a 201 must never precede durability.
+        foreach (var write in done)
+        {
+            write.Publish();
+        }
+        return true;
+    }
+
+    private static void CommitEachAlone(SqliteHotPath hotPath, List<IWrite> batch)
     {
         using var tx = hotPath.Connection.BeginTransaction(deferred: false);
         hotPath.Transaction = tx;
