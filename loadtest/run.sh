@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark in one command: build (Release), start what it needs, seed the scale data, run
-# no-op, baseline and real path under the same load one after the other, then the stampede and
-# the availability probe, write loadtest/results/<backend>/*.json and summary.md, stop everything.
+# no-op, baseline and real path under the same load one after the other, then the stampedes (plain,
+# sold out, and through a waiting room) and the availability probe, write loadtest/results/<backend>/*.json
+# and summary.md, stop everything.
 #
 #   loadtest/run.sh                      PostgreSQL, 2 API instances, 5.1 M hot seats
 #   loadtest/run.sh --backend sqlite     SQLite, 1 API instance (the embedded default)
@@ -12,7 +13,8 @@
 # Against a stack that is already up (./slots stack up), start nothing and point it there:
 #   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
 #   SLOTS_BENCH_API_PIDS=123,456 [SLOTS_BENCH_DB_PID=789] loadtest/run.sh
-# (that stack must run its APIs with Slots__Benchmark__Baseline=true for the baseline and no-op).
+# (that stack must run its APIs with Slots__Benchmark__Baseline=true for the baseline and no-op, and know the staff
+# key SLOTS_BENCH_ADMIN_KEY, default benchmark-only-admin-key-0123456789, as an admin key for the waiting room).
 #
 # Knobs (environment): SLOTS_BENCH_DURATION (s, default 20), SLOTS_BENCH_CONCURRENCY (64),
 # SLOTS_BENCH_PLACES (1000 → 1000 × 30 days × 34 times × 5 seats = 5.1 M seats), SLOTS_BENCH_STEP_FACTOR (20),
@@ -37,6 +39,7 @@ duration=${SLOTS_BENCH_DURATION:-20}
 concurrency=${SLOTS_BENCH_CONCURRENCY:-64}
 places=${SLOTS_BENCH_PLACES:-1000}
 step_factor=${SLOTS_BENCH_STEP_FACTOR:-20}
+admin_key=${SLOTS_BENCH_ADMIN_KEY:-benchmark-only-admin-key-0123456789}
 instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo 1)}
 if [ "$quick" = 1 ]; then duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; fi
 results="loadtest/results/$backend"
@@ -81,18 +84,20 @@ start_postgres() {
   db="Host=127.0.0.1;Port=$pg_port;Database=slots;Username=postgres;Maximum Pool Size=100;Timeout=5"
 }
 
-# start_api N WRITES_PER_WINDOW: one API process on a free port, configured like the stack (environment variables).
+# start_api N WRITES_PER_WINDOW [NAME=VALUE…]: one API process on a free port, configured like the stack (environment
+# variables), with the staff key the waiting-room step uses and any further settings given.
 start_api() {
   local port; port=$(free_port)
-  ASPNETCORE_URLS="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Production \
+  env ASPNETCORE_URLS="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Production \
   Slots__Storage__Provider="$([ "$backend" = postgres ] && echo Postgres || echo Sqlite)" \
   ConnectionStrings__Slots="$db" \
   Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
   Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
+  Slots__Admin__Keys__bench__Key="$admin_key" Slots__Admin__Keys__bench__Role=admin \
   Slots__Benchmark__Baseline=true \
   Slots__DemoData__WhenEmpty=false \
   Slots__RateLimits__WritesPerWindow="$2" Slots__RateLimits__ReadsPerWindow="$(( $2 * 10 ))" \
-  Logging__LogLevel__Default=Warning \
+  Logging__LogLevel__Default=Warning "${@:3}" \
     dotnet "$api_dll" >"$work/api-$1.log" 2>&1 &
   api_pids+=("$!")
   for _ in $(seq 1 120); do
@@ -103,9 +108,11 @@ start_api() {
   echo "API $1 did not become ready" >&2; exit 1
 }
 
+# start_apis WRITES_PER_WINDOW [NAME=VALUE…]: the instances; further settings go to the first one only.
 start_apis() {
   api_urls=()
-  for i in $(seq 1 "$instances"); do start_api "$i" "$1"; done
+  start_api 1 "$@"
+  for i in $(seq 2 "$instances"); do start_api "$i" "$1"; done
   target=$(IFS=,; echo "${api_urls[*]}")
   pids=$(IFS=,; echo "${api_pids[*]}")
   watch=(--watch-pids "$pids")
@@ -123,7 +130,8 @@ stack_up() {
   export SLOTS_STACK_DIR="$work/stack" ASPNETCORE_ENVIRONMENT=Production \
     Slots__Benchmark__Baseline=true Slots__DemoData__WhenEmpty=false Logging__LogLevel__Default=Warning \
     Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
-    Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789"
+    Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
+    Slots__Admin__Keys__bench__Key="$admin_key" Slots__Admin__Keys__bench__Role=admin
   if [ "$1" = unlimited ]; then
     export SLOTS_RATE_WRITES=100000000 SLOTS_RATE_READS=100000000 \
       Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000
@@ -196,6 +204,32 @@ echo "== sold-out stampede: the same step, everyone after one place's week"
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 13 \
   --max-places 1 --hot-places 1 --hot-days 1 --hot-share 1 \
   "${watch[@]}" "${audit[@]}" --json "$results/soldout.json" || echo "sold-out stampede audit FAILED (see above)"
+
+# A waiting room in front of one place: an opening a few seconds ahead, 20× more arrivals than seats
+# (some in the pre-queue, most after the opening), booking only with an admission. Checks: every seat
+# booked and no more, nobody admitted after the sell-out, everyone waiting told, first in first out.
+room_seats=$([ "$quick" = 1 ] && echo 68 || echo 340)
+echo "== waiting-room stampede: $((room_seats * 20)) arrivals for $room_seats seats behind an opening"
+room_jobs=0
+if [ "$external" = 0 ] && [ "$backend" = postgres ]; then
+  # The serving counter is a scheduler job, and on PostgreSQL the API runs no jobs (the stack has scheduler hosts):
+  # the first instance runs them for this step, once the earlier scenarios' hot changes are flushed to disk.
+  stop_apis
+  start_apis 30 Slots__Scheduler__InProcess=true
+  room_jobs=1
+  for _ in $(seq 1 360); do
+    lag=$(curl -fs -H "X-Api-Key: $admin_key" "${api_urls[0]}/api/admin/jobs" | jq -r '.flushLagSeconds' 2>/dev/null || echo "?")
+    [ "$lag" = 0 ] && break
+    sleep 0.5
+  done
+  [ "$lag" = 0 ] || echo "   (the flush of earlier hot changes has not caught up: lag $lag s; going on)"
+fi
+"$lt" room --target "$target" --admin-key "$admin_key" --seats "$room_seats" --seed 19 \
+  "${watch[@]}" "${audit[@]}" --json "$results/room.json" || echo "waiting-room stampede FAILED (see above)"
+if [ "$room_jobs" = 1 ]; then
+  stop_apis
+  start_apis 30   # as before: the availability probe runs without the jobs
+fi
 
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
 "$lt" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \

@@ -2,11 +2,12 @@ using System.Globalization;
 using System.Text.Json;
 using Slots.LoadTest.Data;
 using Slots.LoadTest.Reporting;
+using Slots.LoadTest.Room;
 using Slots.LoadTest.Simulation;
 
 namespace Slots.LoadTest;
 
-/// <summary>slots-loadtest run | availability | seed | summarize; see loadtest/README.md.</summary>
+/// <summary>slots-loadtest run | room | availability | seed | summarize; see loadtest/README.md.</summary>
 internal static class Cli
 {
     public static async Task<int> Main(string[] argv)
@@ -28,6 +29,7 @@ internal static class Cli
             return argv[0] switch
             {
                 "run" => await RunAsync(args, cancel.Token),
+                "room" => await RoomAsync(args, cancel.Token),
                 "availability" => await AvailabilityAsync(args, cancel.Token),
                 "seed" => await SeedAsync(args, cancel.Token),
                 "summarize" => Summarize(args),
@@ -55,6 +57,11 @@ internal static class Cli
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
                    [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
                    [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
+               Slots.LoadTest room --target http://127.0.0.1:PORT[,…] --admin-key KEY [--seats 340] [--arrivals 20×seats] [--arrival-seconds 10]
+                   [--pre-queue-seconds 5] [--admit-per-second seats/5 (0: as the seats allow)] [--admission-seconds 15] [--abandon 0.05]
+                   [--abandon-allowance seats×abandon] [--rejoin 0.05] [--booking-attempts 5] [--time-limit 120] [--settle-seconds 3]
+                   [--max-in-flight 1000] [--request-timeout S] [--max-jitter-ms 300] [--order-slack 1] [--sources N] [--seed N] [--run-id LETTERS]
+                   [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
                Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
@@ -62,7 +69,8 @@ internal static class Cli
                Slots.LoadTest chaos [--quick] [--seed N] [--faults N] [--target URL] [--db CS] [--stack-dir DIR] [--out DIR]
                    [--workers N] [--persons N] [--slots N] [--api-count N] [--scheduler-count N] [--request-timeout S] [--settle S]
                Slots.LoadTest chaos-check [--history DIR] [--db CS] [--stack-dir DIR]   (loadtest/chaos.sh; docs/reliability.md)
-        Targets must be IPv4 loopback. Everything is bounded: duration ≤ 600 s, users, users in flight, time per user.
+        Targets must be IPv4 loopback. Everything is bounded: duration ≤ 600 s, users, users in flight, time per user;
+        room: a time limit ≤ 600 s for the whole crowd and requests in flight.
         """;
 
     private static int Fail(IEnumerable<string> errors)
@@ -109,6 +117,38 @@ internal static class Cli
             result = await Audit.RunAsync(provider, connection, recorder.Confirmations, ct);
         }
         return RunReport.From(options, startedAt, recorder, rss, result);
+    }
+
+    private static async Task<int> RoomAsync(Args args, CancellationToken ct)
+    {
+        var options = RoomOptions.From(args);
+        var audit = AuditTarget(args);
+        var json = args.Text("json");
+        var pids = Pids(args);
+        args.RejectUnknown();
+        if (args.Errors.Count > 0 || options is null)
+        {
+            return Fail(args.Errors);
+        }
+        var report = await WaitingRoomAsync(options, audit, pids, ct);
+        Console.Write(report.ToTable());
+        Write(json, report);
+        return report.Passed ? 0 : 1;
+    }
+
+    /// <summary>The waiting-room stampede end to end: scene, crowd (with CPU samples), checks, audit. Public to the smoke test.</summary>
+    public static async Task<RoomReport> WaitingRoomAsync(RoomOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
+    {
+        using var sources = new SourceAddresses(options.Sources, Math.Max(2, (options.MaxInFlight / options.Sources) + 2), TimeSpan.FromSeconds(5));
+        var run = await new RoomStampede(options).RunAsync(sources, pids, ct);
+        AuditResult? result = null;
+        long? held = null;
+        if (audit is var (provider, connection))
+        {
+            result = await Audit.RunAsync(provider, connection, run.Recorder.Confirmations, ct);
+            held = await PlaceAudit.ReservationsAtAsync(provider, connection, run.PlaceId, ct);
+        }
+        return RoomReport.From(options, run, result, held);
     }
 
     private static async Task<int> AvailabilityAsync(Args args, CancellationToken ct)

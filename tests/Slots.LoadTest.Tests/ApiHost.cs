@@ -10,7 +10,8 @@ public sealed class ApiHost : WebApplicationFactory<global::Program>
     private readonly string _folder = Directory.CreateTempSubdirectory("slots-loadtest-").FullName;
     private readonly Dictionary<string, string?> _settings;
 
-    public ApiHost(int writesPerWindow = 100_000, bool benchmark = true)
+    /// <param name="settings">More configuration, over the defaults (e.g. a staff key).</param>
+    public ApiHost(int writesPerWindow = 100_000, bool benchmark = true, IReadOnlyDictionary<string, string?>? settings = null)
     {
         DatabasePath = Path.Combine(_folder, "slots.db");
         _settings = new Dictionary<string, string?>
@@ -24,6 +25,10 @@ public sealed class ApiHost : WebApplicationFactory<global::Program>
             ["Slots:RateLimits:ReadsPerWindow"] = "100000",
             ["Slots:RateLimits:Window"] = "00:00:02",
         };
+        foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+        {
+            _settings[key] = value;
+        }
         UseKestrel(0);
     }
 

@@ -2,13 +2,14 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Slots.LoadTest.Data;
+using Slots.LoadTest.Room;
 using Slots.LoadTest.Simulation;
 
 namespace Slots.LoadTest.Reporting;
 
 /// <summary>
 /// The benchmark's one table from the scenario files of one backend (noop, baseline, reserve,
-/// stampede, soldout, availability, seed): the ratios the design is judged by, next to the issue's targets.
+/// stampede, soldout, room, availability, seed): the ratios the design is judged by, next to the issue's targets.
 /// </summary>
 public static class Summary
 {
@@ -20,6 +21,7 @@ public static class Summary
         var real = Run("reserve");
         var stampede = Run("stampede");
         var soldOut = Run("soldout");
+        var room = Read<RoomReport>(folder, "room");
         var availability = Read<AvailabilityReport>(folder, "availability");
         var seed = Read<SeedResult>(folder, "seed");
         var inv = CultureInfo.InvariantCulture;
@@ -64,6 +66,10 @@ public static class Summary
             md.AppendLine(inv, $"- sold-out stampede (one place, a week's seats, the same step): booked {soldOut.Confirmed}; answers at the client: {answers}; " +
                 $"users: {string.Join(", ", soldOut.Users.Outcomes.Select(kv => $"{kv.Key} {kv.Value}"))}, not started {soldOut.Users.NotStarted}; CPU µs per decided answer API / DB {CpuPerAnswer(soldOut)}");
         }
+        if (room is not null)
+        {
+            WaitingRoom(md, room);
+        }
         if (availability is not null)
         {
             md.AppendLine(inv, $"- availability, {availability.Days} days at one place ({availability.PlacesCycled} places cycled, {availability.Concurrency} at a time): " +
@@ -75,6 +81,27 @@ public static class Summary
                 $"database {seed.DatabaseBytes / 1048576.0:0} MB, hot_seats with index {(seed.HotSeatsBytes < 0 ? "n/a" : $"{seed.HotSeatsBytes / 1048576.0:0} MB")}");
         }
         return md.ToString();
+    }
+
+    /// <summary>The waiting-room stampede: what the crowd got, how fast it was told, and the verdicts.</summary>
+    private static void WaitingRoom(StringBuilder md, RoomReport r)
+    {
+        var inv = CultureInfo.InvariantCulture;
+        var failed = r.Checks.Where(c => !c.Passed).Select(c => c.Name).ToList();
+        md.AppendLine(inv, $"- waiting-room stampede ({r.Counts.Arrivals} arrivals for {r.Setup.Seats} seats at one place, from {r.Setup.PreQueueSeconds:0} s before the opening over {r.Setup.ArrivalSeconds:0} s; " +
+            $"admitting {(r.Setup.AdmitPerSecond is { } rate ? rate.ToString("0.#", inv) + "/s" : "as the seats allow")}): " +
+            $"**{(failed.Count == 0 ? "all checks passed" : "FAILED: " + string.Join(", ", failed))}**");
+        md.AppendLine(inv, $"  - booked {r.Counts.Bookings} of {r.Setup.Seats} seats{(r.PlaceReservations is { } held ? $" (database: {held})" : "")}; joins 201 {r.Counts.JoinsCreated}, 200 {r.Counts.JoinsAgain}; " +
+            $"status polls {r.Counts.Polls}; 429 {r.Counts.Answers429}; 5xx {r.Counts.Answers5xx} (target 0)");
+        md.AppendLine(inv, $"  - at the client (an upper bound of the server's time on this one machine; target < 100 ms): join p50 {r.JoinLatency.P50:0.00} ms, p99 {r.JoinLatency.P99:0.00} ms, max {r.JoinLatency.Max:0.00} ms; " +
+            $"status p50 {r.StatusLatency.P50:0.00} ms, p99 {r.StatusLatency.P99:0.00} ms, max {r.StatusLatency.Max:0.00} ms");
+        md.AppendLine(inv, $"  - sell-out: served {r.SellOut.ServedAtSoldOut?.ToString(inv) ?? "—"} when the opening first read 0 seats left, {r.SellOut.ServedAtEnd} at the end; " +
+            $"told no-seats-left after the last seat went: p50 {r.Told.AfterLastSeatMs.P50:0} ms, p99 {r.Told.AfterLastSeatMs.P99:0} ms, max {r.Told.AfterLastSeatMs.Max:0} ms " +
+            $"({r.Told.Told} of {r.Told.WaitingAtSellOut} waiting; never told {r.Told.NeverTold})");
+        md.AppendLine(inv, $"  - first in, first out: {r.Fairness.JoinOrderInversions} of {r.Fairness.PostOpeningJoins} joins after the opening placed out of order, " +
+            $"{r.Fairness.AdmissionOrderInversions} admissions out of order; second joins with another place {r.Counts.RejoinsMoved} of {r.Counts.Rejoiners}");
+        md.AppendLine(inv, $"  - CPU µs per decided answer (join, status, availability, booking) API / DB / proxy: {r.CpuPerAnswer()} over {r.Counts.DecidedAnswers} answers; " +
+            $"CPU cores API / DB / proxy / generator {Cpu(r.Processes)}");
     }
 
     private static LatencyStats Ok(RunReport r) =>

@@ -1,0 +1,58 @@
+using System.Net.Http.Headers;
+using System.Text.Json;
+using System.Text.Json.Serialization.Metadata;
+
+namespace Slots.LoadTest.Room;
+
+/// <summary>The staff side of the scenario: a place of its own, one day of seats, the opening, and its counters read back.</summary>
+public sealed class Staff(HttpClient client, Uri target, string adminKey)
+{
+    private static readonly MediaTypeHeaderValue Json = new("application/json");
+
+    /// <summary>A new place with <paramref name="capacity"/> seats at each of the day's times; answers the place and the seats made.</summary>
+    public async Task<(int PlaceId, int Seats)> CreatePlaceAsync(string runId, string day, int capacity, CancellationToken ct)
+    {
+        var place = await SendAsync(HttpMethod.Post, "/api/admin/places",
+            new NewPlaceBody($"Waiting-room stampede {runId}", "Load test", "loadtest-room", "Europe/Bratislava", true),
+            RoomJson.Default.NewPlaceBody, RoomJson.Default.CreatedPlace, ct);
+        var slots = await SendAsync(HttpMethod.Post, "/api/admin/slots/generate",
+            new GenerateBody([place.Id], day, day, new TemplateBody("08:00", "16:15", 15, 15), capacity, false),
+            RoomJson.Default.GenerateBody, RoomJson.Default.GeneratedSlots, ct);
+        if (slots.SlotsCreated != RoomOptions.TimesPerDay)
+        {
+            throw new InvalidOperationException($"Generating slots made {slots.SlotsCreated} slots, not {RoomOptions.TimesPerDay}.");
+        }
+        return (place.Id, slots.SlotsCreated * capacity);
+    }
+
+    public Task<OpeningBody> OpenAsync(NewOpeningBody opening, CancellationToken ct) =>
+        SendAsync(HttpMethod.Post, "/api/admin/openings", opening, RoomJson.Default.NewOpeningBody, RoomJson.Default.OpeningBody, ct);
+
+    public Task<OpeningBody> ReadAsync(long openingId, CancellationToken ct) =>
+        SendAsync<object, OpeningBody>(HttpMethod.Get, $"/api/admin/openings/{openingId}", null, null, RoomJson.Default.OpeningBody, ct);
+
+    public Task<OpeningBody> CloseAsync(long openingId, CancellationToken ct) =>
+        SendAsync<object, OpeningBody>(HttpMethod.Post, $"/api/admin/openings/{openingId}/close", null, null, RoomJson.Default.OpeningBody, ct);
+
+    private async Task<TOut> SendAsync<TIn, TOut>(HttpMethod method, string path, TIn? body, JsonTypeInfo<TIn>? bodyType, JsonTypeInfo<TOut> answerType, CancellationToken ct)
+    {
+        using var request = new HttpRequestMessage(method, new Uri(target, path));
+        request.Headers.Add("X-Api-Key", adminKey);
+        if (body is not null && bodyType is not null)
+        {
+            request.Content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(body, bodyType));
+            request.Content.Headers.ContentType = Json;
+        }
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeout.CancelAfter(TimeSpan.FromSeconds(30));
+        using var response = await client.SendAsync(request, timeout.Token);
+        var text = await response.Content.ReadAsStringAsync(timeout.Token);
+        if (!response.IsSuccessStatusCode)
+        {
+            // The problem's code and title only: staff answers carry no personal data, but keep the line short.
+            var problem = text.Length > 300 ? text[..300] : text;
+            throw new InvalidOperationException($"{method} {path} answered {(int)response.StatusCode}: {problem}");
+        }
+        return JsonSerializer.Deserialize(text, answerType) ?? throw new InvalidOperationException($"{method} {path} answered no body.");
+    }
+}
