@@ -22,7 +22,11 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
     public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
 
-    protected override void OnModelCreating(ModelBuilder modelBuilder) => MapSchema(modelBuilder);
+    protected override void OnModelCreating(ModelBuilder modelBuilder)
+    {
+        MapSchema(modelBuilder);
+        modelBuilder.HasDbFunction(typeof(SearchText).GetMethod(nameof(SearchText.Lower))!).HasName(SearchText.LowerFunction);
+    }
 
     /// <summary>
     /// The tables, keys and snake_case column names of the SQL scripts; shared with any other

@@ -22,7 +22,8 @@ public sealed class SqliteDialect(SqliteWriter writer) : EfDialect
     public override bool IsUniqueViolation(Exception exception) =>
         exception is Microsoft.Data.Sqlite.SqliteException { SqliteErrorCode: 19 }; // SQLITE_CONSTRAINT
 
-    public override void UseProvider(DbContextOptionsBuilder options, string connectionString) => options.UseSqlite(connectionString);
+    public override void UseProvider(DbContextOptionsBuilder options, string connectionString) =>
+        options.UseSqlite(connectionString).AddInterceptors(SearchTextFunctions.Instance);
 
     // One queued operation of the single writer: the flush never races the hot path for the file's write lock.
     public override async Task<int> FlushChangesAsync(SlotsDbContext db, int batchSize, CancellationToken ct) =>

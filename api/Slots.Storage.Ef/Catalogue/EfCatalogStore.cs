@@ -17,7 +17,7 @@ public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : 
         }
         if (query.NamePattern() is { } pattern)
         {
-            places = places.Where(p => EF.Functions.Like(p.Name.ToLower(), pattern, PlaceQuery.LikeEscape));
+            places = places.Where(p => EF.Functions.Like(SearchText.Lower(p.Name), pattern, PlaceQuery.LikeEscape));
         }
         var total = await places.CountAsync(ct);
         var items = await places

@@ -21,7 +21,8 @@ public sealed class PostgresColdSideTests(PostgresBackend backend) : IClassFixtu
         }
     }
 
-    private async Task<(HttpClient Client, HttpClient Admin)> StartAsync()
+    /// <param name="ctype">When given, the host runs on a database of its own with this LC_CTYPE instead.</param>
+    private async Task<(HttpClient Client, HttpClient Admin)> StartAsync(string? ctype = null)
     {
         var settings = await backend.CreateDatabaseAsync("cold" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
         if (settings is null)
@@ -29,8 +30,27 @@ public sealed class PostgresColdSideTests(PostgresBackend backend) : IClassFixtu
             Assert.Skip(backend.SkipReason ?? "postgres is not available");
         }
         _connectionString = settings["ConnectionStrings:Slots"];
+        if (ctype is not null)
+        {
+            _connectionString = await CreateDatabaseAsync(_connectionString!, ctype);
+            settings = new Dictionary<string, string?>(settings) { ["ConnectionStrings:Slots"] = _connectionString };
+        }
         _host = new SlotsHost(settings);
         return (_host.Client(), _host.AdminClient());
+    }
+
+    /// <summary>A database beside the given one, with the libc LC_CTYPE given; returns its connection string.</summary>
+    private static async Task<string> CreateDatabaseAsync(string beside, string ctype)
+    {
+        var database = new NpgsqlConnectionStringBuilder(beside) { Database = "ctype" + Guid.NewGuid().ToString("N")[..12] };
+        await using var server = new NpgsqlConnection(new NpgsqlConnectionStringBuilder(beside) { Database = "postgres", Pooling = false }.ConnectionString);
+        await server.OpenAsync();
+        // The test server's default provider may be ICU (PostgreSQL 15+), which would override LC_CTYPE for lower().
+        var libc = server.PostgreSqlVersion.Major >= 15 ? "LOCALE_PROVIDER libc" : "";
+        await using var create = new NpgsqlCommand(
+            $"CREATE DATABASE \"{database.Database}\" TEMPLATE template0 ENCODING 'UTF8' {libc} LC_COLLATE '{ctype}' LC_CTYPE '{ctype}'", server);
+        await create.ExecuteNonQueryAsync();
+        return database.ConnectionString;
     }
 
     [Fact]
@@ -50,6 +70,21 @@ public sealed class PostgresColdSideTests(PostgresBackend backend) : IClassFixtu
         Assert.Equal(2, days.Count);
         Assert.Equal(6 * 2 * 2, days.Sum(d => d!["seats"]!.GetValue<long>()));
         Assert.Equal(1, days.Sum(d => d!["reservations"]!.GetValue<long>()));
+    }
+
+    // PostgreSQL's lower() follows the database's LC_CTYPE: under C it folds only ASCII, as
+    // SQLite's does, so 'Č' stayed 'Č' while .NET lower-cased the person's text to 'č'.
+    [Fact]
+    public async Task A_name_search_finds_non_ascii_capitals_on_a_database_whose_ctype_is_C()
+    {
+        var (client, admin) = await StartAsync(ctype: "C");
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1, name: "Čakáreň Žilina");
+
+        var exact = await client.GetFromJsonAsync<JsonObject>($"/api/places?name={Uri.EscapeDataString("Čakáreň")}");
+        var upper = await client.GetFromJsonAsync<JsonObject>($"/api/places?name={Uri.EscapeDataString("ŽILINA")}");
+
+        Assert.Equal(place, Assert.Single(exact!["items"]!.AsArray())!["id"]!.GetValue<int>());
+        Assert.Equal(place, Assert.Single(upper!["items"]!.AsArray())!["id"]!.GetValue<int>());
     }
 
     [Fact]
