@@ -257,7 +257,8 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
                 using var request = create();
                 using var response = await client.SendAsync(request, HttpCompletionOption.ResponseContentRead, timeout.Token);
                 var body = await response.Content.ReadAsByteArrayAsync(timeout.Token);
-                _recorder.Answer(operation, (int)response.StatusCode, Stopwatch.GetElapsedTime(sent));
+                _recorder.Answer(operation, (int)response.StatusCode, Stopwatch.GetElapsedTime(sent),
+                    (int)response.StatusCode >= 500 ? ReadProblem(body)?.Code ?? "(no code)" : null);
                 serverDelay = RetryAfter.Parse(response.Headers.RetryAfter?.ToString(), DateTimeOffset.UtcNow);
                 if (!IsWait(response.StatusCode, body))
                 {

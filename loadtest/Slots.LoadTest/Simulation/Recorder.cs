@@ -38,13 +38,17 @@ public sealed class Recorder
     /// <summary>The crowd is gone: rates are per second of the run, not of the run plus the audit after it.</summary>
     public void Finish() => _finishedAt ??= Stopwatch.GetTimestamp();
 
-    /// <summary>An HTTP answer of an operation (places, availability, reserve), by status code.</summary>
-    public void Answer(string operation, int status, TimeSpan latency)
+    /// <summary>
+    /// An HTTP answer of an operation (places, availability, reserve), by status code; an error
+    /// answer is counted with its problem code when the caller read one (who answered: HAProxy's
+    /// service-busy or the API's database-unavailable).
+    /// </summary>
+    public void Answer(string operation, int status, TimeSpan latency, string? problemCode = null)
     {
         _latencies.GetOrAdd($"{operation} {status}", static _ => new Samples()).Add(latency.TotalMilliseconds);
         if (status is >= 500 or 408) // 408: a proxy gave up waiting for the request
         {
-            _errors.AddOrUpdate($"{operation}: HTTP {status}", 1, static (_, n) => n + 1);
+            _errors.AddOrUpdate(problemCode is null ? $"{operation}: HTTP {status}" : $"{operation}: HTTP {status} {problemCode}", 1, static (_, n) => n + 1);
         }
     }
 
