@@ -49,7 +49,7 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
         }
         if (join.Status is not (HttpStatusCode.Created or HttpStatusCode.OK))
         {
-            return ReadProblem(join.Body)?.Code == "opening-closed" ? ArrivalOutcome.Closed : Rejected("join", join);
+            return Answers.ReadProblem(join.Body)?.Code == "opening-closed" ? ArrivalOutcome.Closed : Rejected("join", join);
         }
         var joined = JsonSerializer.Deserialize(join.Body, RoomJson.Default.JoinedBody)!;
         (log.JoinStatus, log.JoinSentAt, log.JoinAt) = ((int)join.Status, join.SentAt, join.At);
@@ -167,7 +167,7 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
                 _recorder.Confirmed(JsonSerializer.Deserialize(answer.Body, WireJson.Default.ReservationBody)!);
                 return ArrivalOutcome.Booked;
             }
-            var problem = ReadProblem(answer.Body);
+            var problem = Answers.ReadProblem(answer.Body);
             switch (problem?.Code)
             {
                 case "slot-full":
@@ -189,7 +189,7 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
     /// <summary>An answer the flow has no next step for: its status and problem code are kept (no body, no personal data).</summary>
     private ArrivalOutcome Rejected(string operation, Answer answer)
     {
-        log.Rejection = $"{operation} {(int)answer.Status} {ReadProblem(answer.Body)?.Code ?? "(no code)"}";
+        log.Rejection = $"{operation} {(int)answer.Status} {Answers.ReadProblem(answer.Body)?.Code ?? "(no code)"}";
         return ArrivalOutcome.Rejected;
     }
 
@@ -258,9 +258,9 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
                 using var response = await client.SendAsync(request, HttpCompletionOption.ResponseContentRead, timeout.Token);
                 var body = await response.Content.ReadAsByteArrayAsync(timeout.Token);
                 _recorder.Answer(operation, (int)response.StatusCode, Stopwatch.GetElapsedTime(sent),
-                    (int)response.StatusCode >= 500 ? ReadProblem(body)?.Code ?? "(no code)" : null);
+                    (int)response.StatusCode >= 500 ? Answers.ReadProblem(body)?.Code ?? "(no code)" : null);
                 serverDelay = RetryAfter.Parse(response.Headers.RetryAfter?.ToString(), DateTimeOffset.UtcNow);
-                if (!IsWait(response.StatusCode, body))
+                if (!Answers.IsWait(response.StatusCode, body))
                 {
                     return new Answer(response.StatusCode, body, serverDelay, sentAt, _recorder.SecondsSinceStart);
                 }
@@ -285,21 +285,5 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
             await Task.Delay(RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng), ct);
         }
         return null;
-    }
-
-    private static bool IsWait(HttpStatusCode status, byte[] body) =>
-        status is HttpStatusCode.TooManyRequests or HttpStatusCode.ServiceUnavailable ||
-        (status == HttpStatusCode.Conflict && ReadProblem(body)?.Code == "request-in-progress");
-
-    private static ProblemBody? ReadProblem(byte[] body)
-    {
-        try
-        {
-            return JsonSerializer.Deserialize(body, WireJson.Default.ProblemBody);
-        }
-        catch (JsonException)
-        {
-            return null;
-        }
     }
 }

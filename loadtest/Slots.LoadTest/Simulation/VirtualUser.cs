@@ -70,7 +70,7 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             {
                 return UserOutcome.Booked; // the no-op endpoint
             }
-            var problem = status == HttpStatusCode.Conflict ? ReadProblem(body) : null;
+            var problem = status == HttpStatusCode.Conflict ? Answers.ReadProblem(body) : null;
             if (problem?.Code == "already-booked")
             {
                 return UserOutcome.AlreadyBooked;
@@ -137,7 +137,7 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
                 using var response = await client.SendAsync(request, HttpCompletionOption.ResponseContentRead, timeout.Token);
                 var body = await response.Content.ReadAsByteArrayAsync(timeout.Token);
                 recorder.Answer(operation, (int)response.StatusCode, Stopwatch.GetElapsedTime(sent));
-                if (!IsWait(response.StatusCode, body))
+                if (!Answers.IsWait(response.StatusCode, body))
                 {
                     return (response.StatusCode, body);
                 }
@@ -171,22 +171,6 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             {
                 active?.Woke();
             }
-        }
-    }
-
-    private static bool IsWait(HttpStatusCode status, byte[] body) =>
-        status is HttpStatusCode.TooManyRequests or HttpStatusCode.ServiceUnavailable ||
-        (status == HttpStatusCode.Conflict && ReadProblem(body)?.Code == "request-in-progress");
-
-    private static ProblemBody? ReadProblem(byte[] body)
-    {
-        try
-        {
-            return JsonSerializer.Deserialize(body, WireJson.Default.ProblemBody);
-        }
-        catch (JsonException)
-        {
-            return null;
         }
     }
 }

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
@@ -23,6 +24,27 @@ public sealed record AlternativeItem(int PlaceId, string Day, string Time, int F
 
 /// <summary>The parts of an RFC 9457 problem the simulator acts on.</summary>
 public sealed record ProblemBody(string? Code, IReadOnlyList<AlternativeItem>? Alternatives);
+
+/// <summary>How every simulated person reads an answer: is it "wait and send again", and its problem.</summary>
+public static class Answers
+{
+    /// <summary>429, 503 and request-in-progress: the same request is sent again after Retry-After.</summary>
+    public static bool IsWait(HttpStatusCode status, byte[] body) =>
+        status is HttpStatusCode.TooManyRequests or HttpStatusCode.ServiceUnavailable ||
+        (status == HttpStatusCode.Conflict && ReadProblem(body)?.Code == "request-in-progress");
+
+    public static ProblemBody? ReadProblem(byte[] body)
+    {
+        try
+        {
+            return JsonSerializer.Deserialize(body, WireJson.Default.ProblemBody);
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+}
 
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
 [JsonSerializable(typeof(PlacePage))]
