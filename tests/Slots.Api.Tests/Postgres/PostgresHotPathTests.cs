@@ -102,6 +102,32 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_slot_full_decided_at_the_seat_claim_leaves_no_key_behind_and_a_retry_books_once_a_seat_is_back()
+    {
+        await SeatsAsync(minute: 800, capacity: 1);
+        // Another transaction holds the last seat, not yet committed: the probe still sees it free,
+        // the claim (which skips locked seats) finds none. The race of a stampede, made to order.
+        await using var holder = await _first!.OpenConnectionAsync();
+        await using var claim = await holder.BeginTransactionAsync();
+        await using (var take = new NpgsqlCommand("UPDATE hot_seats SET code = 'HOLDR-00001' WHERE place_id = $1 AND start_minute = 800", holder, claim))
+        {
+            take.Parameters.Add(new NpgsqlParameter<int> { TypedValue = _place });
+            Assert.Equal(1, await take.ExecuteNonQueryAsync());
+        }
+
+        var full = await Instances[0].ReserveAsync(Command(800, person: "late", key: "late-key"), CancellationToken.None);
+        var keysAfterFull = await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key = 'late-key'");
+        await claim.RollbackAsync();
+        var retry = await Instances[0].ReserveAsync(Command(800, person: "late", key: "late-key"), CancellationToken.None);
+
+        Assert.Equal(ReservationStatus.SlotFull, full!.Value.Status);
+        Assert.Equal(0L, keysAfterFull);
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM active_persons WHERE person_hash = 'late' AND code <> 'C-late-key'"));
+        Assert.Equal(ReservationStatus.Reserved, retry!.Value.Status);
+        Assert.False(retry.Value.Replayed);
+    }
+
+    [Fact]
     public async Task One_person_racing_on_two_instances_for_two_slots_gets_one_and_the_other_is_AlreadyBooked()
     {
         await SeatsAsync(minute: 600, capacity: 50);
