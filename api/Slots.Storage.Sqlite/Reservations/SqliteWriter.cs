@@ -95,55 +95,20 @@ public sealed partial class SqliteWriter : IAsyncDisposable
 
     private static void Commit(SqliteHotPath hotPath, List<IWrite> batch)
     {
-        if (!TryCommitWhole(hotPath, batch))
+        if (!TryCommit(hotPath, batch, savepoints: false))
         {
-            CommitEachAlone(hotPath, batch);
+            // Replayed one savepoint each: the culprit fails alone. The operations are database work
+            // only, so running them again after the rollback is safe.
+            TryCommit(hotPath, batch, savepoints: true);
         }
     }
 
-    /// <summary>The batch as one transaction, no savepoints; false (and nothing written) when an operation threw.</summary>
-    private static bool TryCommitWhole(SqliteHotPath hotPath, List<IWrite> batch)
-    {
-        using var tx = hotPath.Connection.BeginTransaction(deferred: false);
-        hotPath.Transaction = tx;
-        var done = new List<IWrite>(batch.Count);
-        var skipped = new List<IWrite>();
-        foreach (var write in batch)
-        {
-            if (write.IsCancelled)
-            {
-                skipped.Add(write);
-                continue;
-            }
-            try
-            {
-                write.Run(hotPath);
-                done.Add(write);
-            }
-            catch (Exception)
-            {
-                // Replayed one by one below: the culprit fails alone. The operations are database
-                // work only, so running them again after the rollback is safe.
-                tx.Rollback();
-                hotPath.Transaction = null;
-                return false;
-            }
-        }
-        tx.Commit();
-        hotPath.Transaction = null;
-        foreach (var write in skipped)
-        {
-            write.Cancel();
-        }
-        // Answer only after the commit: a 201 must never precede durability.
-        foreach (var write in done)
-        {
-            write.Publish();
-        }
-        return true;
-    }
-
-    private static void CommitEachAlone(SqliteHotPath hotPath, List<IWrite> batch)
+    /// <summary>
+    /// The batch in one transaction, answered after its commit. With savepoints an operation that
+    /// throws is rolled back alone and fails; without them it rolls the whole batch back and nothing
+    /// is answered (false).
+    /// </summary>
+    private static bool TryCommit(SqliteHotPath hotPath, List<IWrite> batch, bool savepoints)
     {
         using var tx = hotPath.Connection.BeginTransaction(deferred: false);
         hotPath.Transaction = tx;
@@ -155,19 +120,31 @@ public sealed partial class SqliteWriter : IAsyncDisposable
                 write.Cancel();
                 continue;
             }
-            tx.Save("op");
+            if (savepoints)
+            {
+                tx.Save("op");
+            }
             try
             {
                 write.Run(hotPath);
-                tx.Release("op");
+                if (savepoints)
+                {
+                    tx.Release("op");
+                }
                 done.Add(write);
             }
-            catch (Exception ex)
+            catch (Exception ex) when (savepoints)
             {
                 // A bug or a constraint in one operation must not take the others down with it.
                 tx.Rollback("op");
                 tx.Release("op");
                 write.Fail(ex);
+            }
+            catch (Exception)
+            {
+                tx.Rollback();
+                hotPath.Transaction = null;
+                return false;
             }
         }
         tx.Commit();
@@ -177,6 +154,7 @@ public sealed partial class SqliteWriter : IAsyncDisposable
         {
             write.Publish();
         }
+        return true;
     }
 
     private interface IWrite
