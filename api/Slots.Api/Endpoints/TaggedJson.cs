@@ -2,7 +2,7 @@ using System.Buffers.Text;
 using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
-using Microsoft.Extensions.Primitives;
+using Microsoft.Net.Http.Headers;
 
 namespace Slots.Api.Endpoints;
 
@@ -22,10 +22,10 @@ internal sealed class TaggedJson : IResult
         _maxAgeSeconds = maxAgeSeconds;
         Span<byte> hash = stackalloc byte[SHA256.HashSizeInBytes];
         SHA256.HashData(body, hash);
-        ETag = "\"" + Base64Url.EncodeToString(hash[..16]) + "\"";
+        ETag = new EntityTagHeaderValue("\"" + Base64Url.EncodeToString(hash[..16]) + "\"");
     }
 
-    public string ETag { get; }
+    public EntityTagHeaderValue ETag { get; }
 
     public static TaggedJson Of<T>(T value, JsonTypeInfo<T> type, int maxAgeSeconds) =>
         new(JsonSerializer.SerializeToUtf8Bytes(value, type), maxAgeSeconds);
@@ -33,9 +33,10 @@ internal sealed class TaggedJson : IResult
     public Task ExecuteAsync(HttpContext httpContext)
     {
         var response = httpContext.Response;
-        response.Headers.ETag = ETag;
+        response.Headers.ETag = ETag.ToString();
         response.Headers.CacheControl = "public, max-age=" + _maxAgeSeconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        if (Matches(httpContext.Request.Headers.IfNoneMatch, ETag))
+        // If-None-Match compares weakly (RFC 9110 13.1.2): any listed tag, weak or strong, or *.
+        if (httpContext.Request.GetTypedHeaders().IfNoneMatch.Any(t => t.Equals(EntityTagHeaderValue.Any) || t.Compare(ETag, useStrongComparison: false)))
         {
             response.StatusCode = StatusCodes.Status304NotModified;
             return Task.CompletedTask;
@@ -44,22 +45,5 @@ internal sealed class TaggedJson : IResult
         response.ContentType = "application/json; charset=utf-8";
         response.ContentLength = _body.Length;
         return response.Body.WriteAsync(_body, httpContext.RequestAborted).AsTask();
-    }
-
-    /// <summary>If-None-Match's weak comparison (RFC 9110 13.1.2): any listed tag, weak or strong, or *.</summary>
-    internal static bool Matches(StringValues ifNoneMatch, string etag)
-    {
-        foreach (var value in ifNoneMatch)
-        {
-            foreach (var part in (value ?? "").Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
-            {
-                var tag = part.StartsWith("W/", StringComparison.Ordinal) ? part[2..] : part;
-                if (tag == "*" || tag == etag)
-                {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }
