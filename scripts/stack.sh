@@ -280,6 +280,11 @@ haproxy_up() {
   need_port haproxy-stats "$STATS_PORT"
   haproxy_env
   env "${HAPROXY_ENV[@]}" haproxy -c -q -f haproxy/haproxy.cfg
+  # A restarted HAProxy writes its log from the start of the file, over the lines of the one before
+  # (it resets stdout's flags, append included): those move to haproxy.previous.log first.
+  if [ -s "$LOGS/haproxy.log" ]; then
+    cat "$LOGS/haproxy.log" >>"$LOGS/haproxy.previous.log" && : >"$LOGS/haproxy.log"
+  fi
   spawn haproxy env "${HAPROXY_ENV[@]}" haproxy -f haproxy/haproxy.cfg
   say "  haproxy: starting on 127.0.0.1:$FRONT_PORT"
 }
