@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark in one command: build (Release), start what it needs, seed the scale data, run
-# no-op, baseline and real path under the same load one after the other, then the stampedes (plain,
+# no-op, baseline and real path under the same load one after the other (each booking scenario on
+# the seeded supply again), then the stampedes (plain,
 # sold out, and through a waiting room) and the availability probe, write loadtest/results/<backend>/*.json
 # and summary.md, stop everything.
 #
@@ -18,7 +19,8 @@
 #
 # Knobs (environment): SLOTS_BENCH_DURATION (s, default 20), SLOTS_BENCH_CONCURRENCY (64),
 # SLOTS_BENCH_PLACES (1000 → 1000 × 30 days × 34 times × 5 seats = 5.1 M seats), SLOTS_BENCH_STEP_FACTOR (20),
-# SLOTS_BENCH_INSTANCES (2 on PostgreSQL), SLOTS_BENCH_PG_DURABLE (1: fsync and synchronous_commit on).
+# SLOTS_BENCH_INSTANCES (2 on PostgreSQL), SLOTS_BENCH_PG_DURABLE (1: fsync and synchronous_commit on),
+# SLOTS_BENCH_PROXY_LOG (an external stack's HAProxy log, for latency at the server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -144,8 +146,11 @@ stack_up() {
   pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
   watch=(--watch-pids "$pids" --watch-db-pid "$(./slots stack status | awk '$1 == "postgres" {print $2}')" \
     --watch-proxy-pid "$(cat "$SLOTS_STACK_DIR/pids/haproxy.pid")")
+  proxy_log=(--proxy-log "$SLOTS_STACK_DIR/logs/haproxy.log") && at_server=("${proxy_log[@]}")
 }
 
+# Latency at the server: HAProxy's log where there is a proxy, else the API instances' histograms.
+proxy_log=() && at_server=(--server-metrics true)
 external=0
 if [ "$use_stack" = 1 ]; then
   [ -x scripts/stack.sh ] || { echo "--stack needs ./slots stack (scripts/stack.sh)" >&2; exit 2; }
@@ -162,6 +167,7 @@ elif [ -n "${SLOTS_BENCH_TARGET:-}" ]; then
   backend="${SLOTS_BENCH_PROVIDER:-postgres}"; pids="${SLOTS_BENCH_API_PIDS:-}"
   watch=(--watch-pids "$pids")
   if [ -n "${SLOTS_BENCH_DB_PID:-}" ]; then watch+=(--watch-db-pid "$SLOTS_BENCH_DB_PID"); fi
+  if [ -n "${SLOTS_BENCH_PROXY_LOG:-}" ]; then proxy_log=(--proxy-log "$SLOTS_BENCH_PROXY_LOG") && at_server=("${proxy_log[@]}"); else at_server=(); fi
 else
   if [ "$backend" = postgres ]; then start_postgres; else db="Data Source=$work/slots.db"; fi
   # Throughput runs: the per-client limiter out of the way (the stampede below runs with the shipped limits).
@@ -172,13 +178,17 @@ echo "== seeding"
 "$lt" seed --provider "$backend" --connection "$db" --places "$places" --json "$results/seed.json"
 
 audit=(--audit-provider "$backend" --audit-connection "$db")
+# Every booking scenario starts on the seeded supply: what the one before booked, keyed and queued is
+# cleared (Slots.LoadTest reset), then a pause longer than the availability snapshot's age.
+fresh() { "$lt" reset --provider "$backend" --connection "$db"; sleep 1.5; }
 # The crowd aims at 50 popular places and their first 7 days (80 %): enough seats that a 20 s run
 # measures booking rather than "slot full", with real races for the popular slots.
 crowd=(--flow reserve --mode closed --max-in-flight "$concurrency" --duration "$duration" --hot-places 50 --hot-days 7 --seed 7)
 for scenario in noop baseline reserve; do
   echo "== $scenario"
+  [ "$scenario" = noop ] || fresh
   "$lt" run --target "$target" --scenario "$scenario" --endpoint "$scenario" "${crowd[@]}" \
-    "${watch[@]}" "${audit[@]}" --json "$results/$scenario.json"
+    "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$results/$scenario.json"
 done
 
 capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
@@ -190,20 +200,22 @@ elif [ "$external" = 0 ]; then
   stop_apis
   start_apis 30   # the shipped per-client limit: 30 writes per 10 s per address
 fi
+fresh
 "$lt" run --target "$target" --scenario stampede --endpoint reserve --flow spa --mode open \
   --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 11 \
-  "${watch[@]}" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
+  "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
 
 # Demand far above supply: the same step, every arrival after one place's week (a few hundred to
 # about a thousand free seats), so most answers are 409 slot-full, 429, or "no free seat" from the
 # availability read: what the answers that are not bookings cost.
 echo "== sold-out stampede: the same step, everyone after one place's week"
+fresh
 "$lt" run --target "$target" --scenario soldout --endpoint reserve --flow spa --mode open \
   --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 13 \
   --max-places 1 --hot-places 1 --hot-days 1 --hot-share 1 \
-  "${watch[@]}" "${audit[@]}" --json "$results/soldout.json" || echo "sold-out stampede audit FAILED (see above)"
+  "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$results/soldout.json" || echo "sold-out stampede audit FAILED (see above)"
 
 # A waiting room in front of one place: an opening a few seconds ahead, 20× more arrivals than seats
 # (some in the pre-queue, most after the opening), booking only with an admission. Checks: every seat
@@ -225,7 +237,7 @@ if [ "$external" = 0 ] && [ "$backend" = postgres ]; then
   [ "$lag" = 0 ] || echo "   (the flush of earlier hot changes has not caught up: lag $lag s; going on)"
 fi
 "$lt" room --target "$target" --admin-key "$admin_key" --seats "$room_seats" --seed 19 \
-  "${watch[@]}" "${audit[@]}" --json "$results/room.json" || echo "waiting-room stampede FAILED (see above)"
+  "${watch[@]}" "${proxy_log[@]}" "${audit[@]}" --json "$results/room.json" || echo "waiting-room stampede FAILED (see above)"
 if [ "$room_jobs" = 1 ]; then
   stop_apis
   start_apis 30   # as before: the availability probe runs without the jobs
@@ -233,7 +245,7 @@ fi
 
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
 "$lt" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
-  "${watch[@]}" --json "$results/availability.json"
+  "${watch[@]}" "${proxy_log[@]}" --json "$results/availability.json"
 
 if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
   # Proportional set size of the server and its backends: shared buffers counted once, not per process.

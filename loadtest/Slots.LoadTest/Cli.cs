@@ -7,7 +7,7 @@ using Slots.LoadTest.Simulation;
 
 namespace Slots.LoadTest;
 
-/// <summary>slots-loadtest run | room | availability | seed | summarize; see loadtest/README.md.</summary>
+/// <summary>slots-loadtest run | room | availability | seed | reset | summarize; see loadtest/README.md.</summary>
 internal static class Cli
 {
     public static async Task<int> Main(string[] argv)
@@ -32,6 +32,7 @@ internal static class Cli
                 "room" => await RoomAsync(args, cancel.Token),
                 "availability" => await AvailabilityAsync(args, cancel.Token),
                 "seed" => await SeedAsync(args, cancel.Token),
+                "reset" => await ResetAsync(args, cancel.Token),
                 "summarize" => Summarize(args),
                 "chaos" => await Chaos.ChaosCommand.RunAsync(args, cancel.Token),
                 "chaos-check" => await Chaos.ChaosCommand.CheckAsync(args, cancel.Token),
@@ -65,6 +66,7 @@ internal static class Cli
                Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
+               Slots.LoadTest reset --provider sqlite|postgres --connection CS   (the seeded state again: every booking, key and history row gone)
                Slots.LoadTest summarize --results DIR [--backend NAME] [--out FILE.md]
                Slots.LoadTest chaos [--quick] [--seed N] [--faults N] [--target URL] [--db CS] [--stack-dir DIR] [--out DIR]
                    [--workers N] [--persons N] [--slots N] [--api-count N] [--scheduler-count N] [--request-timeout S] [--settle S]
@@ -89,34 +91,39 @@ internal static class Cli
         var audit = AuditTarget(args);
         var json = args.Text("json");
         var pids = Pids(args);
+        var server = Server(args, options?.Targets);
         args.RejectUnknown();
         if (args.Errors.Count > 0 || options is null)
         {
             return Fail(args.Errors);
         }
-        var report = await SimulateAsync(options, audit, pids, ct);
+        var report = await SimulateAsync(options, audit, pids, ct, server);
         Console.Write(report.ToTable());
         Write(json, report);
         return report.Audit is { Passed: false } ? 1 : 0;
     }
 
     /// <summary>One scenario end to end: catalogue, crowd, memory samples, audit. Public to the smoke test.</summary>
-    public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
+    public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct,
+        ServerWatch? server = null)
     {
+        server ??= ServerWatch.None;
         var perAddress = Math.Max(2, (options.MaxInFlight / options.Sources) + 2);
         using var sources = new SourceAddresses(options.Sources, perAddress, TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
         await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
+        await server.StartAsync(ct);
         memory.Start();
         var startedAt = DateTimeOffset.UtcNow;
         var recorder = await new Simulator(options).RunAsync(sources, catalog, ct);
         var rss = await memory.StopAsync();
+        var atServer = await server.StopAsync(ct);
         AuditResult? result = null;
         if (audit is var (provider, connection))
         {
             result = await Audit.RunAsync(provider, connection, recorder.Confirmations, ct);
         }
-        return RunReport.From(options, startedAt, recorder, rss, result);
+        return RunReport.From(options, startedAt, recorder, rss, result) with { Server = atServer };
     }
 
     private static async Task<int> RoomAsync(Args args, CancellationToken ct)
@@ -125,12 +132,15 @@ internal static class Cli
         var audit = AuditTarget(args);
         var json = args.Text("json");
         var pids = Pids(args);
+        var server = Server(args, options?.Targets);
         args.RejectUnknown();
         if (args.Errors.Count > 0 || options is null)
         {
             return Fail(args.Errors);
         }
+        await server.StartAsync(ct);
         var report = await WaitingRoomAsync(options, audit, pids, ct);
+        report = report with { Server = await server.StopAsync(ct) };
         Console.Write(report.ToTable());
         Write(json, report);
         return report.Passed ? 0 : 1;
@@ -159,6 +169,7 @@ internal static class Cli
         var days = args.Whole("days", 7, 1, 31);
         var json = args.Text("json");
         var pids = Pids(args);
+        var server = Server(args, targets: null);
         args.RejectUnknown();
         if (args.Errors.Count > 0 || options is null)
         {
@@ -167,9 +178,10 @@ internal static class Cli
         using var sources = new SourceAddresses(options.Sources, Math.Max(2, (concurrency / options.Sources) + 2), TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
         await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
+        await server.StartAsync(ct);
         memory.Start();
         var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct);
-        report = report with { Processes = await memory.StopAsync() };
+        report = report with { Processes = await memory.StopAsync(), Server = await server.StopAsync(ct) };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"== availability, {days} days at one place, {report.PlacesCycled} places cycled, {concurrency} at a time: " +
             $"{report.Ok.Count} OK, p50 {report.Ok.P50:0.00} ms, p95 {report.Ok.P95:0.00} ms, p99 {report.Ok.P99:0.00} ms, max {report.Ok.Max:0.00} ms; other answers {report.NotOk}"));
@@ -178,6 +190,25 @@ internal static class Cli
             Console.WriteLine($"   {kind}: {n}");
         }
         Write(json, report);
+        return 0;
+    }
+
+    private static async Task<int> ResetAsync(Args args, CancellationToken ct)
+    {
+        var provider = args.Enum("provider", Provider.Sqlite);
+        var connection = args.Text("connection");
+        args.RejectUnknown();
+        if (connection is null)
+        {
+            args.Errors.Add("--connection is required.");
+        }
+        if (args.Errors.Count > 0)
+        {
+            return Fail(args.Errors);
+        }
+        var result = await SeededState.RestoreAsync(provider, connection!, ct);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"Back to the seeded state: {result.Reservations:N0} reservations and {result.SeatsFreed:N0} taken seats cleared in {result.Seconds:0.0} s"));
         return 0;
     }
 
@@ -234,6 +265,21 @@ internal static class Cli
             File.WriteAllText(output, md);
         }
         return 0;
+    }
+
+    /// <summary>
+    /// --proxy-log FILE: HAProxy's log, read for the run's lines; --server-metrics true: each target's
+    /// /metrics, read before and after (targets that are API instances, reached directly).
+    /// </summary>
+    private static ServerWatch Server(Args args, IReadOnlyList<Uri>? targets)
+    {
+        var log = args.Text("proxy-log");
+        var metrics = args.Bool("server-metrics") && targets is not null;
+        if (log is not null && !File.Exists(log))
+        {
+            args.Errors.Add($"--proxy-log: '{log}' does not exist.");
+        }
+        return new ServerWatch(log, metrics ? targets! : []);
     }
 
     private static (Provider, string)? AuditTarget(Args args)

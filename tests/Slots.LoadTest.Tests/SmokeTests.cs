@@ -59,6 +59,52 @@ public sealed class SmokeTests
     }
 
     [Fact]
+    public async Task A_reset_gives_the_next_scenario_the_seeded_supply_and_the_same_people_book_again()
+    {
+        await using var host = new ApiHost();
+        var target = host.Start();
+        var ct = TestContext.Current.CancellationToken;
+        var seeded = await Seeder.RunAsync(Provider.Sqlite, host.ConnectionString, Small, ct);
+        var first = await Cli.SimulateAsync(Crowd(target, Endpoint.Reserve, Flow.Reserve), (Provider.Sqlite, host.ConnectionString), [], ct);
+
+        var reset = await SeededState.RestoreAsync(Provider.Sqlite, host.ConnectionString, ct);
+
+        Assert.True(first.Confirmed > 0, first.ToTable());
+        Assert.Equal(first.Confirmed, reset.Reservations);
+        Assert.Equal(first.Confirmed, reset.SeatsFreed);
+        await using (var db = await Database.OpenAsync(Provider.Sqlite, host.ConnectionString, ct))
+        {
+            Assert.Equal(seeded.Seats, await Database.ScalarAsync(db, "SELECT count(*) FROM hot_seats WHERE code IS NULL", ct));
+            foreach (var table in new[] { "hot_reservations", "active_persons", "idempotency", "outbox", "changes" })
+            {
+                Assert.Equal(0, await Database.ScalarAsync(db, $"SELECT count(*) FROM {table}", ct));
+            }
+        }
+        await Task.Delay(TimeSpan.FromSeconds(1.5), ct); // the availability snapshot's age
+        // The same seed: the same people aim at the same slots, and book as if nothing had happened before.
+        var second = await Cli.SimulateAsync(Crowd(target, Endpoint.Reserve, Flow.Reserve), (Provider.Sqlite, host.ConnectionString), [], ct);
+        Assert.True(second.Confirmed > 0, second.ToTable());
+        Assert.True(second.Audit!.Passed, second.ToTable());
+        Assert.Equal(second.Confirmed, second.Audit.HotReservations);
+    }
+
+    [Fact]
+    public async Task The_api_histogram_read_before_and_after_a_run_counts_every_booking_at_the_server()
+    {
+        await using var host = new ApiHost();
+        var target = host.Start();
+        var ct = TestContext.Current.CancellationToken;
+        await Seeder.RunAsync(Provider.Sqlite, host.ConnectionString, Small, ct);
+
+        var report = await Cli.SimulateAsync(Crowd(target, Endpoint.Reserve, Flow.Reserve), null, [], ct, new ServerWatch(null, [target]));
+
+        Assert.True(report.Confirmed > 0, report.ToTable());
+        Assert.Equal(ServerTimings.HistogramSource, report.Server!.Source);
+        Assert.Equal(report.Confirmed, report.Server.Answers["reserve reserved"].Count);
+        Assert.InRange(report.Server.Answers["reserve reserved"].P99, 0.5, 10_000);
+    }
+
+    [Fact]
     public async Task The_audit_notices_a_confirmation_the_database_does_not_hold()
     {
         await using var host = new ApiHost();

@@ -46,6 +46,9 @@ public sealed record RunReport(
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
+    /// <summary>The same answers timed at the server (HAProxy's log or the API's histogram), apart from the generator's own queueing.</summary>
+    public ServerLatency? Server { get; init; }
+
     public static RunReport From(SimulationOptions o, DateTimeOffset startedAt, Recorder r, IReadOnlyList<ProcessStats> processes, AuditResult? audit)
     {
         var latencies = r.Latencies;
@@ -105,6 +108,14 @@ public sealed record RunReport(
         foreach (var (key, s) in Latency)
         {
             t.AppendLine(inv, $"   {key,-26} {s.Count,9} {s.P50,9:0.00} {s.P95,8:0.00} {s.P99,8:0.00} {s.Max,8:0.00}");
+        }
+        if (Server is { } server)
+        {
+            t.AppendLine(inv, $"   at the server ({server.Source}):");
+            foreach (var (key, s) in server.Answers)
+            {
+                t.AppendLine(inv, $"   {key,-26} {s.Count,9} {s.P50,9:0.00} {s.P95,8:0.00} {s.P99,8:0.00} {s.Max,8:0.00}");
+            }
         }
         t.AppendLine(Errors.Count == 0 ? "   errors: none (no 5xx, no timeout, no refused connection)" : "   errors:");
         foreach (var (kind, n) in Errors)

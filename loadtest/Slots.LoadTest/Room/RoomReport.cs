@@ -75,6 +75,9 @@ public sealed record RoomReport(
 {
     public bool Passed => Checks.All(c => c.Passed);
 
+    /// <summary>The same answers timed at the server (HAProxy's log), apart from the generator's own queueing.</summary>
+    public ServerLatency? Server { get; init; }
+
     public static RoomReport From(RoomOptions o, RoomRun run, AuditResult? audit, long? placeReservations)
     {
         var latencies = run.Recorder.Latencies;

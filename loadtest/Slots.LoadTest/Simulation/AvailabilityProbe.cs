@@ -5,7 +5,11 @@ using Slots.LoadTest.Reporting;
 namespace Slots.LoadTest.Simulation;
 
 public sealed record AvailabilityReport(string Target, int Requests, int Concurrency, int Days, int PlacesCycled,
-    LatencyStats Ok, long NotOk, IReadOnlyDictionary<string, long> Errors, IReadOnlyList<ProcessStats> Processes);
+    LatencyStats Ok, long NotOk, IReadOnlyDictionary<string, long> Errors, IReadOnlyList<ProcessStats> Processes)
+{
+    /// <summary>The same reads timed at the server, when the probe was told where to look.</summary>
+    public ServerLatency? Server { get; init; }
+}
 
 /// <summary>
 /// The week view's cost at the API: GET availability for 7 days at one place, the places cycled

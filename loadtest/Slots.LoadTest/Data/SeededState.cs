@@ -1,0 +1,53 @@
+using System.Diagnostics;
+
+namespace Slots.LoadTest.Data;
+
+/// <summary>What a reset took away: the bookings the scenarios before had made, and how long it took.</summary>
+public sealed record ResetResult(long Reservations, long SeatsFreed, double Seconds);
+
+/// <summary>
+/// Puts a seeded database back the way the seeder left it, so every scenario of a benchmark
+/// starts on the same supply: no seat taken, nobody holding a booking, no idempotency key, no
+/// outbox row, change record or history, no waiting-room opening. The catalogue, the slots and
+/// the seats stay (reseeding 5.1 M seats would cost half a minute per scenario and restart the
+/// API instances). The API instances may stay up: the booking path keeps nothing between
+/// requests that a reset leaves stale for longer than the availability snapshot's age (1 s).
+/// </summary>
+public static class SeededState
+{
+    // Every table a booking, a cancellation, the flush, the SMS relay or the waiting room writes.
+    private static readonly string[] Written =
+    [
+        "hot_reservations", "active_persons", "idempotency", "outbox", "changes", "reservations", "sms_sent",
+        "waiting_room_claims", "waiting_room_waves", "waiting_room_joins", "waiting_room_openings",
+    ];
+
+    public static async Task<ResetResult> RestoreAsync(Provider provider, string connectionString, CancellationToken ct)
+    {
+        var clock = Stopwatch.StartNew();
+        await using var db = await Database.OpenAsync(provider, connectionString, ct);
+        var pg = provider == Provider.Postgres;
+        long reservations, freed;
+        await using (var tx = await db.BeginTransactionAsync(ct))
+        {
+            reservations = await Database.ScalarAsync(db, "SELECT count(*) FROM hot_reservations", ct);
+            freed = await Database.ExecuteAsync(db, "UPDATE hot_seats SET code = NULL WHERE code IS NOT NULL", ct);
+            if (pg)
+            {
+                // One statement, so the flush job and the SMS relay of a running stack wait for it as a whole.
+                await Database.ExecuteAsync(db, $"TRUNCATE {string.Join(", ", Written)}", ct);
+            }
+            else
+            {
+                foreach (var table in Written)
+                {
+                    await Database.ExecuteAsync(db, $"DELETE FROM {table}", ct);
+                }
+            }
+            await tx.CommitAsync(ct);
+        }
+        // The planner and the visibility map as after the seed: the freed seats were updated rows.
+        await Database.ExecuteAsync(db, pg ? "VACUUM (ANALYZE) hot_seats" : "ANALYZE", ct);
+        return new ResetResult(reservations, freed, Math.Round(clock.Elapsed.TotalSeconds, 1));
+    }
+}
