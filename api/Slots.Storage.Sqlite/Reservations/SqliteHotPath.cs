@@ -4,7 +4,8 @@ using Slots.Reservations;
 namespace Slots.Storage.Sqlite;
 
 /// <summary>
-/// The hot-path statements on the writer's connection, prepared once and reused. Every method
+/// The hot-path statements on the writer's connection, prepared once and reused with their
+/// parameter objects (only the values change between runs). Every method
 /// runs inside the writer's transaction, so its reads and writes are one atomic unit.
 /// </summary>
 public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposable
@@ -200,12 +201,39 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             _commands[sql] = command;
         }
         command.Transaction = Transaction;
-        command.Parameters.Clear();
-        foreach (var (name, value) in parameters)
+        // Every call site of one statement names its parameters in the same order, so the parameter
+        // objects made on its first run are reused and only their values change.
+        var bound = command.Parameters;
+        if (!SameNames(bound, parameters))
         {
-            command.Parameters.AddWithValue(name, value);
+            bound.Clear();
+            foreach (var (name, value) in parameters)
+            {
+                bound.Add(new SqliteParameter(name, value));
+            }
+            return command;
+        }
+        for (var i = 0; i < parameters.Length; i++)
+        {
+            bound[i].Value = parameters[i].Value;
         }
         return command;
+    }
+
+    private static bool SameNames(SqliteParameterCollection bound, ReadOnlySpan<(string Name, object Value)> parameters)
+    {
+        if (bound.Count != parameters.Length)
+        {
+            return false;
+        }
+        for (var i = 0; i < parameters.Length; i++)
+        {
+            if (bound[i].ParameterName != parameters[i].Name)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     public async ValueTask DisposeAsync()

@@ -11,6 +11,7 @@ namespace Slots.Storage.Sqlite;
 /// SQLITE_BUSY. A batch first runs without savepoints (two statements fewer per operation); only
 /// when an operation throws is the batch rolled back and replayed with each operation inside its
 /// own savepoint, so the failing one is rolled back alone and the rest of the batch still commits.
+/// The writer runs on a thread of its own.
 /// </summary>
 public sealed partial class SqliteWriter : IAsyncDisposable
 {
@@ -18,14 +19,17 @@ public sealed partial class SqliteWriter : IAsyncDisposable
     private readonly string _connectionString;
     private readonly int _maxBatch;
     private readonly ILogger _logger;
-    private readonly Task _loop;
+    private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     public SqliteWriter(string connectionString, int maxBatch, ILogger<SqliteWriter> logger)
     {
         _connectionString = connectionString;
         _maxBatch = Math.Max(1, maxBatch);
         _logger = logger;
-        _loop = Task.Factory.StartNew(RunAsync, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
+        // A thread of its own: the writer blocks on SQLite's calls (and on fsync) by nature, so it
+        // neither takes a thread-pool thread away from the requests nor waits for one between batches.
+        var thread = new Thread(Run) { IsBackground = true, Name = "Slots SQLite writer" };
+        thread.Start();
     }
 
     /// <summary>Runs <paramref name="work"/> inside the writer's transaction and returns its result once committed.</summary>
@@ -39,16 +43,17 @@ public sealed partial class SqliteWriter : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         _queue.Writer.TryComplete();
-        await _loop;
+        await _stopped.Task;
     }
 
-    private async Task RunAsync()
+    private void Run()
     {
         var batch = new List<IWrite>(_maxBatch);
         SqliteHotPath? hotPath = null;
         try
         {
-            while (await _queue.Reader.WaitToReadAsync())
+            // Blocking waits are right here: this thread does nothing else.
+            while (_queue.Reader.WaitToReadAsync().AsTask().GetAwaiter().GetResult())
             {
                 while (batch.Count < _maxBatch && _queue.Reader.TryRead(out var write))
                 {
@@ -56,7 +61,7 @@ public sealed partial class SqliteWriter : IAsyncDisposable
                 }
                 try
                 {
-                    hotPath ??= await OpenAsync();
+                    hotPath ??= Open();
                     Commit(hotPath, batch);
                 }
                 catch (Exception ex)
@@ -67,29 +72,24 @@ public sealed partial class SqliteWriter : IAsyncDisposable
                         write.Fail(ex);
                     }
                     // The connection may be unusable now; start over with a fresh one.
-                    if (hotPath is not null)
-                    {
-                        await hotPath.DisposeAsync();
-                        hotPath = null;
-                    }
+                    hotPath?.DisposeAsync().AsTask().GetAwaiter().GetResult();
+                    hotPath = null;
                 }
                 batch.Clear();
             }
         }
         finally
         {
-            if (hotPath is not null)
-            {
-                await hotPath.DisposeAsync();
-            }
+            hotPath?.DisposeAsync().AsTask().GetAwaiter().GetResult();
+            _stopped.TrySetResult();
         }
     }
 
-    private async Task<SqliteHotPath> OpenAsync()
+    private SqliteHotPath Open()
     {
         var connection = new SqliteConnection(_connectionString);
-        await connection.OpenAsync();
-        await SqliteConnections.ConfigureAsync(connection, CancellationToken.None);
+        connection.Open();
+        SqliteConnections.ConfigureAsync(connection, CancellationToken.None).GetAwaiter().GetResult();
         return new SqliteHotPath(connection);
     }
 
