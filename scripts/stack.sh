@@ -437,6 +437,7 @@ start_part() {
   case "$1" in
     postgres) pg_up ;;
     rabbitmq) rabbit_up; wait_for rabbitmq port_busy "$AMQP_PORT" ;;
+    haproxy) haproxy_up; wait_for haproxy port_busy "$FRONT_PORT" ;;
     api*) api_up "${1#api}"; wait_for "$1" http_ok "http://127.0.0.1:$(api_port "${1#api}")/health/ready" ;;
     scheduler*)
       local n="${1#scheduler}"; n="${n:-1}"
