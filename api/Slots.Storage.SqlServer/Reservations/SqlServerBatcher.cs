@@ -60,6 +60,9 @@ public sealed class SqlServerBatcher : IAsyncDisposable
             answers[row.GetInt32(0)] = SqlServerOutcomes.Reserve(row.GetInt32(1), row.IsDBNull(2) ? null : row.GetString(2), row.GetBoolean(3));
             answered++;
         }
+        // The rows may arrive before the atomic block has committed: read on to its end, so a
+        // failure at commit (41301, 41325) is thrown here, before any caller is told Reserved.
+        await row.NextResultAsync(ct);
         return answered == commands.Count
             ? answers
             : throw new InvalidOperationException($"dbo.reserve_batch answered {answered} rows for a batch of {commands.Count}.");
