@@ -29,12 +29,7 @@ public sealed class PostgresBackend : StorageBackend
         var connectionString = ConnectionString(builder.Configuration.GetConnectionString("Slots"));
         // The container builds and disposes the data source; every hot-path call rents from its pool.
         builder.Services.AddSingleton(_ => NpgsqlDataSource.Create(connectionString));
-        var batch = builder.Configuration.GetSection(PostgresBatchOptions.Section).Get<PostgresBatchOptions>() ?? new PostgresBatchOptions();
-        if (batch.Writers is < 1 or > 64 || batch.MaxBatch is < 1 or > 10_000)
-        {
-            throw new InvalidOperationException($"{PostgresBatchOptions.Section}: Writers must be 1..64 and MaxBatch 1..10000.");
-        }
-        builder.Services.AddSingleton(batch);
+        builder.Services.AddSingleton(GroupCommitOptions.Read<PostgresBatchOptions>(builder.Configuration, PostgresBatchOptions.Section));
         builder.Services.AddSingleton<PostgresBatcher>();
         builder.Services.AddSingleton<IReservationStore, PostgresReservationStore>();
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();

@@ -13,9 +13,9 @@ using Slots.Window;
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// Slots:Storage:Provider = SqlServer: the native-proc hot path, the cold-path procs, the
-/// catalogue, the window procs, the SMS store and the script migrator, all through SqlClient;
-/// Quartz clustered on the same database.
+/// Slots:Storage:Provider = SqlServer: the native-proc hot path (reservations batched), the
+/// cold-path procs, the catalogue, the window procs, the SMS store and the script migrator, all
+/// through SqlClient; Quartz clustered on the same database.
 /// </summary>
 public sealed class SqlServerBackend : StorageBackend
 {
@@ -39,6 +39,9 @@ public sealed class SqlServerBackend : StorageBackend
 
         builder.Services.AddSingleton(new SqlServerConnectionString(csb.ConnectionString));
         builder.Services.AddSingleton(SqlServerRetryPolicy.For(retryOptions));
+        // Group commit: the reservations waiting in this instance go to dbo.reserve_batch together.
+        builder.Services.AddSingleton(GroupCommitOptions.Read<SqlServerBatchOptions>(builder.Configuration, SqlServerBatchOptions.Section));
+        builder.Services.AddSingleton<SqlServerBatcher>();
         builder.Services.AddSingleton<SqlServerReservationStore>();
         builder.Services.AddSingleton<IReservationStore>(sp => sp.GetRequiredService<SqlServerReservationStore>());
         builder.Services.AddSingleton<ISchemaMigrator>(new SqlServerSchemaMigrator(csb.ConnectionString));

@@ -5,23 +5,26 @@ using Slots.Reservations;
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// The production hot path: one natively compiled proc call per operation, one round trip, one
-/// atomic block. Connections come from SqlClient's pool; every parameter has its SQL type and
-/// size, so plans and the wire format never depend on the values.
+/// The production hot path on natively compiled procs: reservations go through the instance's
+/// <see cref="SqlServerBatcher"/> (many per dbo.reserve_batch call, one round trip, one atomic
+/// block), cancellations and reschedules one proc call each. Connections come from SqlClient's
+/// pool; every parameter has its SQL type and size, so plans and the wire format never depend on
+/// the values.
 /// </summary>
-public sealed class SqlServerReservationStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry) : IReservationStore
+public sealed class SqlServerReservationStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry, SqlServerBatcher batcher)
+    : IReservationStore
 {
     /// <summary>What reserve retries: conflicts, and a duplicate idempotency key (the retry replays the winner's answer).</summary>
     public static readonly IReadOnlySet<int> ReserveRetryOn = new HashSet<int>([.. SqlServerErrors.Conflicts, .. SqlServerErrors.DuplicateKey]);
 
+    /// <summary>
+    /// The batcher has already retried and split the batch down to this reservation alone; what
+    /// still conflicts is retried here with back-off, as a single proc call was, and after the
+    /// attempts the seat was seen taken each time: SlotFull.
+    /// </summary>
     public ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct) =>
-        retry.ExecuteAsync(async token =>
-        {
-            await using var connection = await OpenAsync(token);
-            await using var proc = SqlServerCommands.Reserve(command).On(connection);
-            await proc.ExecuteNonQueryAsync(token);
-            return SqlServerOutcomes.Reserve((int)proc.Out("@outcome")!, proc.Out("@code") as string, proc.Out("@replayed") is true);
-        }, ReserveRetryOn, static () => new ReserveResult(ReservationStatus.SlotFull, null), ct);
+        retry.ExecuteAsync(_ => new ValueTask<ReserveResult?>(batcher.ReserveAsync(command)), ReserveRetryOn,
+            static () => new ReserveResult(ReservationStatus.SlotFull, null), ct);
 
     public ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>
         retry.ExecuteAsync(async token =>
@@ -40,28 +43,6 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
             await proc.ExecuteNonQueryAsync(token);
             return SqlServerOutcomes.Reschedule((int)proc.Out("@outcome")!);
         }, SqlServerErrors.Conflicts, static () => RescheduleStatus.SlotFull, ct);
-
-    /// <summary>
-    /// Many reservations in one round trip and one commit (dbo.reserve_batch). Answers are in
-    /// the commands' order; a conflict anywhere retries the whole batch, and after the retries
-    /// every proc is answered SlotFull.
-    /// </summary>
-    public ValueTask<IReadOnlyList<ReserveResult?>> ReserveBatchAsync(IReadOnlyList<ReserveCommand> commands, CancellationToken ct) =>
-        commands.Count == 0 // SqlClient refuses a table-valued parameter without rows
-            ? ValueTask.FromResult<IReadOnlyList<ReserveResult?>>([])
-            : retry.ExecuteAsync<IReadOnlyList<ReserveResult?>>(async token =>
-        {
-            await using var connection = await OpenAsync(token);
-            await using var proc = SqlServerCommands.ReserveBatch(commands).On(connection);
-            var answers = new ReserveResult?[commands.Count];
-            await using var row = await proc.ExecuteReaderAsync(token);
-            while (await row.ReadAsync(token))
-            {
-                answers[row.GetInt32(0)] = SqlServerOutcomes.Reserve(
-                    row.GetInt32(1), row.IsDBNull(2) ? null : row.GetString(2), row.GetBoolean(3));
-            }
-            return answers;
-        }, ReserveRetryOn, () => Enumerable.Repeat<ReserveResult?>(new ReserveResult(ReservationStatus.SlotFull, null), commands.Count).ToArray(), ct);
 
     public async Task<ReservationDetails?> FindAsync(string code, CancellationToken ct)
     {

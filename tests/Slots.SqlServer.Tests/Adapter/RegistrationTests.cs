@@ -1,6 +1,9 @@
+using System.Collections.Concurrent;
+using Microsoft.Data.SqlClient;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Slots.Catalogue;
 using Slots.Hosting;
 using Slots.Idempotency;
@@ -23,7 +26,7 @@ namespace Slots.SqlServer.Tests.Adapter;
 /// </summary>
 public sealed class RegistrationTests
 {
-    private static IHost Build()
+    private static IHost Build(ILoggerProvider? logs = null, Dictionary<string, string?>? settings = null)
     {
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
         builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
@@ -31,6 +34,11 @@ public sealed class RegistrationTests
             ["Slots:Storage:Provider"] = "SqlServer",
             ["ConnectionStrings:Slots"] = "Server=127.0.0.1,1;Database=slots;User Id=sa;Password=unused;Connect Timeout=1",
         });
+        builder.Configuration.AddInMemoryCollection(settings ?? []);
+        if (logs is not null)
+        {
+            builder.Logging.AddProvider(logs);
+        }
         builder.AddSlotsDomain();
         builder.AddSlotsStorage();
         builder.AddSlotsScheduling();
@@ -48,6 +56,7 @@ public sealed class RegistrationTests
     [InlineData(typeof(IIdempotencyPurge))]
     [InlineData(typeof(ISmsStore))]
     [InlineData(typeof(ServingCounter))]
+    [InlineData(typeof(SqlServerBatcher))]
     public void Every_feature_resolves_on_SQL_Server(Type service)
     {
         using var host = Build();
@@ -71,10 +80,57 @@ public sealed class RegistrationTests
     }
 
     [Fact]
+    public async Task A_reservation_goes_to_the_database_through_the_batcher()
+    {
+        var logs = new RecordingLoggerProvider();
+        using var host = Build(logs);
+        var store = host.Services.GetRequiredService<IReservationStore>();
+        var command = new ReserveCommand(new SlotKey(1, new DateOnly(2099, 1, 1), 600), "person", "+421900000001", "Test Person", "en",
+            ConfirmationCode.New(), "key", "fp", DateTimeOffset.UnixEpoch);
+
+        // No server listens there: the batch fails, and the batcher is the one that says so.
+        await Assert.ThrowsAnyAsync<SqlException>(() => store.ReserveAsync(command, TestContext.Current.CancellationToken).AsTask());
+
+        Assert.Contains((typeof(SqlServerBatcher).FullName!, 2201), logs.Events);
+    }
+
+    [Theory]
+    [InlineData("Writers", "0")]
+    [InlineData("MaxBatch", "10001")]
+    public void Batch_options_out_of_range_are_refused_at_start(string key, string value)
+    {
+        var error = Assert.Throws<InvalidOperationException>(() => Build(settings: new() { [$"{SqlServerBatchOptions.Section}:{key}"] = value }));
+
+        Assert.Contains(SqlServerBatchOptions.Section, error.Message);
+    }
+
+    [Fact]
     public void No_EF_Core_context_is_registered()
     {
         using var host = Build();
 
         Assert.Null(host.Services.GetService<SlotsDbContext>());
+    }
+
+    /// <summary>Every log event's category and id.</summary>
+    private sealed class RecordingLoggerProvider : ILoggerProvider
+    {
+        public ConcurrentQueue<(string Category, int EventId)> Events { get; } = new();
+
+        public ILogger CreateLogger(string categoryName) => new Recorder(categoryName, Events);
+
+        public void Dispose()
+        {
+        }
+
+        private sealed class Recorder(string category, ConcurrentQueue<(string, int)> events) : ILogger
+        {
+            public IDisposable? BeginScope<TState>(TState state) where TState : notnull => null;
+
+            public bool IsEnabled(LogLevel logLevel) => true;
+
+            public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter) =>
+                events.Enqueue((category, eventId.Id));
+        }
     }
 }

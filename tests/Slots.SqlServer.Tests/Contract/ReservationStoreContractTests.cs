@@ -165,7 +165,7 @@ public sealed class ReservationStoreContractTests(SqlServerDatabase db) : IClass
         var person = Guid.NewGuid().ToString("N");
         ReserveCommand[] batch = [Reserve(slot, person), Reserve(slot, person), Reserve(slot), Reserve(slot)];
 
-        var answers = await db.Store.ReserveBatchAsync(batch, Ct);
+        var answers = await db.Batcher.SendAsync(batch, Ct);
 
         Assert.Equal(
             [ReservationStatus.Reserved, ReservationStatus.AlreadyBooked, ReservationStatus.Reserved, ReservationStatus.SlotFull],

@@ -1,5 +1,6 @@
 using System.Data;
 using Microsoft.Data.SqlClient;
+using Microsoft.Extensions.Logging.Abstractions;
 using Slots.Reservations;
 using Slots.Storage.SqlServer;
 
@@ -17,6 +18,7 @@ public sealed class SqlServerDatabase : IAsyncLifetime
     public static readonly DateTimeOffset Now = new(DateTime.UtcNow.Date.AddHours(12), TimeSpan.Zero);
 
     private readonly string? _connectionString = ConnectionString;
+    private readonly List<SqlServerBatcher> _batchers = [];
     private SqlServerReservationStore? _store;
     private SqlServerColdReservationStore? _coldStore;
 
@@ -24,6 +26,9 @@ public sealed class SqlServerDatabase : IAsyncLifetime
         Environment.GetEnvironmentVariable(Variable) is { Length: > 0 } value ? value : null;
 
     public SqlServerReservationStore Store => _store ?? throw new InvalidOperationException("Not configured.");
+
+    /// <summary>The batcher behind <see cref="Store"/>.</summary>
+    public SqlServerBatcher Batcher => _batchers.Count > 0 ? _batchers[0] : throw new InvalidOperationException("Not configured.");
 
     public SqlServerColdReservationStore ColdStore => _coldStore ?? throw new InvalidOperationException("Not configured.");
 
@@ -34,13 +39,30 @@ public sealed class SqlServerDatabase : IAsyncLifetime
             return;
         }
         await SqlServerMigrator.MigrateAsync(connectionString, CancellationToken.None);
-        _store = new SqlServerReservationStore(new SqlServerConnectionString(connectionString),
-            SqlServerRetryPolicy.For(new SqlServerRetryOptions { MaxAttempts = 10 }));
+        _store = Instance(new SqlServerBatchOptions());
         _coldStore = new SqlServerColdReservationStore(new SqlServerConnectionString(connectionString),
             SqlServerRetryPolicy.For(new SqlServerRetryOptions { MaxAttempts = 10 }));
     }
 
-    public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+    /// <summary>
+    /// Another API instance's store: its own batcher (no in-process state shared with the others)
+    /// on the same database, retrying as the fixture's store does.
+    /// </summary>
+    public SqlServerReservationStore Instance(SqlServerBatchOptions batch)
+    {
+        var connectionString = new SqlServerConnectionString(_connectionString ?? throw new InvalidOperationException("Not configured."));
+        var batcher = new SqlServerBatcher(connectionString, batch, NullLogger<SqlServerBatcher>.Instance);
+        _batchers.Add(batcher);
+        return new SqlServerReservationStore(connectionString, SqlServerRetryPolicy.For(new SqlServerRetryOptions { MaxAttempts = 10 }), batcher);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var batcher in _batchers)
+        {
+            await batcher.DisposeAsync();
+        }
+    }
 
     public static void SkipUnlessConfigured()
     {
