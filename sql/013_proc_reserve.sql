@@ -1,8 +1,10 @@
 -- The hot path: one seat for one person, in one atomic block. Same rules and outcomes as the
 -- SQLite adapter (SqliteHotPath.Reserve):
---   @outcome 1 Reserved, 2 SlotFull, 3 AlreadyBooked, 4 UnknownSlot, 5 SlotStarted (recorded
---   under the idempotency key), 8 KeyReused (the key came before with another fingerprint;
---   nothing recorded). @replayed = 1 when the answer is the recorded one.
+--   @outcome 1 Reserved, 3 AlreadyBooked, 4 UnknownSlot, 5 SlotStarted (recorded under the
+--   idempotency key), 2 SlotFull (not recorded: it writes nothing, and a retry with the same key
+--   asks again and books if a seat came back; as on PostgreSQL and SQLite), 8 KeyReused (the key
+--   came before with another fingerprint; nothing recorded). @replayed = 1 when the answer is the
+--   recorded one.
 -- A write-write conflict with a racer fails this block at once with 41302; the client retries.
 CREATE OR ALTER PROCEDURE dbo.reserve
     @place_id        int,
@@ -127,9 +129,11 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
         END
     END
 
-    -- 4. Remember the answer under the key. A racer with the same key that committed first makes
-    -- this insert fail (2627 or 41325); the client's retry then replays its answer.
-    INSERT dbo.idempotency ([key], fingerprint, outcome, code, created_at)
-    VALUES (@idempotency_key, @fingerprint, @outcome, @code, @now);
+    -- 4. Remember the answer under the key, a slot full excepted (see the header). A racer with
+    -- the same key that committed first makes this insert fail (2627 or 41325); the client's
+    -- retry then replays its answer.
+    IF @outcome <> 2
+        INSERT dbo.idempotency ([key], fingerprint, outcome, code, created_at)
+        VALUES (@idempotency_key, @fingerprint, @outcome, @code, @now);
 END
 GO

@@ -29,9 +29,14 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
         }
 
         var result = TakeSeat(c, now);
-        Command(Sql.RememberIdempotency,
-            ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
-            ("$code", (object?)result.Code ?? DBNull.Value), ("$now", now)).ExecuteNonQuery();
+        // A slot full is not remembered: a retry with the same key asks again and books if a seat
+        // came back meanwhile (still only once: a booking is remembered under its key).
+        if (result.Status != ReservationStatus.SlotFull)
+        {
+            Command(Sql.RememberIdempotency,
+                ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
+                ("$code", (object?)result.Code ?? DBNull.Value), ("$now", now)).ExecuteNonQuery();
+        }
         return result;
     }
 

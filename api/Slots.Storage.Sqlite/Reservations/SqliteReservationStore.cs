@@ -7,8 +7,41 @@ namespace Slots.Storage.Sqlite;
 /// <summary>The embedded default: writes go through the single batching writer, reads use pooled connections (WAL).</summary>
 public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnectionString connectionString) : IReservationStore
 {
-    public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct) =>
-        await writer.WriteAsync(hot => hot.Reserve(command), ct);
+    /// <summary>
+    /// The cheap "slot full" first, on a reader: an open slot with no free seat, for a person who
+    /// holds nothing and a key not seen before, is answered without the writer, whose one queue a
+    /// sold-out stampede would otherwise fill with answers that write nothing (a slot full is not
+    /// remembered under its key, as on PostgreSQL). Anything else, or a seat free by the time of
+    /// the read, goes to the writer, which decides again inside its transaction.
+    /// </summary>
+    public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
+    {
+        if (await NothingToWriteAsync(command, ct))
+        {
+            return new ReserveResult(ReservationStatus.SlotFull, null);
+        }
+        return await writer.WriteAsync(hot => hot.Reserve(command), ct);
+    }
+
+    private async Task<bool> NothingToWriteAsync(ReserveCommand c, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var probe = connection.CreateCommand();
+        probe.CommandText = """
+            SELECT NOT EXISTS (SELECT 1 FROM idempotency WHERE key = $key)
+               AND NOT EXISTS (SELECT 1 FROM active_persons WHERE person_hash = $person AND ends_at > $now)
+               AND EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute AND starts_at > $now)
+               AND NOT EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
+                               AND code IS NULL AND starts_at > $now)
+            """;
+        probe.Parameters.AddWithValue("$key", c.IdempotencyKey);
+        probe.Parameters.AddWithValue("$person", c.PersonHash);
+        probe.Parameters.AddWithValue("$now", c.Now.ToUnixTimeSeconds());
+        probe.Parameters.AddWithValue("$place", c.Slot.PlaceId);
+        probe.Parameters.AddWithValue("$day", c.Slot.Day);
+        probe.Parameters.AddWithValue("$minute", c.Slot.StartMinute);
+        return await probe.ExecuteScalarAsync(ct) is 1L;
+    }
 
     public async ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>
         await writer.WriteAsync(hot => hot.Cancel(command), ct);

@@ -114,6 +114,30 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
     }
 
     [Fact]
+    public async Task A_slot_full_is_not_remembered_under_its_key_so_the_same_key_books_once_a_seat_came_back()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+        var day = Today.AddDays(2);
+        var holder = People.Next();
+        var code = (await JsonAsync(await client.SendAsync(Reserve(place, day, "08:20", holder))))["code"]!.GetValue<string>();
+        var waiting = People.Next();
+        var full = await client.SendAsync(Reserve(place, day, "08:20", waiting, key: "slot-full-key-0001"));
+        Assert.Equal(HttpStatusCode.Conflict, full.StatusCode);
+        Assert.Equal("slot-full", (await JsonAsync(full))["code"]!.GetValue<string>());
+
+        Assert.Equal(HttpStatusCode.NoContent, (await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", holder.Phone))).StatusCode);
+        var retried = await client.SendAsync(Reserve(place, day, "08:20", waiting, key: "slot-full-key-0001"));
+        var again = await client.SendAsync(Reserve(place, day, "08:20", waiting, key: "slot-full-key-0001"));
+
+        Assert.Equal(HttpStatusCode.Created, retried.StatusCode);
+        Assert.False(retried.Headers.Contains("Idempotent-Replayed"));
+        Assert.Equal(HttpStatusCode.Created, again.StatusCode);
+        Assert.Equal(await retried.Content.ReadAsStringAsync(), await again.Content.ReadAsStringAsync());
+        Assert.Single(await HotReservationsAsync(place));
+    }
+
+    [Fact]
     public async Task A_person_holds_one_reservation_and_only_the_same_phone_sees_its_code()
     {
         var (client, admin) = await StartAsync();
