@@ -5,6 +5,9 @@ public sealed record LatencyStats(long Count, double P50, double P95, double P99
 {
     public static readonly LatencyStats Empty = new(0, 0, 0, 0, 0);
 
+    /// <summary>The same figures to two decimals, as the reports print and store them.</summary>
+    public LatencyStats Rounded() => new(Count, Math.Round(P50, 2), Math.Round(P95, 2), Math.Round(P99, 2), Math.Round(Max, 2));
+
     /// <summary>Nearest-rank percentiles (the smallest sample with at least p% of samples at or below it).</summary>
     public static LatencyStats Of(IReadOnlyCollection<double> samples)
     {

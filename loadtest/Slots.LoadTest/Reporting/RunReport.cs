@@ -76,7 +76,7 @@ public sealed record RunReport(
             Share(Reserve(s => s == 429), reserveRequests),
             Share(Reserve(s => s == 503), reserveRequests),
             statuses,
-            latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => Rounded(LatencyStats.Of(kv.Value))),
+            latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => LatencyStats.Of(kv.Value).Rounded()),
             r.Errors.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value),
             processes,
             audit);
@@ -86,8 +86,6 @@ public sealed record RunReport(
 
     private static double Share(long part, long whole) => whole == 0 ? 0 : Math.Round((double)part / whole, 4);
 
-    private static LatencyStats Rounded(LatencyStats s) =>
-        new(s.Count, Math.Round(s.P50, 2), Math.Round(s.P95, 2), Math.Round(s.P99, 2), Math.Round(s.Max, 2));
 
     public string ToTable()
     {

@@ -106,11 +106,10 @@ public static partial class ServerTimings
 
     /// <summary>What the run added: after minus before, as percentiles in ms (each the upper bound of its bucket).</summary>
     public static IReadOnlyDictionary<string, LatencyStats> Between(Histograms before, Histograms after) =>
-        Stats(after.Keys.ToDictionary(k => k, k => after.Since(before, k)).Where(kv => kv.Value.Count > 0).ToDictionary(kv => kv.Key, kv => kv.Value));
+        Stats(after.Keys.Select(k => (Key: k, Stats: after.Since(before, k))).Where(s => s.Stats.Count > 0).ToDictionary(s => s.Key, s => s.Stats));
 
     private static Dictionary<string, LatencyStats> Stats(Dictionary<string, LatencyStats> byKey) =>
-        byKey.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => new LatencyStats(
-            kv.Value.Count, Math.Round(kv.Value.P50, 2), Math.Round(kv.Value.P95, 2), Math.Round(kv.Value.P99, 2), Math.Round(kv.Value.Max, 2)));
+        byKey.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value.Rounded());
 }
 
 /// <summary>Cumulative bucket counts (le → count) per series key.</summary>

@@ -84,8 +84,8 @@ public sealed record RoomReport(
         long Count(Func<string, int, bool> which) => latencies
             .Where(kv => which(kv.Key[..kv.Key.LastIndexOf(' ')], int.Parse(kv.Key[(kv.Key.LastIndexOf(' ') + 1)..], CultureInfo.InvariantCulture)))
             .Sum(kv => (long)kv.Value.Count);
-        LatencyStats Of(string operation) => Rounded(LatencyStats.Of(latencies
-            .Where(kv => kv.Key.StartsWith(operation + " ", StringComparison.Ordinal)).SelectMany(kv => kv.Value).ToList()));
+        LatencyStats Of(string operation) => LatencyStats.Of(latencies
+            .Where(kv => kv.Key.StartsWith(operation + " ", StringComparison.Ordinal)).SelectMany(kv => kv.Value).ToList()).Rounded();
         var errors = run.Recorder.Errors.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value);
         var arrivals = run.Arrivals;
         var counts = new RoomCounts(
@@ -109,7 +109,7 @@ public sealed record RoomReport(
             o.ArrivalWindow.TotalSeconds, o.AdmitPerSecond, o.AdmissionSeconds, o.AbandonAllowance, o.AbandonShare, o.RejoinShare, o.MaxInFlight, o.Sources);
         return new RoomReport("room", o.Targets.Select(t => t.ToString()).ToList(), o.Seed, o.RunId, run.StartedAt,
             Math.Round(run.Recorder.Elapsed.TotalSeconds, 1), setup, counts, Of("join"), Of("status"),
-            latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => Rounded(LatencyStats.Of(kv.Value))),
+            latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => LatencyStats.Of(kv.Value).Rounded()),
             errors, sellOut, told, fairness, run.Samples, run.SampleErrors, run.Processes, audit, placeReservations,
             Judge(setup, counts, sellOut, told, fairness, audit, placeReservations));
     }
@@ -145,8 +145,6 @@ public sealed record RoomReport(
         return checks;
     }
 
-    private static LatencyStats Rounded(LatencyStats s) =>
-        new(s.Count, Math.Round(s.P50, 2), Math.Round(s.P95, 2), Math.Round(s.P99, 2), Math.Round(s.Max, 2));
 
     /// <summary>CPU time per decided answer by role (api, database, proxy), in µs; "—" for a role not watched.</summary>
     public string CpuPerAnswer()
