@@ -1,5 +1,4 @@
-using System.Diagnostics;
-using Slots.Testing;
+using Slots.Stack.Tests.Infrastructure;
 
 namespace Slots.Stack.Tests;
 
@@ -16,22 +15,15 @@ public sealed class ChaosScriptTests
         var state = Directory.CreateTempSubdirectory("slots-chaos-script-");
         try
         {
-            var start = new ProcessStartInfo("bash") { WorkingDirectory = Repository.Root, RedirectStandardError = true, RedirectStandardOutput = true };
-            start.ArgumentList.Add("loadtest/chaos.sh");
-            foreach (var argument in arguments)
+            var (exitCode, _, errors) = await Scripts.RunAsync("loadtest/chaos.sh", arguments, new Dictionary<string, string>
             {
-                start.ArgumentList.Add(argument);
-            }
-            start.Environment["SLOTS_CHAOS_BUILD"] = "0";
-            start.Environment["SLOTS_CHAOS_CONFIGURATION"] = "NoSuchConfiguration";
-            start.Environment["SLOTS_CHAOS_STACK_DIR"] = state.FullName;
-            using var script = Process.Start(start)!;
-            var errors = script.StandardError.ReadToEndAsync(TestContext.Current.CancellationToken);
-            await script.StandardOutput.ReadToEndAsync(TestContext.Current.CancellationToken);
-            await script.WaitForExitAsync(TestContext.Current.CancellationToken);
+                ["SLOTS_CHAOS_BUILD"] = "0",
+                ["SLOTS_CHAOS_CONFIGURATION"] = "NoSuchConfiguration",
+                ["SLOTS_CHAOS_STACK_DIR"] = state.FullName,
+            }, TestContext.Current.CancellationToken);
 
-            Assert.Contains("Slots.LoadTest.dll is missing", await errors);
-            Assert.Equal(2, script.ExitCode);
+            Assert.Contains("Slots.LoadTest.dll is missing", errors);
+            Assert.Equal(2, exitCode);
         }
         finally
         {

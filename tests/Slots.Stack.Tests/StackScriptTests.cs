@@ -41,22 +41,16 @@ public sealed class StackScriptTests
 
     private static async Task StackAsync(string state, int front, int stats, CancellationToken ct, params string[] arguments)
     {
-        var start = new ProcessStartInfo("bash") { WorkingDirectory = Repository.Root, RedirectStandardError = true, RedirectStandardOutput = true };
-        start.ArgumentList.Add("scripts/stack.sh");
-        foreach (var argument in arguments)
+        var inv = System.Globalization.CultureInfo.InvariantCulture;
+        var (exitCode, output, errors) = await Scripts.RunAsync("scripts/stack.sh", arguments, new Dictionary<string, string>
         {
-            start.ArgumentList.Add(argument);
-        }
-        start.Environment["SLOTS_STACK_DIR"] = state;
-        start.Environment["SLOTS_FRONT_PORT"] = front.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        start.Environment["SLOTS_STATS_PORT"] = stats.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        start.Environment["SLOTS_API_COUNT"] = "1";
-        start.Environment["SLOTS_API_FIRST_PORT"] = ChildProcess.FreePort().ToString(System.Globalization.CultureInfo.InvariantCulture);
-        using var script = Process.Start(start)!;
-        var errors = script.StandardError.ReadToEndAsync(ct);
-        var output = await script.StandardOutput.ReadToEndAsync(ct);
-        await script.WaitForExitAsync(ct);
-        Assert.True(script.ExitCode == 0, $"stack.sh {string.Join(' ', arguments)} ended {script.ExitCode}: {output}{await errors}");
+            ["SLOTS_STACK_DIR"] = state,
+            ["SLOTS_FRONT_PORT"] = front.ToString(inv),
+            ["SLOTS_STATS_PORT"] = stats.ToString(inv),
+            ["SLOTS_API_COUNT"] = "1",
+            ["SLOTS_API_FIRST_PORT"] = ChildProcess.FreePort().ToString(inv),
+        }, ct);
+        Assert.True(exitCode == 0, $"stack.sh {string.Join(' ', arguments)} ended {exitCode}: {output}{errors}");
     }
 
     /// <summary>The log once the request's line is in it (HAProxy writes it when the answer has left).</summary>
