@@ -33,16 +33,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
 
     public async ValueTask InitializeAsync()
     {
-        PostgresServer server;
-        try
-        {
-            server = await PostgresServer.SharedAsync();
-        }
-        catch (PostgresUnavailableException ex)
-        {
-            Assert.Skip(ex.Message);
-            return;
-        }
+        var server = await SharedPostgres.OrSkipAsync();
         var connectionString = await server.CreateDatabaseAsync("hot" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
         _first = NpgsqlDataSource.Create(connectionString);
         _second = NpgsqlDataSource.Create(connectionString);

@@ -17,16 +17,7 @@ public sealed class PostgresMigrationLockTests
     public async Task A_migration_waiting_for_the_lock_names_who_holds_it_and_finishes_once_it_is_let_go()
     {
         var ct = TestContext.Current.CancellationToken;
-        PostgresServer server;
-        try
-        {
-            server = await PostgresServer.SharedAsync();
-        }
-        catch (PostgresUnavailableException ex)
-        {
-            Assert.Skip(ex.Message);
-            return;
-        }
+        var server = await SharedPostgres.OrSkipAsync();
         var connectionString = await server.CreateDatabaseAsync("lock" + Guid.NewGuid().ToString("N")[..12], ct);
         await using var holder = new NpgsqlConnection(connectionString + ";Application Name=holder-under-test");
         await holder.OpenAsync(ct);
