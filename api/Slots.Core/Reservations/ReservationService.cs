@@ -102,7 +102,9 @@ public sealed class ReservationService(
         var alternatives = outcome.Status == ReservationStatus.SlotFull
             ? await NearestFreeAsync(place, request.Slot, now, ct)
             : null;
-        var minutes = outcome.Status == ReservationStatus.Reserved ? await MinutesAsync(place, request.Slot, outcome.Code!, ct) : 0;
+        var minutes = outcome.Status != ReservationStatus.Reserved ? 0
+            : outcome.Minutes > 0 ? outcome.Minutes
+            : await MinutesAsync(place, request.Slot, outcome.Code!, ct);
         return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives, Place: place, Minutes: minutes);
     }
 
@@ -117,9 +119,9 @@ public sealed class ReservationService(
     }
 
     /// <summary>
-    /// The booked slot's length, so a booking is answered in the same shape as its lookup: one read
-    /// by code, paid only by bookings that succeed (the stores' reserve statements do not return it).
-    /// A replay of a booking cancelled since finds no reservation and reads the slot instead.
+    /// The booked slot's length when the store's answer did not carry it (a replay on SQLite, the
+    /// cold path, SQL Server): one read by code. A replay of a booking cancelled since finds no
+    /// reservation and reads the slot instead.
     /// </summary>
     private async Task<int> MinutesAsync(PlaceInfo place, SlotKey slot, string code, CancellationToken ct)
     {

@@ -4,9 +4,10 @@ namespace Slots.Reservations;
 /// The answer of a reservation. <see cref="Replayed"/> is true when the answer came from an
 /// earlier request with the same idempotency key. <see cref="Code"/> is the new code when
 /// reserved; for <see cref="ReservationStatus.AlreadyBooked"/> it is the existing code, and only
-/// when the request came from the same contact phone that made it.
+/// when the request came from the same contact phone that made it. <see cref="Minutes"/> is the
+/// reserved slot's length when the store's write already knew it (the 201 shows it), else 0.
 /// </summary>
-public readonly record struct ReserveResult(ReservationStatus Status, string? Code, bool Replayed = false)
+public readonly record struct ReserveResult(ReservationStatus Status, string? Code, bool Replayed = false, int Minutes = 0)
 {
-    public static ReserveResult Reserved(string code) => new(ReservationStatus.Reserved, code);
+    public static ReserveResult Reserved(string code, int minutes = 0) => new(ReservationStatus.Reserved, code, Minutes: minutes);
 }

@@ -8,8 +8,9 @@ namespace Slots.Storage.Postgres;
 /// <summary>
 /// Group commit for PostgreSQL (<see cref="GroupCommit{TOperation, TAnswer}"/>). Reservations,
 /// cancellations and reschedules wait in one queue; a batch goes as ONE call of slots_apply with
-/// arrays (one statement, one transaction, one round trip, one fsync), and every operation is
-/// answered after the commit, so a 201 never precedes durability.
+/// arrays (one transaction, one round trip, one fsync; reservations decided by a handful of set
+/// statements, Schema/Functions/slots_apply.sql), and every operation is answered after the
+/// commit, so a 201 never precedes durability. The answer carries what the 201 shows.
 /// <list type="bullet">
 /// <item>Operations are sorted by person, then code, so concurrent batches take row locks in one order.</item>
 /// <item>A deadlock or serialization failure retries the batch once, then splits it in halves,
@@ -22,7 +23,7 @@ namespace Slots.Storage.Postgres;
 public sealed class PostgresBatcher : IAsyncDisposable
 {
     private const string Apply = """
-        SELECT o_status, o_code, o_replayed
+        SELECT o_status, o_code, o_replayed, o_minutes
         FROM slots_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
         """;
 
@@ -33,7 +34,7 @@ public sealed class PostgresBatcher : IAsyncDisposable
     });
 
     private readonly NpgsqlDataSource _dataSource;
-    private readonly GroupCommit<Operation, (int Status, string? Code, bool Replayed)> _commit;
+    private readonly GroupCommit<Operation, Applied> _commit;
 
     public PostgresBatcher(NpgsqlDataSource dataSource, PostgresBatchOptions options, ILogger<PostgresBatcher> logger)
     {
@@ -42,24 +43,28 @@ public sealed class PostgresBatcher : IAsyncDisposable
     }
 
     /// <summary>Queues a reservation; the answer comes once its batch has committed.</summary>
-    public Task<(int Status, string? Code, bool Replayed)> ReserveAsync(ReserveCommand c) =>
+    public Task<Applied> ReserveAsync(ReserveCommand c) =>
         _commit.CommitAsync(new Operation(1, c.Slot.PlaceId, c.Slot.Day, c.Slot.StartMinute, c.PersonHash, c.Phone, c.Name, c.Language,
             c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds()));
 
-    public Task<(int Status, string? Code, bool Replayed)> CancelAsync(CancelCommand c) =>
+    public Task<Applied> CancelAsync(CancelCommand c) =>
         _commit.CommitAsync(new Operation(2, 0, default, 0, c.Proof.PersonHash, c.Proof.Phone, null, null,
             c.Code, null, null, c.Now.ToUnixTimeSeconds()));
 
-    public Task<(int Status, string? Code, bool Replayed)> RescheduleAsync(RescheduleCommand c) =>
+    public Task<Applied> RescheduleAsync(RescheduleCommand c) =>
         _commit.CommitAsync(new Operation(3, c.Target.PlaceId, c.Target.Day, c.Target.StartMinute, c.Proof.PersonHash, c.Proof.Phone, null, null,
             c.Code, null, null, c.Now.ToUnixTimeSeconds()));
 
     public ValueTask DisposeAsync() => _commit.DisposeAsync();
 
+    // A unique violation on an idempotency key: a cold-path booking with the same key committed
+    // between the batch's read and its write (the hot path's own racers wait on the key's lock).
+    // Sent again, the batch reads that key and answers from it.
     private static string? Conflict(Exception ex) =>
-        ex is PostgresException { SqlState: PostgresErrorCodes.DeadlockDetected or PostgresErrorCodes.SerializationFailure } pg ? pg.SqlState : null;
+        ex is PostgresException { SqlState: PostgresErrorCodes.DeadlockDetected or PostgresErrorCodes.SerializationFailure or PostgresErrorCodes.UniqueViolation } pg
+            ? pg.SqlState : null;
 
-    private async Task<(int, string?, bool)[]> SendAsync(IReadOnlyList<Operation> batch)
+    private async Task<Applied[]> SendAsync(IReadOnlyList<Operation> batch)
     {
         await using var connection = await _dataSource.OpenConnectionAsync();
         await using var apply = new NpgsqlCommand(Apply, connection);
@@ -77,7 +82,7 @@ public sealed class PostgresBatcher : IAsyncDisposable
         p.Add(Array(batch, o => o.Fingerprint, NpgsqlDbType.Text));
         p.Add(Array(batch, o => o.Now, NpgsqlDbType.Bigint));
         await apply.PrepareAsync();
-        var results = new (int, string?, bool)[batch.Count];
+        var results = new Applied[batch.Count];
         await using var row = await apply.ExecuteReaderAsync();
         for (var i = 0; i < results.Length; i++)
         {
@@ -85,7 +90,7 @@ public sealed class PostgresBatcher : IAsyncDisposable
             {
                 throw new InvalidOperationException($"slots_apply answered {i} rows for a batch of {results.Length}.");
             }
-            results[i] = (row.GetInt32(0), row.IsDBNull(1) ? null : row.GetString(1), row.GetBoolean(2));
+            results[i] = new Applied(row.GetInt32(0), row.IsDBNull(1) ? null : row.GetString(1), row.GetBoolean(2), row.GetInt32(3));
         }
         return results;
     }
@@ -105,6 +110,9 @@ public sealed class PostgresBatcher : IAsyncDisposable
         int Kind, int PlaceId, DateOnly Day, int StartMinute, string? Person, string? Phone, string? Name, string? Language,
         string Code, string? Key, string? Fingerprint, long Now);
 }
+
+/// <summary>One operation's answer: a status (ReservationStatus, CancelStatus or RescheduleStatus), the code, whether it was replayed, the slot's length.</summary>
+public readonly record struct Applied(int Status, string? Code, bool Replayed, int Minutes);
 
 /// <summary>Slots:Storage:Postgres:Batch — how the API instance groups its hot-path writes.</summary>
 public sealed class PostgresBatchOptions : GroupCommitOptions

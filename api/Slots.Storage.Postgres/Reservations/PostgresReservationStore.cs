@@ -7,18 +7,18 @@ namespace Slots.Storage.Postgres;
 
 /// <summary>
 /// The hot path on PostgreSQL. Writes go through the instance's <see cref="PostgresBatcher"/>:
-/// many operations per statement and commit, each one still decided by the same plpgsql
-/// functions (schema scripts 001 and 011), safe under READ COMMITTED however many API instances
+/// many operations per call and commit, decided set-based by slots_apply
+/// (Schema/Functions/slots_apply.sql), safe under READ COMMITTED however many API instances
 /// run. Reads are single prepared statements on the pooled data source.
 /// </summary>
 public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, PostgresBatcher batcher) : IReservationStore
 {
     public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
     {
-        var (status, code, replayed) = await batcher.ReserveAsync(command);
+        var (status, code, replayed, minutes) = await batcher.ReserveAsync(command);
         return status == 0
             ? null // the key was used before for a different request
-            : new ReserveResult((ReservationStatus)status, code, replayed);
+            : new ReserveResult((ReservationStatus)status, code, replayed, minutes);
     }
 
     public async ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>

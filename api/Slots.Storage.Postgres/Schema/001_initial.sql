@@ -1,6 +1,7 @@
 -- Slots on PostgreSQL: the server backend of the development and CI machines. Same tables and
--- columns as the SQLite script; the hot path is three plpgsql functions, each called in ONE round
--- trip and running as ONE atomic statement under READ COMMITTED, however many API instances race.
+-- columns as the SQLite script. The functions that work on them (the hot path's slots_apply and
+-- its helpers, the flush, the waiting room's join) live one per file in Functions/, re-applied
+-- after these numbered scripts whenever their text changes.
 -- Instants are Unix seconds (bigint); days are date; times are minutes after local midnight.
 
 CREATE TABLE places (
@@ -74,16 +75,17 @@ CREATE TABLE hot_reservations (
 );
 
 -- Hot: who holds an active future reservation (hot or cold path). One row per person: the
--- primary key is what makes two racers for one person meet (see slots_reserve).
+-- primary key is what makes two racers for one person meet (see slots_apply). Found by its key
+-- everywhere: cancel and reschedule know the holder from the reservation row, so an index on the
+-- code would only cost a write per booking.
 CREATE TABLE active_persons (
     person_hash text   NOT NULL PRIMARY KEY,
     code        text   NOT NULL,
     ends_at     bigint NOT NULL
 );
-CREATE INDEX ix_active_persons_code ON active_persons (code);
 
--- Hot: idempotency keys with the answer they got; kept at least 24 hours. The primary key is
--- what makes two instances racing with one key meet (see slots_reserve).
+-- Hot: idempotency keys with the answer they got; kept at least 24 hours. Written once per
+-- decided request, with its answer (slots_apply); a "slot full" writes none.
 CREATE TABLE idempotency (
     key         text    NOT NULL PRIMARY KEY,
     fingerprint text    NOT NULL,
@@ -124,218 +126,3 @@ CREATE TABLE changes (
     created_at   bigint  NOT NULL,
     at           bigint  NOT NULL
 );
-
--- Takes the lowest free seat of a slot that has not started; all NULL when none is free.
--- SKIP LOCKED: racers on one slot each take a different free seat instead of queueing behind
--- the first one's row lock; a seat another transaction committed meanwhile is re-checked
--- (code IS NULL) on its newest version before it is locked. plpgsql, not sql: its plans are
--- cached per connection, where a non-inlined sql function is planned on every call.
-CREATE FUNCTION slots_claim_seat(p_place integer, p_day date, p_minute integer, p_code text, p_now bigint,
-                                 OUT o_seat integer, OUT o_minutes integer, OUT o_starts bigint)
-LANGUAGE plpgsql AS $$
-BEGIN
-    -- A scalar subquery runs once (an InitPlan); UPDATE … FROM (… LIMIT 1) may be rescanned per row.
-    UPDATE hot_seats s SET code = p_code
-    WHERE s.place_id = p_place AND s.day = p_day AND s.start_minute = p_minute
-      AND s.seat_no = (SELECT f.seat_no FROM hot_seats f
-                       WHERE f.place_id = p_place AND f.day = p_day AND f.start_minute = p_minute
-                         AND f.code IS NULL AND f.starts_at > p_now
-                       ORDER BY f.seat_no
-                       LIMIT 1
-                       FOR UPDATE SKIP LOCKED)
-    RETURNING s.seat_no, s.minutes, s.starts_at INTO o_seat, o_minutes, o_starts;
-END;
-$$;
-
--- Why no seat could be taken: 4 unknown slot, 5 started, 2 full (ReservationStatus values).
-CREATE FUNCTION slots_probe(p_place integer, p_day date, p_minute integer, p_now bigint)
-RETURNS integer LANGUAGE plpgsql STABLE AS $$
-DECLARE
-    v_starts bigint;
-BEGIN
-    SELECT MAX(starts_at) INTO v_starts FROM hot_seats WHERE place_id = p_place AND day = p_day AND start_minute = p_minute;
-    RETURN CASE WHEN v_starts IS NULL THEN 4 WHEN v_starts <= p_now THEN 5 ELSE 2 END;
-END;
-$$;
-
--- The change record and the SMS outbox row, from the reservation as it stands now.
-CREATE FUNCTION slots_announce(p_kind integer, p_code text, p_now bigint)
-RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
-    SELECT p_kind, r.code, r.phone, r.language, r.place_id, r.day, r.start_minute, p_now
-    FROM hot_reservations r WHERE r.code = p_code;
-    INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
-    SELECT p_kind, r.code, r.place_id, r.day, r.start_minute, r.seat_no, r.person_hash, r.phone, r.name, r.language, r.created_at, p_now
-    FROM hot_reservations r WHERE r.code = p_code;
-END;
-$$;
-
--- Reserve: o_status is a ReservationStatus, or 0 when the key was used before for another request.
---
--- Races, all under READ COMMITTED with any number of API instances:
--- * same idempotency key: the key row is inserted FIRST. A second transaction with the key
---   blocks on the first one's uncommitted index entry, then (ON CONFLICT DO NOTHING) inserts
---   nothing and re-reads the committed row: it answers the winner's result as a replay.
--- * one person, two slots: the person row is claimed SECOND, before any seat. The second racer
---   blocks on the first one's row; ON CONFLICT then evaluates its WHERE on the newest committed
---   version, finds an active reservation and updates nothing: AlreadyBooked. No seat was
---   touched, so no seat is held and handed back behind other racers' backs.
--- * one seat: see slots_claim_seat. Seat claims never wait, so the lock order key -> person ->
---   seat cannot deadlock.
-CREATE FUNCTION slots_reserve(
-    p_place integer, p_day date, p_minute integer, p_person text, p_phone text, p_name text,
-    p_language text, p_code text, p_key text, p_fingerprint text, p_now bigint,
-    OUT o_status integer, OUT o_code text, OUT o_replayed boolean)
-LANGUAGE plpgsql AS $$
-DECLARE
-    v_minutes     integer;
-    v_starts      bigint;
-    v_seat        integer;
-    v_mine        boolean;
-    v_same_phone  boolean;
-    v_fingerprint text;
-BEGIN
-    o_replayed := false;
-    LOOP
-        INSERT INTO idempotency (key, fingerprint, outcome, code, created_at)
-        VALUES (p_key, p_fingerprint, 0, NULL, p_now)
-        ON CONFLICT (key) DO NOTHING;
-        EXIT WHEN FOUND;
-        -- A new statement, a new snapshot: it sees the row the other transaction committed.
-        SELECT i.fingerprint, i.outcome, i.code INTO v_fingerprint, o_status, o_code FROM idempotency i WHERE i.key = p_key;
-        IF FOUND THEN
-            IF v_fingerprint <> p_fingerprint THEN
-                o_status := 0;
-                o_code := NULL;
-            ELSE
-                o_replayed := true;
-            END IF;
-            RETURN;
-        END IF;
-        -- The key was purged between the two statements: take it again.
-    END LOOP;
-
-    SELECT s.minutes, s.starts_at INTO v_minutes, v_starts
-    FROM hot_seats s WHERE s.place_id = p_place AND s.day = p_day AND s.start_minute = p_minute LIMIT 1;
-
-    LOOP
-        IF v_starts IS NOT NULL AND v_starts > p_now THEN
-            v_mine := NULL;
-            INSERT INTO active_persons AS ap (person_hash, code, ends_at)
-            VALUES (p_person, p_code, v_starts + v_minutes * 60::bigint)
-            ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
-            WHERE ap.ends_at <= p_now   -- a stale row (its reservation already over) is simply replaced
-            RETURNING true INTO v_mine;
-            IF v_mine THEN
-                SELECT c.o_seat INTO v_seat FROM slots_claim_seat(p_place, p_day, p_minute, p_code, p_now) c;
-                IF v_seat IS NULL THEN
-                    DELETE FROM active_persons WHERE person_hash = p_person;
-                    o_status := 2;
-                    o_code := NULL;
-                ELSE
-                    INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at,
-                                                  person_hash, phone, name, language, created_at)
-                    VALUES (p_code, p_place, p_day, p_minute, v_seat, v_minutes, v_starts,
-                            p_person, p_phone, p_name, p_language, p_now);
-                    PERFORM slots_announce(1, p_code, p_now);
-                    o_status := 1;
-                    o_code := p_code;
-                END IF;
-                EXIT;
-            END IF;
-        END IF;
-
-        -- The person holds an active reservation, or no seat can be had at all (an active
-        -- reservation still answers first, as on every backend). The phone of the existing
-        -- reservation, hot or (beyond the window) on disk: its code is shown only to that phone.
-        SELECT ap.code, COALESCE(hr.phone, r.phone) = p_phone INTO o_code, v_same_phone
-        FROM active_persons ap
-        LEFT JOIN hot_reservations hr ON hr.code = ap.code
-        LEFT JOIN reservations r ON r.code = ap.code
-        WHERE ap.person_hash = p_person AND ap.ends_at > p_now;
-        IF FOUND THEN
-            o_status := 3;
-            IF v_same_phone IS NOT TRUE THEN
-                o_code := NULL;
-            END IF;
-            EXIT;
-        END IF;
-        IF v_starts IS NULL OR v_starts <= p_now THEN
-            o_status := CASE WHEN v_starts IS NULL THEN 4 ELSE 5 END;
-            o_code := NULL;
-            EXIT;
-        END IF;
-        -- The holder cancelled between our upsert and this read: try the person row again.
-    END LOOP;
-
-    UPDATE idempotency SET outcome = o_status, code = o_code WHERE key = p_key;
-END;
-$$;
-
--- Whether the proof (phone or person hash) matches the reservation's owner.
-CREATE FUNCTION slots_owns(p_phone text, p_person text, r_phone text, r_person text)
-RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
-    SELECT (p_phone IS NOT NULL AND p_phone = r_phone) OR (p_person IS NOT NULL AND p_person = r_person)
-$$;
-
--- Cancel: 1 cancelled, 2 not found (or not the owner's proof), 3 already started.
--- FOR UPDATE on the reservation serialises cancel and reschedule of one code.
-CREATE FUNCTION slots_cancel(p_code text, p_phone text, p_person text, p_now bigint)
-RETURNS integer LANGUAGE plpgsql AS $$
-DECLARE
-    r hot_reservations%ROWTYPE;
-BEGIN
-    SELECT * INTO r FROM hot_reservations WHERE code = p_code FOR UPDATE;
-    IF NOT FOUND OR NOT slots_owns(p_phone, p_person, r.phone, r.person_hash) THEN
-        RETURN 2; -- a code without its owner's phone or id reveals nothing
-    END IF;
-    IF r.starts_at <= p_now THEN
-        RETURN 3;
-    END IF;
-    -- Snapshot the change and the SMS before the hot row disappears.
-    PERFORM slots_announce(2, p_code, p_now);
-    UPDATE hot_seats SET code = NULL
-    WHERE place_id = r.place_id AND day = r.day AND start_minute = r.start_minute AND seat_no = r.seat_no AND code = p_code;
-    DELETE FROM hot_reservations WHERE code = p_code;
-    DELETE FROM active_persons WHERE code = p_code;
-    RETURN 1;
-END;
-$$;
-
--- Reschedule: a RescheduleStatus value (1 rescheduled, 2 not found, 3 full, 4 unknown slot,
--- 5 slot started, 6 the held reservation started).
-CREATE FUNCTION slots_reschedule(p_code text, p_phone text, p_person text,
-                                 p_place integer, p_day date, p_minute integer, p_now bigint)
-RETURNS integer LANGUAGE plpgsql AS $$
-DECLARE
-    r hot_reservations%ROWTYPE;
-    v_seat    integer;
-    v_minutes integer;
-    v_starts  bigint;
-BEGIN
-    SELECT * INTO r FROM hot_reservations WHERE code = p_code FOR UPDATE;
-    IF NOT FOUND OR NOT slots_owns(p_phone, p_person, r.phone, r.person_hash) THEN
-        RETURN 2;
-    END IF;
-    IF r.starts_at <= p_now THEN
-        RETURN 6;
-    END IF;
-    IF r.place_id = p_place AND r.day = p_day AND r.start_minute = p_minute THEN
-        RETURN 1; -- a retried reschedule that already happened
-    END IF;
-    SELECT c.o_seat, c.o_minutes, c.o_starts INTO v_seat, v_minutes, v_starts
-    FROM slots_claim_seat(p_place, p_day, p_minute, p_code, p_now) c;
-    IF v_seat IS NULL THEN
-        RETURN CASE slots_probe(p_place, p_day, p_minute, p_now) WHEN 4 THEN 4 WHEN 5 THEN 5 ELSE 3 END;
-    END IF;
-    UPDATE hot_seats SET code = NULL
-    WHERE place_id = r.place_id AND day = r.day AND start_minute = r.start_minute AND seat_no = r.seat_no AND code = p_code;
-    UPDATE hot_reservations SET place_id = p_place, day = p_day, start_minute = p_minute, seat_no = v_seat,
-        minutes = v_minutes, starts_at = v_starts
-    WHERE code = p_code;
-    UPDATE active_persons SET ends_at = v_starts + v_minutes * 60::bigint WHERE code = p_code;
-    PERFORM slots_announce(3, p_code, p_now);
-    RETURN 1;
-END;
-$$;

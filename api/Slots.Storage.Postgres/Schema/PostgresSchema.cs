@@ -1,5 +1,7 @@
 using System.Diagnostics;
 using System.Reflection;
+using System.Security.Cryptography;
+using System.Text;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 using Npgsql;
@@ -7,7 +9,9 @@ using Npgsql;
 namespace Slots.Storage.Postgres;
 
 /// <summary>
-/// Applies the embedded postgres/NNN_*.sql scripts in order, each once, recording what ran.
+/// Applies the embedded postgres/NNN_*.sql scripts in order, each once, recording what ran; then
+/// the functions, one live definition per file (Schema/Functions), each re-applied only when its
+/// text differs from the one recorded, so a start that changes nothing invalidates no plans.
 /// Several API instances start at once: a session advisory lock lets one of them migrate while
 /// the others wait, then find every version recorded. A wait is never silent: every few seconds it
 /// logs which session holds the lock, so a start-up stuck behind another process can be told from
@@ -20,6 +24,7 @@ public sealed partial class PostgresSchema(NpgsqlDataSource dataSource, ILogger<
     private readonly ILogger _logger = logger ?? NullLogger<PostgresSchema>.Instance;
 
     private const string Prefix = "postgres/";
+    private const string FunctionPrefix = "postgres-functions/";
 
     // Any constant both sides agree on; 'slots' in ASCII.
     private const long MigrationLock = 0x736C6F7473;
@@ -61,6 +66,7 @@ public sealed partial class PostgresSchema(NpgsqlDataSource dataSource, ILogger<
                 await tx.CommitAsync(ct);
                 applied++;
             }
+            applied += await ApplyFunctionsAsync(connection, assembly, ct);
             LogMigrated(_logger, applied, started.ElapsedMilliseconds);
         }
         finally
@@ -72,6 +78,50 @@ public sealed partial class PostgresSchema(NpgsqlDataSource dataSource, ILogger<
                 await ExecuteAsync(connection, null, $"SELECT pg_advisory_unlock({MigrationLock})", CancellationToken.None);
             }
         }
+    }
+
+    /// <summary>
+    /// Each function file whose text changed since it was last applied (CREATE OR REPLACE), with
+    /// its hash recorded in the same transaction. Returns how many were applied.
+    /// </summary>
+    private static async Task<int> ApplyFunctionsAsync(NpgsqlConnection connection, Assembly assembly, CancellationToken ct)
+    {
+        await ExecuteAsync(connection, null, """
+            CREATE TABLE IF NOT EXISTS schema_functions (name text NOT NULL PRIMARY KEY, sha256 text NOT NULL, applied_at bigint NOT NULL)
+            """, ct);
+        var applied = 0;
+        var files = assembly.GetManifestResourceNames()
+            .Where(n => n.StartsWith(FunctionPrefix, StringComparison.Ordinal))
+            .Order(StringComparer.Ordinal);
+        foreach (var file in files)
+        {
+            var name = file[FunctionPrefix.Length..];
+            var text = await ReadAsync(assembly, file, ct);
+            var hash = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)));
+            await using var tx = await connection.BeginTransactionAsync(ct);
+            await using (var check = new NpgsqlCommand("SELECT count(*) FROM schema_functions WHERE name = $1 AND sha256 = $2", connection, tx))
+            {
+                check.Parameters.Add(new NpgsqlParameter<string> { TypedValue = name });
+                check.Parameters.Add(new NpgsqlParameter<string> { TypedValue = hash });
+                if ((long)(await check.ExecuteScalarAsync(ct))! > 0)
+                {
+                    continue;
+                }
+            }
+            await ExecuteAsync(connection, tx, text, ct);
+            await using (var record = new NpgsqlCommand("""
+                INSERT INTO schema_functions (name, sha256, applied_at) VALUES ($1, $2, extract(epoch FROM now())::bigint)
+                ON CONFLICT (name) DO UPDATE SET sha256 = excluded.sha256, applied_at = excluded.applied_at
+                """, connection, tx))
+            {
+                record.Parameters.Add(new NpgsqlParameter<string> { TypedValue = name });
+                record.Parameters.Add(new NpgsqlParameter<string> { TypedValue = hash });
+                await record.ExecuteNonQueryAsync(ct);
+            }
+            await tx.CommitAsync(ct);
+            applied++;
+        }
+        return applied;
     }
 
     /// <summary>The session lock, polled with pg_try_advisory_lock so the wait can say who it waits for.</summary>

@@ -64,7 +64,7 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
         Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
         Announce(ChangeKind.Reserved, c.NewCode, now);
-        return ReserveResult.Reserved(c.NewCode);
+        return ReserveResult.Reserved(c.NewCode, minutes);
     }
 
     public CancelStatus Cancel(CancelCommand c)

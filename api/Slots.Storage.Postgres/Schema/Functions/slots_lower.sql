@@ -7,10 +7,10 @@
 -- A single-SELECT SQL function: the planner inlines it, so the search runs lower() directly.
 DO $$
 BEGIN
-    CREATE FUNCTION slots_lower(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    CREATE OR REPLACE FUNCTION slots_lower(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $f$ SELECT lower($1 COLLATE "und-x-icu") $f$;
 EXCEPTION WHEN undefined_object THEN
-    CREATE FUNCTION slots_lower(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    CREATE OR REPLACE FUNCTION slots_lower(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $f$ SELECT lower($1) $f$;
 END
 $$;

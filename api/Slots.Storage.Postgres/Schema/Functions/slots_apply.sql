@@ -1,0 +1,259 @@
+-- Group commit: the operations an API instance gathered while its previous batch was in flight,
+-- in one call, one transaction, one round trip; one result row per operation, in order.
+-- p_op: 1 reserve, 2 cancel, 3 reschedule. For reserve, p_phone/p_person are the contact and the
+-- person; for cancel and reschedule they are the proof (either may be NULL). o_minutes is the
+-- reserved slot's length, so the 201 needs nothing read back.
+--
+-- Reservations are decided set-based: a fixed handful of statements per batch, whatever its size,
+-- instead of a dozen statements per booking. In order:
+--   1. cancels and reschedules, one at a time (rare in a stampede); reservations after them see
+--      the seats they freed;
+--   2. the batch's idempotency keys are locked (transaction advisory locks on their hashes, in
+--      hash order), so a racer with the same key in another batch waits for this commit and then
+--      reads its answer, as it used to wait on the key row's index entry;
+--   3. one read decides what needs no write: a replay (the key is known), "slot full" (the slot is
+--      open, no seat is free and the person holds nothing: NOTHING is written), unknown slot,
+--      slot started, or a person already holding a reservation;
+--   4. one upsert claims the person rows of those left (in person order, the lock order of every
+--      batch); a person another transaction holds answers "already booked";
+--   5. one update per wave claims seats: wave k takes a seat for the k-th operation on each slot,
+--      skipping seats other transactions have locked (SKIP LOCKED, as slots_claim_seat); nearly
+--      always one wave. A person left without a seat gets its person row back and "slot full";
+--   6. one statement writes the reservation, the SMS outbox row, the change record and the key
+--      with its answer for everything decided.
+-- An operation whose key or person came earlier in the same batch, or whose holder cancelled
+-- between steps 4 and 5's reads, is decided afterwards by slots_reserve, which sees this batch's
+-- writes: it behaves as a racer that came just after.
+--
+-- Writes per new booking: the seat, the person row, the reservation, the outbox row, the change
+-- record and the key row; a slot full writes nothing.
+CREATE OR REPLACE FUNCTION slots_apply(
+    p_op integer[], p_place integer[], p_day date[], p_minute integer[],
+    p_person text[], p_phone text[], p_name text[], p_language text[],
+    p_code text[], p_key text[], p_fingerprint text[], p_now bigint[])
+RETURNS TABLE (o_status integer, o_code text, o_replayed boolean, o_minutes integer)
+LANGUAGE plpgsql AS $$
+DECLARE
+    n          integer := coalesce(array_length(p_op, 1), 0);
+    v_status   integer[] := array_fill(NULL::integer, ARRAY[n]);
+    v_code     text[] := array_fill(NULL::text, ARRAY[n]);
+    v_replayed boolean[] := array_fill(false, ARRAY[n]);
+    v_minutes  integer[] := array_fill(0, ARRAY[n]);
+    v_starts   bigint[] := array_fill(NULL::bigint, ARRAY[n]);
+    v_ends     bigint[] := array_fill(NULL::bigint, ARRAY[n]);
+    v_later    integer[];      -- left to slots_reserve, in batch order
+    v_try      integer[];      -- operations that go for a person row (step 4)
+    v_mine     integer[];      -- operations that got their person row
+    v_seated   integer[] := '{}';   -- operations that got a seat
+    v_seats    integer[] := '{}';
+    v_ids      integer[];
+    v_vals     integer[];
+    v_texts    text[];
+    v_flags    boolean[];
+    v_now      bigint;
+    v_wave     integer;
+    v_waves    integer;
+    i          integer;
+    j          integer;
+    r          record;
+BEGIN
+    FOR i IN 1 .. n LOOP
+        IF p_op[i] = 2 THEN
+            v_status[i] := slots_cancel(p_code[i], p_phone[i], p_person[i], p_now[i]);
+        ELSIF p_op[i] = 3 THEN
+            v_status[i] := slots_reschedule(p_code[i], p_phone[i], p_person[i], p_place[i], p_day[i], p_minute[i], p_now[i]);
+        END IF;
+    END LOOP;
+
+    -- 2. Keys locked in one order across batches. The first half of the lock id keeps these apart
+    -- from every other advisory lock; two keys sharing a hash only wait for each other.
+    PERFORM count(pg_advisory_xact_lock(1936486252, k.h))
+    FROM (SELECT DISTINCT hashtext(u.key) AS h
+          FROM unnest(p_op, p_key) AS u(op, key) WHERE u.op = 1 ORDER BY 1) k;
+
+    -- The operations a set can decide: the first of their key and of their person in the batch.
+    SELECT array_agg(b.ord ORDER BY b.ord) FILTER (WHERE b.first_key > 1 OR b.first_person > 1),
+           max(b.now)
+    INTO v_later, v_now
+    FROM (SELECT u.ord, u.now,
+                 row_number() OVER (PARTITION BY u.key ORDER BY u.ord) AS first_key,
+                 row_number() OVER (PARTITION BY u.person ORDER BY u.ord) AS first_person
+          FROM unnest(p_op, p_key, p_person, p_now) WITH ORDINALITY AS u(op, key, person, now, ord)
+          WHERE u.op = 1) b;
+    IF v_now IS NULL THEN
+        RETURN QUERY SELECT v_status[k], v_code[k], v_replayed[k], v_minutes[k] FROM generate_series(1, n) k;
+        RETURN;
+    END IF;
+    v_later := coalesce(v_later, '{}');
+
+    -- 3. What one read decides. Seats are read before keys: a booking under this key holds a
+    -- seat, so when every seat was seen taken that booking had committed and its key is visible.
+    v_try := '{}';
+    FOR r IN
+        SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now,
+               i.fingerprint AS key_fingerprint, i.outcome AS key_outcome, i.code AS key_code,
+               u.fingerprint,
+               EXISTS (SELECT 1 FROM hot_seats f
+                       WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
+                         AND f.code IS NULL AND f.starts_at > u.now) AS free,
+               h.code AS held_code, h.same_phone
+        FROM unnest(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now)
+             WITH ORDINALITY AS u(op, place, day, minute, person, phone, key, fingerprint, now, ord)
+        LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
+                           WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
+                           LIMIT 1) s ON true
+        LEFT JOIN idempotency i ON i.key = u.key
+        LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
+                           FROM active_persons ap
+                           LEFT JOIN hot_reservations hr ON hr.code = ap.code
+                           LEFT JOIN reservations dr ON dr.code = ap.code
+                           WHERE ap.person_hash = u.person AND ap.ends_at > u.now) h ON true
+        WHERE u.op = 1 AND u.ord <> ALL (v_later)
+    LOOP
+        v_minutes[r.ord] := coalesce(r.minutes, 0);
+        IF r.key_outcome IS NOT NULL THEN
+            IF r.key_fingerprint = r.fingerprint THEN
+                v_status[r.ord] := r.key_outcome;
+                v_code[r.ord] := r.key_code;
+                v_replayed[r.ord] := true;
+            ELSE
+                v_status[r.ord] := 0;
+            END IF;
+        ELSIF r.held_code IS NOT NULL THEN
+            -- An active reservation answers first; its code only to the phone that made it.
+            v_status[r.ord] := 3;
+            v_code[r.ord] := CASE WHEN r.same_phone THEN r.held_code END;
+        ELSIF r.starts_at IS NULL THEN
+            v_status[r.ord] := 4;
+        ELSIF r.starts_at <= r.now THEN
+            v_status[r.ord] := 5;
+        ELSIF NOT r.free THEN
+            v_status[r.ord] := -2;   -- slot full, nothing to remember
+        ELSE
+            v_starts[r.ord] := r.starts_at;
+            v_ends[r.ord] := r.starts_at + r.minutes * 60::bigint;
+            v_try := v_try || r.ord;
+        END IF;
+    END LOOP;
+
+    -- 4. Person rows, in person order; a stale row (its reservation over) is simply replaced.
+    IF cardinality(v_try) > 0 THEN
+        WITH claimed AS (
+            INSERT INTO active_persons AS ap (person_hash, code, ends_at)
+            SELECT p_person[t], p_code[t], v_ends[t] FROM unnest(v_try) AS t ORDER BY p_person[t]
+            ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
+            WHERE ap.ends_at <= v_now
+            RETURNING ap.code)
+        SELECT array_agg(t) INTO v_mine
+        FROM unnest(v_try) AS t WHERE p_code[t] IN (SELECT c.code FROM claimed c);
+        v_mine := coalesce(v_mine, '{}');
+
+        -- Held by another transaction that committed meanwhile: already booked.
+        IF cardinality(v_mine) < cardinality(v_try) THEN
+            FOR r IN
+                SELECT t AS ord, h.code, h.same_phone
+                FROM unnest(v_try) AS t
+                LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = p_phone[t] AS same_phone
+                                   FROM active_persons ap
+                                   LEFT JOIN hot_reservations hr ON hr.code = ap.code
+                                   LEFT JOIN reservations dr ON dr.code = ap.code
+                                   WHERE ap.person_hash = p_person[t] AND ap.ends_at > p_now[t]) h ON true
+                WHERE t <> ALL (v_mine)
+            LOOP
+                IF r.code IS NULL THEN
+                    v_later := v_later || r.ord;   -- the holder cancelled in between: ask again
+                ELSE
+                    v_status[r.ord] := 3;
+                    v_code[r.ord] := CASE WHEN r.same_phone THEN r.code END;
+                END IF;
+            END LOOP;
+        END IF;
+
+        -- 5. Seats, wave by wave: the k-th operation on a slot in wave k.
+        SELECT array_agg(w.t ORDER BY w.t), array_agg(w.wave ORDER BY w.t), max(w.wave)
+        INTO v_ids, v_vals, v_waves
+        FROM (SELECT t, row_number() OVER (PARTITION BY p_place[t], p_day[t], p_minute[t] ORDER BY t)::integer AS wave
+              FROM unnest(v_mine) AS t) w;
+        FOR v_wave IN 1 .. coalesce(v_waves, 0) LOOP
+            WITH pick AS (
+                SELECT w.t, f.place_id, f.day, f.start_minute, f.seat_no
+                FROM unnest(v_ids, v_vals) AS w(t, wave)
+                CROSS JOIN LATERAL (
+                    SELECT f.place_id, f.day, f.start_minute, f.seat_no FROM hot_seats f
+                    WHERE f.place_id = p_place[w.t] AND f.day = p_day[w.t] AND f.start_minute = p_minute[w.t]
+                      AND f.code IS NULL AND f.starts_at > p_now[w.t]
+                    ORDER BY f.seat_no
+                    LIMIT 1
+                    FOR UPDATE SKIP LOCKED) f
+                WHERE w.wave = v_wave),
+            taken AS (
+                UPDATE hot_seats s SET code = p_code[pick.t]
+                FROM pick
+                WHERE s.place_id = pick.place_id AND s.day = pick.day AND s.start_minute = pick.start_minute
+                  AND s.seat_no = pick.seat_no
+                RETURNING pick.t, s.seat_no)
+            SELECT v_seated || coalesce(array_agg(taken.t), '{}'), v_seats || coalesce(array_agg(taken.seat_no), '{}')
+            INTO v_seated, v_seats
+            FROM taken;
+        END LOOP;
+
+        -- The last seat went to another transaction between the read and the claim: slot full,
+        -- and the person row goes back.
+        IF cardinality(v_seated) < cardinality(v_mine) THEN
+            SELECT array_agg(t) INTO v_ids FROM unnest(v_mine) AS t WHERE t <> ALL (v_seated);
+            DELETE FROM active_persons ap
+            USING unnest(v_ids) AS t
+            WHERE ap.person_hash = p_person[t] AND ap.code = p_code[t];
+            FOREACH i IN ARRAY v_ids LOOP
+                v_status[i] := -2;
+            END LOOP;
+        END IF;
+        FOR j IN 1 .. cardinality(v_seated) LOOP
+            v_status[v_seated[j]] := 1;
+            v_code[v_seated[j]] := p_code[v_seated[j]];
+        END LOOP;
+    END IF;
+
+    -- 6. Everything decided, in one statement: bookings with their SMS and change record, and the
+    -- key of every answer a person must keep seeing (not replays, not key reuse, not slot full).
+    IF cardinality(v_seated) > 0 OR EXISTS (SELECT 1 FROM unnest(v_status) AS s WHERE s > 2) THEN
+        WITH seated AS (
+            SELECT s.t, s.seat_no FROM unnest(v_seated, v_seats) AS s(t, seat_no)),
+        booked AS (
+            INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at,
+                                          person_hash, phone, name, language, created_at)
+            SELECT p_code[t], p_place[t], p_day[t], p_minute[t], seat_no, v_minutes[t], v_starts[t],
+                   p_person[t], p_phone[t], p_name[t], p_language[t], p_now[t]
+            FROM seated),
+        sms AS (
+            INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
+            SELECT 1, p_code[t], p_phone[t], p_language[t], p_place[t], p_day[t], p_minute[t], p_now[t]
+            FROM seated ORDER BY t),
+        changed AS (
+            INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name,
+                                 language, created_at, at)
+            SELECT 1, p_code[t], p_place[t], p_day[t], p_minute[t], seat_no, p_person[t], p_phone[t], p_name[t],
+                   p_language[t], p_now[t], p_now[t]
+            FROM seated ORDER BY t)
+        INSERT INTO idempotency (key, fingerprint, outcome, code, created_at)
+        SELECT p_key[t], p_fingerprint[t], v_status[t], v_code[t], p_now[t]
+        FROM generate_series(1, n) AS t
+        WHERE p_op[t] = 1 AND v_status[t] >= 1 AND v_status[t] <> 2 AND NOT v_replayed[t] AND t <> ALL (v_later);
+    END IF;
+
+    -- The rest, one at a time, after everything above.
+    FOREACH i IN ARRAY v_later LOOP
+        SELECT * INTO r
+        FROM slots_reserve(p_place[i], p_day[i], p_minute[i], p_person[i], p_phone[i], p_name[i],
+                           p_language[i], p_code[i], p_key[i], p_fingerprint[i], p_now[i]);
+        v_status[i] := r.o_status;
+        v_code[i] := r.o_code;
+        v_replayed[i] := r.o_replayed;
+        v_minutes[i] := r.o_minutes;
+    END LOOP;
+
+    RETURN QUERY
+    SELECT CASE WHEN v_status[k] = -2 THEN 2 ELSE v_status[k] END, v_code[k], v_replayed[k], v_minutes[k]
+    FROM generate_series(1, n) AS k;
+END;
+$$;

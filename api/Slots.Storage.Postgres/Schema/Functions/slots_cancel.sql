@@ -1,0 +1,24 @@
+-- Cancel: 1 cancelled, 2 not found (or not the owner's proof), 3 already started.
+CREATE OR REPLACE FUNCTION slots_cancel(p_code text, p_phone text, p_person text, p_now bigint)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+    r hot_reservations%ROWTYPE;
+BEGIN
+    SELECT * INTO r FROM hot_reservations WHERE code = p_code FOR UPDATE;
+    IF NOT FOUND OR NOT slots_owns(p_phone, p_person, r.phone, r.person_hash) THEN
+        RETURN 2; -- a code without its owner's phone or id reveals nothing
+    END IF;
+    IF r.starts_at <= p_now THEN
+        RETURN 3;
+    END IF;
+    INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
+    VALUES (2, r.code, r.phone, r.language, r.place_id, r.day, r.start_minute, p_now);
+    INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
+    VALUES (2, r.code, r.place_id, r.day, r.start_minute, r.seat_no, r.person_hash, r.phone, r.name, r.language, r.created_at, p_now);
+    UPDATE hot_seats SET code = NULL
+    WHERE place_id = r.place_id AND day = r.day AND start_minute = r.start_minute AND seat_no = r.seat_no AND code = p_code;
+    DELETE FROM hot_reservations WHERE code = p_code;
+    DELETE FROM active_persons WHERE person_hash = r.person_hash AND code = p_code;
+    RETURN 1;
+END;
+$$;
