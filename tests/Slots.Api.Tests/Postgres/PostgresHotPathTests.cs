@@ -292,6 +292,84 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         Assert.Equal(ReservationStatus.Reserved, (await single.ReserveAsync(Command(600, person: "cut-a", key: "cut-a"), CancellationToken.None))!.Value.Status);
     }
 
+    [Fact]
+    public async Task Six_people_for_a_slot_with_five_seats_in_one_batch_get_five_seats_and_the_sixth_leaves_nothing_behind()
+    {
+        await SeatsAsync(minute: 600, capacity: 5);
+        await SeatsAsync(minute: 700, capacity: 5);
+        var single = Instance(_first!);
+        var six = await InOneBatchAsync(single, Enumerable.Range(0, 6).Select(i => Command(600, person: $"six{i}", key: $"six{i}")).ToArray());
+
+        Assert.Equal(5, six.Count(r => r.Status == ReservationStatus.Reserved));
+        Assert.All(six.Where(r => r.Status == ReservationStatus.Reserved), r => Assert.Equal(10, r.Minutes)); // the 201's length, not read back
+        var loser = six.Single(r => r.Status != ReservationStatus.Reserved);
+        Assert.Equal(ReservationStatus.SlotFull, loser.Status);
+        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(DISTINCT seat_no) FROM hot_seats WHERE start_minute = 600 AND code IS NOT NULL"));
+        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key LIKE 'six%'"));
+        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM active_persons WHERE person_hash LIKE 'six%'"));
+        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM outbox WHERE code LIKE 'C-six%'"));
+        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM changes WHERE code LIKE 'C-six%'"));
+    }
+
+    [Fact]
+    public async Task A_key_reused_with_another_body_inside_one_batch_books_the_first_and_refuses_the_second()
+    {
+        await SeatsAsync(minute: 600, capacity: 5);
+        await SeatsAsync(minute: 700, capacity: 5);
+        var single = Instance(_first!);
+        var answers = await InOneBatchAsync(single,
+            Command(600, person: "reuse-a", key: "reused"),
+            Command(700, person: "reuse-b", key: "reused", code: "C-other"));
+
+        Assert.Single(answers, r => r.Status == ReservationStatus.Reserved && !r.Replayed);
+        Assert.Single(answers, r => r.Status == 0);
+        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE person_hash LIKE 'reuse-%'"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM active_persons ap WHERE person_hash LIKE 'reuse-%' AND NOT EXISTS (SELECT 1 FROM hot_reservations r WHERE r.code = ap.code)"));
+    }
+
+    [Fact]
+    public async Task A_batch_mixing_cancel_reschedule_and_a_new_booking_for_one_code_leaves_one_consistent_state()
+    {
+        await SeatsAsync(minute: 600, capacity: 2);
+        await SeatsAsync(minute: 700, capacity: 2);
+        var single = Instance(_first!);
+        var booked = await single.ReserveAsync(Command(600, person: "mixer", key: "mix-1", code: "C-MIX"), CancellationToken.None);
+        Assert.Equal(ReservationStatus.Reserved, booked!.Value.Status);
+        var proof = new ContactProof("+421900000000", null);
+
+        await using var hold = await HoldKeyAsync("mix-hold");
+        var blocked = single.ReserveAsync(Command(700, person: "mix-blocker", key: "mix-hold"), CancellationToken.None).AsTask();
+        await WaitForLockWaitAsync();
+        var cancel = single.CancelAsync(new CancelCommand("C-MIX", proof, Now), CancellationToken.None).AsTask();
+        var move = single.RescheduleAsync(new RescheduleCommand("C-MIX", proof, new SlotKey(_place, Day, 700), Now), CancellationToken.None).AsTask();
+        var again = single.ReserveAsync(Command(600, person: "mixer", key: "mix-2", code: "C-MIX2"), CancellationToken.None).AsTask();
+        await hold.RollbackAsync();
+        await blocked;
+
+        Assert.Equal(CancelStatus.Cancelled, await cancel);
+        Assert.Contains(await move, new[] { RescheduleStatus.Rescheduled, RescheduleStatus.NotFound });
+        // Cancels and reschedules go before the batch's bookings: the person is free again and books.
+        Assert.Equal(ReservationStatus.Reserved, (await again)!.Value.Status);
+        Assert.Equal("C-MIX2", await ScalarAsync<string>("SELECT string_agg(code, ',') FROM hot_reservations WHERE person_hash = 'mixer'"));
+        Assert.Equal("C-MIX2", await ScalarAsync<string>("SELECT code FROM active_persons WHERE person_hash = 'mixer'"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_seats WHERE code = 'C-MIX'"));
+        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM hot_seats WHERE code = 'C-MIX2'"));
+    }
+
+    /// <summary>Queues the commands while the instance's one writer waits on a held key, so they reach slots_apply as one batch.</summary>
+    private async Task<ReserveResult[]> InOneBatchAsync(PostgresReservationStore single, params ReserveCommand[] commands)
+    {
+        var holdKey = "hold-" + commands[0].IdempotencyKey;
+        await using var hold = await HoldKeyAsync(holdKey);
+        var blocked = single.ReserveAsync(Command(700, person: holdKey, key: holdKey), CancellationToken.None).AsTask();
+        await WaitForLockWaitAsync();
+        var queued = commands.Select(c => single.ReserveAsync(c, CancellationToken.None).AsTask()).ToArray();
+        await hold.RollbackAsync();
+        await blocked;
+        var answers = await Task.WhenAll(queued);
+        return answers.Select(a => a ?? new ReserveResult(0, null)).ToArray();
+    }
+
     /// <summary>An open transaction holding an uncommitted idempotency row: whoever inserts the key waits for it.</summary>
     private async Task<NpgsqlTransaction> HoldKeyAsync(string key, string? deadlockTimeout = null)
     {
