@@ -35,6 +35,9 @@ public sealed class PostgresBackend : StorageBackend
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();
         builder.Services.AddSingleton<IWaitingRoomStore, PostgresWaitingRoomStore>();
         builder.Services.AddSingleton<ISchemaMigrator, PostgresSchema>();
+        // Before the server listens: a process whose pools cannot fit max_connections does not start.
+        builder.Services.AddSingleton(ConnectionBudgetOptions.Read(builder.Configuration));
+        builder.Services.AddHostedService<PostgresConnectionBudget>();
         // EF gets the connection string, not the data source: a data source instance per host
         // would make EF build an internal service provider per host (tests start many hosts).
         builder.Services.AddEfColdSide<PostgresDialect>(connectionString);
@@ -47,7 +50,7 @@ public sealed class PostgresBackend : StorageBackend
     /// Retry-After, not hang for Npgsql's default 15 s;</item>
     /// <item>Maximum Pool Size 20 (Npgsql's default is 100): the hot path needs only its batch
     /// writers' connections plus a few for reads, and N instances × the pool must fit the
-    /// server's max_connections (docs/operations.md);</item>
+    /// server's max_connections (checked at start: <see cref="PostgresConnectionBudget"/>);</item>
     /// <item>No Reset On Close: Slots changes no session state, so the reset Npgsql would send at
     /// every rental of a pooled connection buys nothing. Prepared statements survive either way.</item>
     /// </list>
