@@ -83,7 +83,7 @@ start_postgres() {
   "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_data" -w -t 60 -l "$work/pg.log" start -o \
     "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=$work -c max_connections=400 -c shared_buffers=512MB $durable" >/dev/null
   "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE slots" >/dev/null
-  db="Host=127.0.0.1;Port=$pg_port;Database=slots;Username=postgres;Maximum Pool Size=100;Timeout=5"
+  db="Host=127.0.0.1;Port=$pg_port;Database=slots;Username=postgres;Maximum Pool Size=40;Timeout=5"
 }
 
 # start_api N WRITES_PER_WINDOW [NAME=VALUE…]: one API process on a free port, configured like the stack (environment
