@@ -48,8 +48,6 @@ DECLARE
     v_seats    integer[] := '{}';
     v_ids      integer[];
     v_vals     integer[];
-    v_texts    text[];
-    v_flags    boolean[];
     v_now      bigint;
     v_wave     integer;
     v_waves    integer;
@@ -86,55 +84,50 @@ BEGIN
     END IF;
     v_later := coalesce(v_later, '{}');
 
-    -- 3. What one read decides. Seats are read before keys: a booking under this key holds a
+    -- 3. What one read decides, for the whole batch at once (-1: goes for a person row; -2: slot
+    -- full, nothing to remember). Seats are read before keys: a booking under this key holds a
     -- seat, so when every seat was seen taken that booking had committed and its key is visible.
-    v_try := '{}';
-    FOR r IN
-        SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now,
-               i.fingerprint AS key_fingerprint, i.outcome AS key_outcome, i.code AS key_code,
-               u.fingerprint,
-               EXISTS (SELECT 1 FROM hot_seats f
-                       WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
-                         AND f.code IS NULL AND f.starts_at > u.now) AS free,
-               h.code AS held_code, h.same_phone
-        FROM unnest(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now)
-             WITH ORDINALITY AS u(op, place, day, minute, person, phone, key, fingerprint, now, ord)
-        LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
-                           WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
-                           LIMIT 1) s ON true
-        LEFT JOIN idempotency i ON i.key = u.key
-        LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
-                           FROM active_persons ap
-                           LEFT JOIN hot_reservations hr ON hr.code = ap.code
-                           LEFT JOIN reservations dr ON dr.code = ap.code
-                           WHERE ap.person_hash = u.person AND ap.ends_at > u.now) h ON true
-        WHERE u.op = 1 AND u.ord <> ALL (v_later)
-    LOOP
-        v_minutes[r.ord] := coalesce(r.minutes, 0);
-        IF r.key_outcome IS NOT NULL THEN
-            IF r.key_fingerprint = r.fingerprint THEN
-                v_status[r.ord] := r.key_outcome;
-                v_code[r.ord] := r.key_code;
-                v_replayed[r.ord] := true;
-            ELSE
-                v_status[r.ord] := 0;
-            END IF;
-        ELSIF r.held_code IS NOT NULL THEN
-            -- An active reservation answers first; its code only to the phone that made it.
-            v_status[r.ord] := 3;
-            v_code[r.ord] := CASE WHEN r.same_phone THEN r.held_code END;
-        ELSIF r.starts_at IS NULL THEN
-            v_status[r.ord] := 4;
-        ELSIF r.starts_at <= r.now THEN
-            v_status[r.ord] := 5;
-        ELSIF NOT r.free THEN
-            v_status[r.ord] := -2;   -- slot full, nothing to remember
-        ELSE
-            v_starts[r.ord] := r.starts_at;
-            v_ends[r.ord] := r.starts_at + r.minutes * 60::bigint;
-            v_try := v_try || r.ord;
-        END IF;
-    END LOOP;
+    -- An active reservation answers before the slot's state; its code only to the phone that made it.
+    SELECT array_agg(coalesce(c.status, v_status[g]) ORDER BY g),
+           array_agg(CASE WHEN c.ord IS NULL THEN v_code[g] ELSE c.code END ORDER BY g),
+           array_agg(coalesce(c.replayed, false) ORDER BY g),
+           array_agg(coalesce(c.minutes, 0) ORDER BY g),
+           array_agg(c.starts_at ORDER BY g),
+           coalesce(array_agg(g ORDER BY g) FILTER (WHERE c.status = -1), '{}')
+    INTO v_status, v_code, v_replayed, v_minutes, v_starts, v_try
+    FROM generate_series(1, n) AS g
+    LEFT JOIN (
+        SELECT d.ord, d.minutes, d.starts_at,
+               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_outcome ELSE 0 END
+                    WHEN d.held_code IS NOT NULL THEN 3
+                    WHEN d.starts_at IS NULL THEN 4
+                    WHEN d.starts_at <= d.now THEN 5
+                    WHEN NOT d.free THEN -2
+                    ELSE -1 END AS status,
+               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_code END
+                    WHEN d.held_code IS NOT NULL AND d.same_phone THEN d.held_code END AS code,
+               d.key_outcome IS NOT NULL AND d.key_fingerprint = d.fingerprint AS replayed
+        FROM (SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now, u.fingerprint,
+                     i.fingerprint AS key_fingerprint, i.outcome AS key_outcome, i.code AS key_code,
+                     EXISTS (SELECT 1 FROM hot_seats f
+                             WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
+                               AND f.code IS NULL AND f.starts_at > u.now) AS free,
+                     h.code AS held_code, h.same_phone
+              FROM unnest(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now)
+                   WITH ORDINALITY AS u(op, place, day, minute, person, phone, key, fingerprint, now, ord)
+              LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
+                                 WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
+                                 LIMIT 1) s ON true
+              LEFT JOIN idempotency i ON i.key = u.key
+              LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
+                                 FROM active_persons ap
+                                 LEFT JOIN hot_reservations hr ON hr.code = ap.code
+                                 LEFT JOIN reservations dr ON dr.code = ap.code
+                                 WHERE ap.person_hash = u.person AND ap.ends_at > u.now) h ON true
+              WHERE u.op = 1 AND u.ord <> ALL (v_later)) d
+    ) c ON c.ord = g;
+    SELECT array_agg(CASE WHEN v_status[g] = -1 THEN v_starts[g] + v_minutes[g] * 60::bigint END ORDER BY g)
+    INTO v_ends FROM generate_series(1, n) AS g;
 
     -- 4. Person rows, in person order; a stale row (its reservation over) is simply replaced.
     IF cardinality(v_try) > 0 THEN
