@@ -14,6 +14,8 @@ public readonly record struct SlotChoice(int PlaceId, string Day, string Time);
 public sealed class Catalog
 {
     private readonly double[] _hotWeights;
+    private readonly double[] _dayWeights;
+    private readonly string[] _days; // "yyyy-MM-dd" of today + 0 … 29: formatted once, not on every pick
 
     public Catalog(IReadOnlyList<PlaceItem> places, IReadOnlyList<string> times, DateOnly today, int hotPlaces, int hotDays, double hotShare)
     {
@@ -28,6 +30,8 @@ public sealed class Catalog
         HotDays = hotDays;
         HotShare = hotShare;
         _hotWeights = Cumulative(Hot.Count);
+        _dayWeights = Cumulative(hotDays);
+        _days = Enumerable.Range(0, 30).Select(d => Day(today.AddDays(d))).ToArray();
     }
 
     public IReadOnlyList<PlaceItem> Places { get; }
@@ -43,7 +47,7 @@ public sealed class Catalog
         if (rng.NextDouble() < HotShare)
         {
             var place = Hot[Zipf(rng, _hotWeights)];
-            return (place.Id, Today.AddDays(1 + Zipf(rng, Cumulative(HotDays))));
+            return (place.Id, Today.AddDays(1 + Zipf(rng, _dayWeights)));
         }
         return (Places[rng.Next(Places.Count)].Id, Today.AddDays(1 + rng.Next(28)));
     }
@@ -51,7 +55,8 @@ public sealed class Catalog
     public SlotChoice Pick(Random rng)
     {
         var (placeId, day) = PickPlaceAndDay(rng);
-        return new SlotChoice(placeId, Day(day), Times[rng.Next(Times.Count)]);
+        var offset = day.DayNumber - Today.DayNumber;
+        return new SlotChoice(placeId, (uint)offset < (uint)_days.Length ? _days[offset] : Day(day), Times[rng.Next(Times.Count)]);
     }
 
     public static string Day(DateOnly day) => day.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);

@@ -8,20 +8,25 @@ namespace Slots.LoadTest.Simulation;
 /// sending or reading (users asleep in Retry-After do not count: <see cref="ActiveUsers"/>; an
 /// arrival beyond that is counted as not started, so a generator that cannot keep up says so),
 /// and every user gone by duration + give-up + a short grace.
+/// A closed crowd is the throughput runs' load: MaxInFlight lanes, each keeping its source address,
+/// target and random stream for the whole run and starting its next user as the last one ends, so
+/// the crowd holds one keep-alive connection per lane (as wrk does) and a request costs the
+/// generator little more than HttpClient's own work.
 /// </summary>
 public sealed class Simulator(SimulationOptions options)
 {
     private static readonly TimeSpan Grace = TimeSpan.FromSeconds(5);
 
-    public async Task<Recorder> RunAsync(SourceAddresses sources, Catalog catalog, CancellationToken ct)
+    /// <param name="firstUser">The first user's number: a run after a warm-up numbers on from it, so no key or person id is used twice.</param>
+    public async Task<Recorder> RunAsync(SourceAddresses sources, Catalog catalog, CancellationToken ct, long firstUser = 0)
     {
         var recorder = new Recorder();
         using var runEnd = CancellationTokenSource.CreateLinkedTokenSource(ct);
         runEnd.CancelAfter(options.Duration + options.GiveUp + Grace);
         var users = new ConcurrentDictionary<long, Task>();
-        long next = 0;
+        var next = firstUser;
 
-        Task StartUser(ActiveUsers? active = null)
+        Task StartUser(ActiveUsers active)
         {
             var n = Interlocked.Increment(ref next) - 1;
             recorder.UserStarted();
@@ -31,11 +36,16 @@ public sealed class Simulator(SimulationOptions options)
 
         if (options.Mode == Mode.Closed)
         {
-            var workers = Enumerable.Range(0, options.MaxInFlight).Select(_ => Task.Run(async () =>
+            var workers = Enumerable.Range(0, options.MaxInFlight).Select(lane => Task.Run(async () =>
             {
-                while (recorder.Elapsed < options.Duration && Interlocked.Read(ref next) < options.MaxUsers && !runEnd.IsCancellationRequested)
+                var client = sources.For(lane);
+                var target = options.Targets[lane % options.Targets.Count];
+                var rng = new Random(HashCode.Combine(options.Seed, lane, firstUser));
+                while (recorder.Elapsed < options.Duration && Interlocked.Read(ref next) - firstUser < options.MaxUsers && !runEnd.IsCancellationRequested)
                 {
-                    await StartUser();
+                    var n = Interlocked.Increment(ref next) - 1;
+                    recorder.UserStarted();
+                    await new VirtualUser(n, options, catalog, client, target, recorder, rng: rng).RunAsync(runEnd.Token);
                 }
             }, CancellationToken.None));
             await Task.WhenAll(workers);

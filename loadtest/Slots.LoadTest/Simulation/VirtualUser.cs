@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Headers;
@@ -12,34 +13,37 @@ namespace Slots.LoadTest.Simulation;
 /// 429/503/request-in-progress and resend with the same key, take an offered alternative when
 /// the slot filled meanwhile, and give up after a bounded time.
 /// </summary>
-public sealed class VirtualUser(long number, SimulationOptions options, Catalog catalog, HttpClient client, Uri target, Recorder recorder, ActiveUsers? active = null)
+/// <param name="rng">The user's random choices: a closed crowd's lane passes its own, kept over the run (a seeded
+/// <see cref="Random"/> costs more to make than a no-op request to send); otherwise one of the user's own.</param>
+public sealed class VirtualUser(long number, SimulationOptions options, Catalog catalog, HttpClient client, Uri target, Recorder recorder, ActiveUsers? active = null, Random? rng = null)
 {
     private static readonly MediaTypeHeaderValue Json = new("application/json");
     private static readonly TimeSpan BaseBackoff = TimeSpan.FromMilliseconds(500);
     private static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(8);
+    private static readonly ConcurrentDictionary<(Uri Target, Endpoint Endpoint), Uri> ReserveUris = new();
 
-    private readonly Random _rng = new(HashCode.Combine(options.Seed, number));
+    private readonly Random _rng = rng ?? new(HashCode.Combine(options.Seed, number));
     private readonly long _startedAt = Stopwatch.GetTimestamp();
+    private bool _outOfTime;
 
-    private string ReservePath => options.Endpoint switch
+    /// <summary>The reservation POST's address on this user's target, parsed once per target and endpoint, not per request.</summary>
+    private Uri ReserveUri => ReserveUris.GetOrAdd((target, options.Endpoint), static key => new Uri(key.Target, key.Endpoint switch
     {
         Endpoint.Baseline => "/api/benchmark/reservations",
         Endpoint.Noop => "/api/benchmark/noop",
         _ => "/api/reservations",
-    };
+    }));
 
     public async Task RunAsync(CancellationToken runEnd)
     {
-        using var giveUp = CancellationTokenSource.CreateLinkedTokenSource(runEnd);
-        giveUp.CancelAfter(options.GiveUp);
         UserOutcome outcome;
         try
         {
-            outcome = await VisitAsync(giveUp.Token);
+            outcome = await VisitAsync(runEnd);
         }
-        catch (OperationCanceledException) when (giveUp.IsCancellationRequested)
+        catch (OperationCanceledException) when (runEnd.IsCancellationRequested)
         {
-            outcome = runEnd.IsCancellationRequested ? UserOutcome.CutOff : UserOutcome.GaveUp;
+            outcome = UserOutcome.CutOff;
         }
         recorder.Ended(outcome);
     }
@@ -49,7 +53,7 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
         SlotChoice? choice = options.Flow == Flow.Reserve ? catalog.Pick(_rng) : await LookAsync(ct);
         if (choice is null)
         {
-            return UserOutcome.NoFreeSeat;
+            return _outOfTime ? UserOutcome.GaveUp : UserOutcome.NoFreeSeat;
         }
         for (var booking = 1; booking <= options.MaxBookingAttempts; booking++)
         {
@@ -113,23 +117,30 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             $"+4219{10_000_000 + (number % 90_000_000)}", $"{options.RunId}{number:D9}", "sk");
         var content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(body, WireJson.Default.ReserveBody));
         content.Headers.ContentType = Json;
-        var request = new HttpRequestMessage(HttpMethod.Post, new Uri(target, ReservePath)) { Content = content };
-        request.Headers.Add("Idempotency-Key", key);
+        var request = new HttpRequestMessage(HttpMethod.Post, ReserveUri) { Content = content };
+        request.Headers.TryAddWithoutValidation("Idempotency-Key", key); // ASCII letters, digits and dashes made here
         return request;
     }
 
     /// <summary>
     /// Sends until an answer that is not "wait" comes, resending after Retry-After (+ jitter) on
     /// 429, 503 and request-in-progress, and after a back-off on no answer at all. Null when the
-    /// user's time ran out first.
+    /// user's time ran out first. One timer per request: the request timeout, or what is left of
+    /// the user's give-up time when that is shorter.
     /// </summary>
-    private async Task<(HttpStatusCode Status, byte[] Body)?> SendAsync(string operation, Func<HttpRequestMessage> create, CancellationToken ct)
+    private async Task<(HttpStatusCode Status, byte[] Body)?> SendAsync(string operation, Func<HttpRequestMessage> create, CancellationToken runEnd)
     {
         for (var attempt = 1; ; attempt++)
         {
             TimeSpan? serverDelay = null;
-            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-            timeout.CancelAfter(options.RequestTimeout);
+            var left = options.GiveUp - Stopwatch.GetElapsedTime(_startedAt);
+            if (left <= TimeSpan.Zero)
+            {
+                return OutOfTime();
+            }
+            var givingUp = left < options.RequestTimeout;
+            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(runEnd);
+            timeout.CancelAfter(givingUp ? left : options.RequestTimeout);
             var sent = Stopwatch.GetTimestamp();
             try
             {
@@ -143,7 +154,12 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
                 }
                 serverDelay = RetryAfter.Parse(response.Headers.RetryAfter?.ToString(), DateTimeOffset.UtcNow);
             }
-            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            catch (OperationCanceledException) when (!runEnd.IsCancellationRequested && givingUp)
+            {
+                recorder.Failure(operation, "cut off in flight (give-up bound or run end)");
+                return OutOfTime();
+            }
+            catch (OperationCanceledException) when (!runEnd.IsCancellationRequested)
             {
                 recorder.Failure(operation, $"timeout after {options.RequestTimeout.TotalSeconds:0.#} s");
             }
@@ -159,18 +175,24 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             var delay = RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng);
             if (Stopwatch.GetElapsedTime(_startedAt) + delay > options.GiveUp)
             {
-                return null;
+                return OutOfTime();
             }
             // Asleep, this user leaves room for another arrival (open runs bound only active users).
             active?.Sleeping();
             try
             {
-                await Task.Delay(delay, ct);
+                await Task.Delay(delay, runEnd);
             }
             finally
             {
                 active?.Woke();
             }
         }
+    }
+
+    private (HttpStatusCode, byte[])? OutOfTime()
+    {
+        _outOfTime = true;
+        return null;
     }
 }
