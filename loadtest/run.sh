@@ -18,9 +18,12 @@
 # key SLOTS_BENCH_ADMIN_KEY, default benchmark-only-admin-key-0123456789, as an admin key for the waiting room).
 #
 # Knobs (environment): SLOTS_BENCH_DURATION (s, default 20), SLOTS_BENCH_CONCURRENCY (64),
+# SLOTS_BENCH_WARMUP (s, default 5, 3 with --quick: the unmeasured warm-up before each throughput run; 0: none),
 # SLOTS_BENCH_PLACES (1000 → 1000 × 30 days × 34 times × 5 seats = 5.1 M seats), SLOTS_BENCH_STEP_FACTOR (20),
 # SLOTS_BENCH_INSTANCES (2 on PostgreSQL), SLOTS_BENCH_PG_DURABLE (1: fsync and synchronous_commit on),
-# SLOTS_BENCH_PROXY_LOG (an external stack's HAProxy log, for latency at the server).
+# SLOTS_BENCH_PROXY_LOG (an external stack's HAProxy log, for latency at the server),
+# SLOTS_BENCH_ARTIFACTS (the build's artifacts folder, default ./artifacts: a separate one keeps a benchmark's build
+# apart from another build of the same tree).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,15 +46,19 @@ places=${SLOTS_BENCH_PLACES:-1000}
 step_factor=${SLOTS_BENCH_STEP_FACTOR:-20}
 admin_key=${SLOTS_BENCH_ADMIN_KEY:-benchmark-only-admin-key-0123456789}
 instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo 1)}
-if [ "$quick" = 1 ]; then duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; fi
+warmup=${SLOTS_BENCH_WARMUP:-5}
+if [ "$quick" = 1 ]; then duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; warmup=${SLOTS_BENCH_WARMUP:-3}; fi
 results="loadtest/results/$backend"
 rm -rf "$results" && mkdir -p "$results"
 
 echo "== building (Release)"
-dotnet build api/Slots.Api -c Release -warnaserror --nologo -v quiet
-dotnet build loadtest/Slots.LoadTest -c Release -warnaserror --nologo -v quiet
-api_dll="$PWD/artifacts/bin/Slots.Api/release/Slots.Api.dll"
-lt="$PWD/artifacts/bin/Slots.LoadTest/release/Slots.LoadTest"
+artifacts=${SLOTS_BENCH_ARTIFACTS:-$PWD/artifacts}
+build=(-c Release -warnaserror --nologo -v quiet)
+[ -z "${SLOTS_BENCH_ARTIFACTS:-}" ] || build+=("-p:ArtifactsPath=$artifacts")
+dotnet build api/Slots.Api "${build[@]}"
+dotnet build loadtest/Slots.LoadTest "${build[@]}"
+api_dll="$artifacts/bin/Slots.Api/release/Slots.Api.dll"
+lt="$artifacts/bin/Slots.LoadTest/release/Slots.LoadTest"
 
 work=$(mktemp -d /tmp/slots-bench-XXXXXX)
 api_pids=()
@@ -183,12 +190,18 @@ audit=(--audit-provider "$backend" --audit-connection "$db")
 fresh() { "$lt" reset --provider "$backend" --connection "$db"; sleep 1.5; }
 # The crowd aims at 50 popular places and their first 7 days (80 %): enough seats that a 20 s run
 # measures booking rather than "slot full", with real races for the popular slots.
-crowd=(--flow reserve --mode closed --max-in-flight "$concurrency" --duration "$duration" --hot-places 50 --hot-days 7 --seed 7)
+# throughput SCENARIO USERS SECONDS JSON: a closed crowd on the scenario's endpoint, after a warm-up of the same
+# shape that is not measured (JIT tiers, connections, pools, prepared statements); on a booking endpoint the
+# generator then puts the supply back as fresh does, so the measured run starts on the seeded supply.
+throughput() {
+  if [ "$warmup" = 0 ] && [ "$1" != noop ]; then fresh; fi   # no warm-up: the reset comes first instead
+  "$lt" run --target "$target" --scenario "$1" --endpoint "$1" --flow reserve --mode closed --max-in-flight "$2" \
+    --duration "$3" --prime-seconds "$warmup" --hot-places 50 --hot-days 7 --seed 7 \
+    "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$4"
+}
 for scenario in noop baseline reserve; do
   echo "== $scenario"
-  [ "$scenario" = noop ] || fresh
-  "$lt" run --target "$target" --scenario "$scenario" --endpoint "$scenario" "${crowd[@]}" \
-    "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$results/$scenario.json"
+  throughput "$scenario" "$concurrency" "$duration" "$results/$scenario.json"
 done
 
 capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
@@ -256,7 +269,7 @@ fi
 
 {
   echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) memory, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick'); duration ${duration} s, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
+  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick'); duration ${duration} s after a ${warmup} s warm-up, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
   [ -f "$results/database-memory.json" ] && echo "PostgreSQL memory (PSS of server + backends): $(jq '.postgresPssMb' "$results/database-memory.json") MB."
   echo
   "$lt" summarize --results "$results" --backend "$backend$([ "$use_stack" = 1 ] && echo ' behind HAProxy')"

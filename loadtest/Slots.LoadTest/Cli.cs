@@ -53,7 +53,7 @@ internal static class Cli
 
     private const string Usage = """
         usage: Slots.LoadTest run --target http://127.0.0.1:PORT[,…] [--scenario NAME] [--endpoint reserve|baseline|noop]
-                   [--flow spa|reserve] [--mode open|closed] [--duration S] [--warmup-rate R] [--warmup-seconds S]
+                   [--flow spa|reserve] [--mode open|closed] [--duration S] [--prime-seconds S (closed)] [--warmup-rate R] [--warmup-seconds S]
                    [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
                    [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
@@ -93,6 +93,10 @@ internal static class Cli
         var pids = Pids(args);
         var server = Server(args, options?.Targets);
         args.RejectUnknown();
+        if (options is { Prime.Ticks: > 0, Endpoint: not Endpoint.Noop } && audit is null)
+        {
+            args.Errors.Add("--prime-seconds on a booking endpoint needs --audit-provider and --audit-connection: the warm-up's bookings are cleared from that database before the measured run.");
+        }
         if (args.Errors.Count > 0 || options is null)
         {
             return Fail(args.Errors);
@@ -122,7 +126,7 @@ internal static class Cli
         }
     }
 
-    /// <summary>One scenario end to end: catalogue, crowd, memory samples, audit. Public to the smoke test.</summary>
+    /// <summary>One scenario end to end: catalogue, warm-up, crowd, memory samples, audit. Public to the smoke test.</summary>
     public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct,
         ServerWatch? server = null)
     {
@@ -130,11 +134,12 @@ internal static class Cli
         var perAddress = Math.Max(2, (options.MaxInFlight / options.Sources) + 2);
         using var sources = new SourceAddresses(options.Sources, perAddress, TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
+        var firstUser = await WarmUpAsync(options, sources, catalog, audit, ct);
         await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
         await server.StartAsync(ct);
         memory.Start();
         var startedAt = DateTimeOffset.UtcNow;
-        var recorder = await new Simulator(options).RunAsync(sources, catalog, ct);
+        var recorder = await new Simulator(options).RunAsync(sources, catalog, ct, firstUser);
         var rss = await memory.StopAsync();
         var atServer = await server.StopAsync(ct);
         AuditResult? result = null;
@@ -142,7 +147,35 @@ internal static class Cli
         {
             result = await Audit.RunAsync(provider, connection, recorder.Confirmations, ct);
         }
-        return RunReport.From(options, startedAt, recorder, rss, result) with { Server = atServer };
+        return RunReport.From(options, startedAt, recorder, rss, result) with { Server = atServer, PrimeSeconds = options.Prime.TotalSeconds };
+    }
+
+    /// <summary>
+    /// The same crowd for <see cref="SimulationOptions.Prime"/>, unmeasured, on the same connections; then, on a booking
+    /// endpoint, the database back to the seeded state (as Slots.LoadTest reset, the API instances staying up) and a
+    /// pause longer than the availability snapshot's age, so the measured run starts on the whole supply. Returns the
+    /// number the measured run's users start from.
+    /// </summary>
+    private static async Task<long> WarmUpAsync(SimulationOptions options, SourceAddresses sources, Catalog catalog, (Provider, string)? database, CancellationToken ct)
+    {
+        if (options.Prime <= TimeSpan.Zero)
+        {
+            return 0;
+        }
+        var warm = await new Simulator(options with { Duration = options.Prime }).RunAsync(sources, catalog, ct);
+        var line = string.Create(CultureInfo.InvariantCulture, $"   warm-up (not measured): {warm.Started} users in {warm.Elapsed.TotalSeconds:0.0} s");
+        if (options.Endpoint != Endpoint.Noop)
+        {
+            if (database is not var (provider, connection))
+            {
+                throw new InvalidOperationException("A warm-up on a booking endpoint needs the database to put the supply back (--audit-connection).");
+            }
+            var reset = await SeededState.RestoreAsync(provider, connection, ct);
+            await Task.Delay(TimeSpan.FromSeconds(1.5), ct);
+            line += string.Create(CultureInfo.InvariantCulture, $"; its {reset.Reservations:N0} reservations cleared in {reset.Seconds:0.0} s");
+        }
+        Console.WriteLine(line);
+        return warm.Started;
     }
 
     private static async Task<int> RoomAsync(Args args, CancellationToken ct)

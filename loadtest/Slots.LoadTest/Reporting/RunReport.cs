@@ -49,6 +49,9 @@ public sealed record RunReport(
     /// <summary>The same answers timed at the server (HAProxy's log or the API's histogram), apart from the generator's own queueing.</summary>
     public ServerLatency? Server { get; init; }
 
+    /// <summary>Seconds of the same crowd before the run, not measured (0: none).</summary>
+    public double PrimeSeconds { get; init; }
+
     public static RunReport From(SimulationOptions o, DateTimeOffset startedAt, Recorder r, IReadOnlyList<ProcessStats> processes, AuditResult? audit)
     {
         var latencies = r.Latencies;
