@@ -199,6 +199,31 @@ throughput() {
     --duration "$3" --prime-seconds "$warmup" --hot-places 50 --hot-days 7 --seed 7 \
     "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$4"
 }
+# The yardstick for the generator: wrk on the no-op, warmed up, with as many connections as the crowd has users, split
+# over the targets (one single-threaded wrk per target, at once). The summary divides the generator's no-op by it.
+calibrate() {
+  command -v wrk >/dev/null || { echo "   wrk not found (apt-get install wrk): no calibration"; return 0; }
+  local urls; IFS=, read -ra urls <<<"$target"
+  local per=$(( (concurrency + ${#urls[@]} - 1) / ${#urls[@]} )) phase seconds i pids
+  for phase in warm measured; do
+    seconds=$([ "$phase" = warm ] && echo "$warmup" || echo "$duration")
+    [ "$seconds" != 0 ] || continue
+    pids=()
+    for i in "${!urls[@]}"; do
+      wrk -t1 -c"$per" -d"${seconds}s" -s loadtest/calibration/noop.lua "${urls[$i]}/api/benchmark/noop" >"$work/wrk-$phase-$i.txt" 2>&1 &
+      pids+=("$!")
+    done
+    for i in "${pids[@]}"; do wait "$i"; done   # not a bare wait: the API instances are this shell's children too
+  done
+  grep -h '^calibration ' "$work"/wrk-measured-*.txt | cut -d' ' -f2- | jq -s --argjson per "$per" --argjson warmup "$warmup" '{
+      tool: "wrk", answersPerSecond: (map(.requests / .seconds) | add * 10 | round / 10),
+      connections: ($per * length), seconds: (map(.seconds) | max), warmupSeconds: $warmup, targets: length, threads: length,
+      p50Ms: (map(.p50Ms) | max), p99Ms: (map(.p99Ms) | max), maxMs: (map(.maxMs) | max),
+      non2xx: (map(.non2xx) | add), socketErrors: (map(.socketErrors) | add)}' > "$results/calibration.json"
+  echo "   wrk: $(jq '.answersPerSecond' "$results/calibration.json") answers/s, $(jq '.connections' "$results/calibration.json") connections, p99 $(jq '.p99Ms' "$results/calibration.json") ms, non-2xx $(jq '.non2xx' "$results/calibration.json")"
+}
+echo "== calibration: wrk on the no-op"
+calibrate
 for scenario in noop baseline reserve; do
   echo "== $scenario"
   throughput "$scenario" "$concurrency" "$duration" "$results/$scenario.json"

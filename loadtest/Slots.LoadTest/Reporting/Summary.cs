@@ -24,6 +24,7 @@ public static class Summary
         var room = Read<RoomReport>(folder, "room");
         var availability = Read<AvailabilityReport>(folder, "availability");
         var seed = Read<SeedResult>(folder, "seed");
+        var calibration = Read<Calibration>(folder, "calibration");
         var inv = CultureInfo.InvariantCulture;
         var md = new StringBuilder();
         md.AppendLine(inv, $"### {backend}: {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC");
@@ -47,6 +48,13 @@ public static class Summary
         if (real is not null && noop is not null && noop.GoodputPerSecond > 0)
         {
             md.AppendLine(inv, $"- real / no-op: **{real.GoodputPerSecond / noop.GoodputPerSecond:0.00}** of the HTTP stack's ceiling");
+        }
+        if (calibration is { AnswersPerSecond: > 0 })
+        {
+            var generator = noop is null ? "no generator no-op to compare" : string.Create(inv,
+                $"the generator's no-op {noop.AnswersPerSecond:N0}/s = **{noop.AnswersPerSecond / calibration.AnswersPerSecond:0.00}** of it (target ≥ 0.8)");
+            md.AppendLine(inv, $"- calibration: {calibration.Tool} answered the no-op {calibration.AnswersPerSecond:N0}/s ({calibration.Connections} connections, " +
+                $"{calibration.Seconds:0} s after a {calibration.WarmupSeconds:0} s warm-up, p99 {calibration.P99Ms:0.00} ms, non-2xx {calibration.Non2xx}, socket errors {calibration.SocketErrors}); {generator}");
         }
         if (stampede is not null)
         {
