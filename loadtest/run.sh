@@ -10,6 +10,8 @@
 #   loadtest/run.sh --quick              small data and short runs: a smoke check of the tooling
 #   loadtest/run.sh --stack              the whole stack through ./slots stack (HAProxy in front), on
 #                                        fresh ports and a fresh state folder, stopped at the end
+#   loadtest/run.sh --sweep              also no-op, baseline and real path at 16, 64 and 256 users (16 and 64
+#                                        with --quick), each on the seeded supply: best against best
 #
 # Against a stack that is already up (./slots stack up), start nothing and point it there:
 #   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
@@ -22,6 +24,8 @@
 # SLOTS_BENCH_PLACES (1000 → 1000 × 30 days × 34 times × 5 seats = 5.1 M seats), SLOTS_BENCH_STEP_FACTOR (20),
 # SLOTS_BENCH_INSTANCES (2 on PostgreSQL), SLOTS_BENCH_PG_DURABLE (1: fsync and synchronous_commit on),
 # SLOTS_BENCH_PROXY_LOG (an external stack's HAProxy log, for latency at the server),
+# SLOTS_BENCH_SWEEP (users in flight of the sweep, e.g. "16 64 256"; set, it runs the sweep), SLOTS_BENCH_SWEEP_DURATION
+# (s, default 10, 3 with --quick),
 # SLOTS_BENCH_ARTIFACTS (the build's artifacts folder, default ./artifacts: a separate one keeps a benchmark's build
 # apart from another build of the same tree).
 set -euo pipefail
@@ -30,12 +34,14 @@ cd "$(dirname "$0")/.."
 backend=postgres
 quick=0
 use_stack=0
+sweep_on=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --stack) use_stack=1; shift ;;
-    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack]" >&2; exit 2 ;;
+    --sweep) sweep_on=1; shift ;;
+    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack] [--sweep]" >&2; exit 2 ;;
   esac
 done
 case "$backend" in postgres|sqlite) ;; *) echo "--backend must be postgres or sqlite" >&2; exit 2 ;; esac
@@ -47,7 +53,12 @@ step_factor=${SLOTS_BENCH_STEP_FACTOR:-20}
 admin_key=${SLOTS_BENCH_ADMIN_KEY:-benchmark-only-admin-key-0123456789}
 instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo 1)}
 warmup=${SLOTS_BENCH_WARMUP:-5}
-if [ "$quick" = 1 ]; then duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; warmup=${SLOTS_BENCH_WARMUP:-3}; fi
+sweep=${SLOTS_BENCH_SWEEP:-$([ "$sweep_on" = 1 ] && echo "16 64 256")}
+sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-10}
+if [ "$quick" = 1 ]; then
+  duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; warmup=${SLOTS_BENCH_WARMUP:-3}
+  sweep=${SLOTS_BENCH_SWEEP:-$([ "$sweep_on" = 1 ] && echo "16 64")}; sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-3}
+fi
 results="loadtest/results/$backend"
 rm -rf "$results" && mkdir -p "$results"
 
@@ -229,6 +240,14 @@ for scenario in noop baseline reserve; do
   throughput "$scenario" "$concurrency" "$duration" "$results/$scenario.json"
 done
 
+# The sweep: the same three paths at several concurrencies, so that each is judged at the load that suits it.
+for users in $sweep; do
+  for scenario in noop baseline reserve; do
+    echo "== sweep: $scenario, $users users"
+    throughput "$scenario" "$users" "$sweep_duration" "$results/sweep/$scenario-$users.json"
+  done
+done
+
 capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
 echo "== stampede: warm-up at half the measured capacity ($capacity/s), then a step to ${step_factor}× capacity"
 if [ "$use_stack" = 1 ]; then
@@ -294,7 +313,7 @@ fi
 
 {
   echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) memory, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick'); duration ${duration} s after a ${warmup} s warm-up, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
+  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick')$([ -n "$sweep" ] && echo " --sweep ($sweep users, $sweep_duration s)"); duration ${duration} s after a ${warmup} s warm-up, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
   [ -f "$results/database-memory.json" ] && echo "PostgreSQL memory (PSS of server + backends): $(jq '.postgresPssMb' "$results/database-memory.json") MB."
   echo
   "$lt" summarize --results "$results" --backend "$backend$([ "$use_stack" = 1 ] && echo ' behind HAProxy')"

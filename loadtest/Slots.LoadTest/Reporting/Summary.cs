@@ -56,6 +56,7 @@ public static class Summary
             md.AppendLine(inv, $"- calibration: {calibration.Tool} answered the no-op {calibration.AnswersPerSecond:N0}/s ({calibration.Connections} connections, " +
                 $"{calibration.Seconds:0} s after a {calibration.WarmupSeconds:0} s warm-up, p99 {calibration.P99Ms:0.00} ms, non-2xx {calibration.Non2xx}, socket errors {calibration.SocketErrors}); {generator}");
         }
+        md.Append(Sweep.Markdown(folder, noop, baseline, real));
         if (stampede is not null)
         {
             var fives = stampede.Errors.Where(e => e.Key.Contains("HTTP 5", StringComparison.Ordinal)).Sum(e => e.Value);
