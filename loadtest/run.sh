@@ -25,7 +25,7 @@
 # SLOTS_BENCH_INSTANCES (2 on PostgreSQL), SLOTS_BENCH_PG_DURABLE (1: fsync and synchronous_commit on),
 # SLOTS_BENCH_PROXY_LOG (an external stack's HAProxy log, for latency at the server),
 # SLOTS_BENCH_SWEEP (users in flight of the sweep, e.g. "16 64 256"; set, it runs the sweep), SLOTS_BENCH_SWEEP_DURATION
-# (s, default 10, 3 with --quick),
+# (s, default 10, 3 with --quick), SLOTS_BENCH_CEILING_SECONDS (the pgbench ceiling on PostgreSQL, default 10, 1 with --quick),
 # SLOTS_BENCH_ARTIFACTS (the build's artifacts folder, default ./artifacts: a separate one keeps a benchmark's build
 # apart from another build of the same tree).
 set -euo pipefail
@@ -55,9 +55,11 @@ instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo
 warmup=${SLOTS_BENCH_WARMUP:-5}
 sweep=${SLOTS_BENCH_SWEEP:-$([ "$sweep_on" = 1 ] && echo "16 64 256")}
 sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-10}
+ceiling_seconds=${SLOTS_BENCH_CEILING_SECONDS:-10}
 if [ "$quick" = 1 ]; then
   duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; warmup=${SLOTS_BENCH_WARMUP:-3}
   sweep=${SLOTS_BENCH_SWEEP:-$([ "$sweep_on" = 1 ] && echo "16 64")}; sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-3}
+  ceiling_seconds=${SLOTS_BENCH_CEILING_SECONDS:-1}   # 20 places: longer would book most of the seats it draws from
 fi
 results="loadtest/results/$backend"
 rm -rf "$results" && mkdir -p "$results"
@@ -247,6 +249,21 @@ for users in $sweep; do
     throughput "$scenario" "$users" "$sweep_duration" "$results/sweep/$scenario-$users.json"
   done
 done
+
+# The ceiling: the same bookings as bare set-based SQL on the same server and seeded data (PostgreSQL only), with the
+# API instances idle; it leaves the seeded tables as it found them, and the stampede's reset follows anyway.
+if [ "$backend" = postgres ]; then
+  echo "== ceiling: the real path's bookings as bare set-based SQL (pgbench, 16 clients, 32 per transaction, ${ceiling_seconds} s)"
+  (
+    for pair in ${db//;/ }; do
+      case "${pair%%=*}" in
+        Host) export PGHOST="${pair#*=}" ;; Port) export PGPORT="${pair#*=}" ;; Database) export PGDATABASE="${pair#*=}" ;;
+        Username) export PGUSER="${pair#*=}" ;; Password) export PGPASSWORD="${pair#*=}" ;;
+      esac
+    done
+    PG_BIN="$pg_bin" loadtest/ceiling/ceiling.sh --seconds "$ceiling_seconds" --clients 16 --batch 32 --out "$results/ceiling.json"
+  ) || echo "ceiling FAILED (see above)"
+fi
 
 capacity=$(jq '.goodputPerSecond' "$results/reserve.json")
 echo "== stampede: warm-up at half the measured capacity ($capacity/s), then a step to ${step_factor}× capacity"

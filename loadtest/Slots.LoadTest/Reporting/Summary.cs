@@ -25,6 +25,7 @@ public static class Summary
         var availability = Read<AvailabilityReport>(folder, "availability");
         var seed = Read<SeedResult>(folder, "seed");
         var calibration = Read<Calibration>(folder, "calibration");
+        var ceiling = Read<Ceiling>(folder, "ceiling");
         var inv = CultureInfo.InvariantCulture;
         var md = new StringBuilder();
         md.AppendLine(inv, $"### {backend}: {DateTimeOffset.UtcNow:yyyy-MM-dd HH:mm} UTC");
@@ -57,6 +58,18 @@ public static class Summary
                 $"{calibration.Seconds:0} s after a {calibration.WarmupSeconds:0} s warm-up, p99 {calibration.P99Ms:0.00} ms, non-2xx {calibration.Non2xx}, socket errors {calibration.SocketErrors}); {generator}");
         }
         md.Append(Sweep.Markdown(folder, noop, baseline, real));
+        if (ceiling is { BookingsPerSecond: > 0 })
+        {
+            var share = ceiling.SeatsInRange > 0 ? (double)ceiling.Bookings / ceiling.SeatsInRange : 0;
+            var low = share > 0.3 ? string.Create(inv, $" (it booked {share:P0} of the seats it draws from: the supply ran low, so this is less than the database's ceiling)") : "";
+            var against = real is null ? "" : string.Create(inv, $"; real path {real.GoodputPerSecond:N0}/s = **{real.GoodputPerSecond / ceiling.BookingsPerSecond:0.000}** of it");
+            md.AppendLine(inv, $"- ceiling ({ceiling.Tool}: the same bookings as bare set-based SQL on the same PostgreSQL and data, {ceiling.Clients} clients, " +
+                $"{ceiling.Batch} per transaction, {(ceiling.Durable ? "durable" : "NOT durable")}, {ceiling.Seconds:0} s): {ceiling.BookingsPerSecond:N0} bookings/s{low}{against}");
+        }
+        else if (backend.StartsWith("sqlite", StringComparison.OrdinalIgnoreCase))
+        {
+            md.AppendLine("- ceiling: PostgreSQL only (bare set-based SQL by pgbench); not run on SQLite");
+        }
         if (stampede is not null)
         {
             var fives = stampede.Errors.Where(e => e.Key.Contains("HTTP 5", StringComparison.Ordinal)).Sum(e => e.Value);

@@ -7,3 +7,10 @@ namespace Slots.LoadTest.Reporting;
 /// </summary>
 public sealed record Calibration(string Tool, double AnswersPerSecond, int Connections, double Seconds, double WarmupSeconds,
     int Targets, double P50Ms, double P99Ms, long Non2xx, long SocketErrors);
+
+/// <summary>
+/// The real path's bookings as bare set-based SQL by pgbench on the same PostgreSQL server and seeded data
+/// (loadtest/ceiling, ceiling.json): what the database alone books per second on this machine.
+/// </summary>
+public sealed record Ceiling(string Tool, double BookingsPerSecond, long Bookings, double Seconds, int Clients, int Batch,
+    double TransactionsPerSecond, long SeatsInRange, bool Durable);
