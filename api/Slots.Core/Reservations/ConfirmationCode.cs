@@ -12,11 +12,34 @@ public static class ConfirmationCode
     private const string Alphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ";
     private const int Symbols = 10;
 
+    // The largest multiple of the alphabet's size in a byte: a byte at or above it is drawn again,
+    // so every symbol stays equally likely.
+    private static readonly int Unbiased = 256 / Alphabet.Length * Alphabet.Length;
+
+    /// <summary>A new code: one call to the CSPRNG for the bytes of all its symbols (a call per symbol cost ten).</summary>
     public static string New() => string.Create(Symbols + 1, 0, static (span, _) =>
     {
+        Span<byte> random = stackalloc byte[16];
+        var used = random.Length;
         for (var i = 0; i < span.Length; i++)
         {
-            span[i] = i == 5 ? '-' : Alphabet[RandomNumberGenerator.GetInt32(Alphabet.Length)];
+            if (i == 5)
+            {
+                span[i] = '-';
+                continue;
+            }
+            int b;
+            do
+            {
+                if (used == random.Length)
+                {
+                    RandomNumberGenerator.Fill(random);
+                    used = 0;
+                }
+                b = random[used++];
+            }
+            while (b >= Unbiased);
+            span[i] = Alphabet[b % Alphabet.Length];
         }
     });
 
