@@ -84,7 +84,8 @@ internal static class PlacesEndpoints
         await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
 
     public static async Task<Results<TaggedJson, ProblemHttpResult, ValidationProblem>> Availability(
-        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
+        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, AvailabilityAnswers answers,
+        TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
         var place = await places.FindAsync(id, ct);
         if (place is not { Active: true })
@@ -116,15 +117,26 @@ internal static class PlacesEndpoints
             return v.ToProblem();
         }
         var now = clock.GetUtcNow().ToUnixTimeSeconds();
+        metrics.AvailabilityRead();
+        // Taken before the read: if it is the same after, the answer shows exactly that state.
+        var stamp = reservations.AvailabilityStamp(place, last);
+        if (stamp is { } seen && answers.Find(id, first, last, seen, now) is { } kept)
+        {
+            return kept;
+        }
         var slots = await reservations.AvailabilityAsync(place, first < today ? today : first, last, ct);
-        var days = slots
-            .Where(s => s.StartsAtUnix > now) // a slot that has started cannot be booked any more
+        var open = slots.Where(s => s.StartsAtUnix > now).ToList(); // a slot that has started cannot be booked any more
+        var days = open
             .GroupBy(s => s.Slot.Day)
             .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
             .ToList();
-        metrics.AvailabilityRead();
-        return TaggedJson.Of(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days),
+        var answer = TaggedJson.Of(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days),
             SlotsJsonContext.Default.AvailabilityDto, maxAgeSeconds: 1);
+        if (stamp is { } before && reservations.AvailabilityStamp(place, last) == before)
+        {
+            answers.Keep(id, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
+        }
+        return answer;
     }
 
     internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active);

@@ -23,6 +23,8 @@ internal static class ApiRegistration
         builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
         builder.Services.AddSlotsOpenApi();
         builder.Services.AddSingleton<ApiMetrics>();
+        // Availability bytes reused while the snapshot they show is unchanged: a crowd on one week costs one serialization.
+        builder.Services.AddSingleton<AvailabilityAnswers>();
         builder.Services.AddScoped<ReservationRequests>();
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();

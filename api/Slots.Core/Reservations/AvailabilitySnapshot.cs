@@ -50,6 +50,17 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         return entry.Slice(from, to);
     }
 
+    /// <summary>
+    /// What the place's hot days look like to this instance right now, as a value that changes
+    /// whenever an answer read from them could: the entry is reloaded, dropped, or one of its
+    /// counts changes. Null when the place has no fresh entry (its next read asks the database).
+    /// Answers built from the entry may be reused while the stamp stays the same.
+    /// </summary>
+    public SnapshotStamp? Stamp(int placeId, DateOnly hotFrom, DateOnly hotTo) =>
+        _entries.TryGetValue(placeId, out var entry) && entry.From == hotFrom && entry.To == hotTo && !IsOld(entry)
+            ? new SnapshotStamp(entry, entry.Version)
+            : null;
+
     /// <summary>This instance booked a seat of the slot.</summary>
     public void Taken(SlotKey slot) => Change(slot, free => Math.Max(0, free - 1));
 
@@ -135,6 +146,10 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
     private sealed class Entry(DateOnly from, DateOnly to, SlotAvailability[] slots, long loadedAt)
     {
         private readonly int[] _free = Array.ConvertAll(slots, s => s.Free);
+        private long _version;
+
+        /// <summary>Counts the changes of a free count (a change to the same value is none).</summary>
+        public long Version => Interlocked.Read(ref _version);
 
         public DateOnly From => from;
         public DateOnly To => to;
@@ -162,6 +177,10 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
                     next = free(seen);
                 }
                 while (Interlocked.CompareExchange(ref _free[i], next, seen) != seen);
+                if (next != seen)
+                {
+                    Interlocked.Increment(ref _version);
+                }
             }
         }
 
@@ -187,3 +206,6 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         }
     }
 }
+
+/// <summary>One state of a place's entry in <see cref="AvailabilitySnapshot"/>: equal stamps, equal answers.</summary>
+public readonly record struct SnapshotStamp(object Entry, long Version);

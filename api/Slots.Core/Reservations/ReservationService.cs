@@ -178,6 +178,13 @@ public sealed class ReservationService(
         return [.. hot, .. coldSlots];
     }
 
+    /// <summary>
+    /// The snapshot's stamp for [from, to] when the whole range is served from it (hot days only),
+    /// else null: an answer built for the same range under the same stamp is still true.
+    /// </summary>
+    public SnapshotStamp? AvailabilityStamp(PlaceInfo place, DateOnly to) =>
+        to < place.HotUntil ? snapshot.Stamp(place.Id, LocalClock.Today(place, clock.GetUtcNow()), place.HotUntil.AddDays(-1)) : null;
+
     public async Task<ReservationDetails?> FindAsync(string code, ContactProof proof, CancellationToken ct)
     {
         var found = await store.FindAsync(code, ct) ?? await cold.FindAsync(code, ct);

@@ -45,6 +45,32 @@ public sealed class AvailabilitySnapshotTests
     }
 
     [Fact]
+    public async Task The_stamp_stays_while_nothing_changes_and_moves_with_every_real_change_reload_or_age()
+    {
+        var store = new CountingStore();
+        var clock = new ManualClock();
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        Assert.Null(snapshot.Stamp(7, Today, Last)); // nothing held yet: nothing to reuse
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today);
+        var first = snapshot.Stamp(7, Today, Last);
+        Assert.NotNull(first);
+        Assert.Equal(first, snapshot.Stamp(7, Today, Last));
+
+        snapshot.Full(Ten);                       // 1 free -> 0: a change
+        var afterFull = snapshot.Stamp(7, Today, Last);
+        Assert.NotEqual(first, afterFull);
+        snapshot.Full(Ten);                       // already 0: the answers it built are still true
+        Assert.Equal(afterFull, snapshot.Stamp(7, Today, Last));
+        snapshot.Taken(Nine);
+        Assert.NotEqual(afterFull, snapshot.Stamp(7, Today, Last));
+
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        Assert.Null(snapshot.Stamp(7, Today, Last)); // too old: the next read asks the database
+        Assert.Null(snapshot.Stamp(7, Today.AddDays(1), Last.AddDays(1))); // another window (a new day)
+    }
+
+    [Fact]
     public async Task Own_answers_apply_at_once_and_a_cancellation_makes_the_next_read_ask_again()
     {
         var store = new CountingStore();
