@@ -53,12 +53,14 @@ step_factor=${SLOTS_BENCH_STEP_FACTOR:-20}
 admin_key=${SLOTS_BENCH_ADMIN_KEY:-benchmark-only-admin-key-0123456789}
 instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo 1)}
 warmup=${SLOTS_BENCH_WARMUP:-5}
-sweep=${SLOTS_BENCH_SWEEP:-$([ "$sweep_on" = 1 ] && echo "16 64 256")}
+sweep=${SLOTS_BENCH_SWEEP:-}
+if [ -z "$sweep" ] && [ "$sweep_on" = 1 ]; then sweep="16 64 256"; fi
 sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-10}
 ceiling_seconds=${SLOTS_BENCH_CEILING_SECONDS:-10}
 if [ "$quick" = 1 ]; then
   duration=${SLOTS_BENCH_DURATION:-5}; places=${SLOTS_BENCH_PLACES:-20}; warmup=${SLOTS_BENCH_WARMUP:-3}
-  sweep=${SLOTS_BENCH_SWEEP:-$([ "$sweep_on" = 1 ] && echo "16 64")}; sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-3}
+  if [ -z "${SLOTS_BENCH_SWEEP:-}" ] && [ "$sweep_on" = 1 ]; then sweep="16 64"; fi
+  sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-3}
   ceiling_seconds=${SLOTS_BENCH_CEILING_SECONDS:-1}   # 20 places: longer would book most of the seats it draws from
 fi
 results="loadtest/results/$backend"
