@@ -6,7 +6,7 @@ namespace Slots.Stack.Tests;
 [Collection(SerialStackTests.Name)]
 public sealed class OverloadTests(SharedApis shared)
 {
-    private static readonly TimeSpan QueueTimeout = TimeSpan.FromMilliseconds(500);
+    private static readonly TimeSpan QueueTimeout = TimeSpan.FromMilliseconds(100);
 
     // Room for a loaded two-core machine to schedule the client, HAProxy and two APIs; still far
     // below what an unbounded queue would make a person wait.
@@ -17,12 +17,14 @@ public sealed class OverloadTests(SharedApis shared)
     {
         shared.SkipIfUnavailable();
         var ct = TestContext.Current.CancellationToken;
-        // Capacity of this HAProxy: 2 in flight per instance, 10 waiting per instance for at most 500 ms.
+        // Capacity of this HAProxy: 1 in flight per instance, 10 waiting per instance for at most 100 ms.
+        // Small enough that the burst outlasts the queue however fast a booking is: with 2 in flight
+        // and 500 ms, the set-based hot path drained all 480 admitted within the timeout and no 503 came.
         await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
         {
-            ["SLOTS_SERVER_MAXCONN"] = "2",
+            ["SLOTS_SERVER_MAXCONN"] = "1",
             ["SLOTS_SERVER_MAXQUEUE"] = "10",
-            ["SLOTS_QUEUE_TIMEOUT"] = "500ms",
+            ["SLOTS_QUEUE_TIMEOUT"] = "100ms",
             // This test is about the queue's own limits (maxqueue, timeout queue): admission control off.
             ["SLOTS_SHED_QUEUE"] = "100000",
         }, "overload", ct);
