@@ -93,8 +93,9 @@ BEGIN
            array_agg(coalesce(c.replayed, false) ORDER BY g),
            array_agg(coalesce(c.minutes, 0) ORDER BY g),
            array_agg(c.starts_at ORDER BY g),
+           array_agg(CASE WHEN c.status = -1 THEN c.starts_at + c.minutes * 60::bigint END ORDER BY g),
            coalesce(array_agg(g ORDER BY g) FILTER (WHERE c.status = -1), '{}')
-    INTO v_status, v_code, v_replayed, v_minutes, v_starts, v_try
+    INTO v_status, v_code, v_replayed, v_minutes, v_starts, v_ends, v_try
     FROM generate_series(1, n) AS g
     LEFT JOIN (
         SELECT d.ord, d.minutes, d.starts_at,
@@ -126,8 +127,6 @@ BEGIN
                                  WHERE ap.person_hash = u.person AND ap.ends_at > u.now) h ON true
               WHERE u.op = 1 AND u.ord <> ALL (v_later)) d
     ) c ON c.ord = g;
-    SELECT array_agg(CASE WHEN v_status[g] = -1 THEN v_starts[g] + v_minutes[g] * 60::bigint END ORDER BY g)
-    INTO v_ends FROM generate_series(1, n) AS g;
 
     -- 4. Person rows, in person order; a stale row (its reservation over) is simply replaced.
     IF cardinality(v_try) > 0 THEN
