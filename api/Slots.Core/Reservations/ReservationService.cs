@@ -163,10 +163,10 @@ public sealed class ReservationService(
     /// </summary>
     public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
     {
-        var hotFrom = LocalClock.Today(place, clock.GetUtcNow());
-        if (to < place.HotUntil)
+        var (hotFrom, hotTo) = HotDays(place);
+        if (to <= hotTo)
         {
-            return await snapshot.GetAsync(place.Id, from, to, hotFrom, place.HotUntil.AddDays(-1), ct);
+            return await snapshot.GetAsync(place.Id, from, to, hotFrom, hotTo, ct);
         }
         // The stored horizon, not the cached one, splits the range: every day is counted once.
         var (horizon, coldSlots) = await cold.AvailabilityAsync(place.Id, from, to, ct);
@@ -183,7 +183,11 @@ public sealed class ReservationService(
     /// else null: an answer built for the same range under the same stamp is still true.
     /// </summary>
     public SnapshotStamp? AvailabilityStamp(PlaceInfo place, DateOnly to) =>
-        to < place.HotUntil ? snapshot.Stamp(place.Id, LocalClock.Today(place, clock.GetUtcNow()), place.HotUntil.AddDays(-1)) : null;
+        HotDays(place) is var (hotFrom, hotTo) && to <= hotTo ? snapshot.Stamp(place.Id, hotFrom, hotTo) : null;
+
+    /// <summary>The place's days the snapshot holds: today in its time zone up to the cached horizon.</summary>
+    private (DateOnly From, DateOnly To) HotDays(PlaceInfo place) =>
+        (LocalClock.Today(place, clock.GetUtcNow()), place.HotUntil.AddDays(-1));
 
     public async Task<ReservationDetails?> FindAsync(string code, ContactProof proof, CancellationToken ct)
     {
