@@ -10,10 +10,8 @@ public sealed class PostgresConnectionBudgetTests
     [Fact]
     public async Task A_process_whose_pools_cannot_fit_max_connections_refuses_to_start_and_names_the_numbers()
     {
-        var server = await SharedPostgres.OrSkipAsync();
-        var connectionString = await server.CreateDatabaseAsync("budget" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
-        await using var dataSource = NpgsqlDataSource.Create(new NpgsqlConnectionStringBuilder(connectionString) { MaxPoolSize = 100 }.ConnectionString);
-        var budget = new PostgresConnectionBudget(dataSource, new ConnectionBudgetOptions { Processes = 4, Headroom = 10 }, NullLogger<PostgresConnectionBudget>.Instance);
+        await using var dataSource = await DataSourceAsync(maxPoolSize: 100);
+        var budget = Budget(dataSource);
 
         var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => budget.StartingAsync(TestContext.Current.CancellationToken));
 
@@ -25,10 +23,8 @@ public sealed class PostgresConnectionBudgetTests
     [Fact]
     public async Task A_process_whose_pools_fit_starts()
     {
-        var server = await SharedPostgres.OrSkipAsync();
-        var connectionString = await server.CreateDatabaseAsync("budget" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
-        await using var dataSource = NpgsqlDataSource.Create(new NpgsqlConnectionStringBuilder(connectionString) { MaxPoolSize = 20 }.ConnectionString);
-        var budget = new PostgresConnectionBudget(dataSource, new ConnectionBudgetOptions { Processes = 4, Headroom = 10 }, NullLogger<PostgresConnectionBudget>.Instance);
+        await using var dataSource = await DataSourceAsync(maxPoolSize: 20);
+        var budget = Budget(dataSource);
 
         await budget.StartingAsync(TestContext.Current.CancellationToken);
     }
@@ -39,4 +35,15 @@ public sealed class PostgresConnectionBudgetTests
     [InlineData(400, 3, 100, 2, 10, false)]  // the benchmark's old pool: 410 of 397
     public void The_budget_counts_two_pools_per_process_and_the_headroom(int max, int reserved, int pool, int processes, int headroom, bool fits) =>
         Assert.Equal(fits, PostgresConnectionBudget.Check(max, reserved, pool, new ConnectionBudgetOptions { Processes = processes, Headroom = headroom }).Fits);
+
+    /// <summary>A data source with the given pool on a database of the shared test server (max_connections 500).</summary>
+    private static async Task<NpgsqlDataSource> DataSourceAsync(int maxPoolSize)
+    {
+        var server = await SharedPostgres.OrSkipAsync();
+        var connectionString = await server.CreateDatabaseAsync("budget" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
+        return NpgsqlDataSource.Create(new NpgsqlConnectionStringBuilder(connectionString) { MaxPoolSize = maxPoolSize }.ConnectionString);
+    }
+
+    private static PostgresConnectionBudget Budget(NpgsqlDataSource dataSource) =>
+        new(dataSource, new ConnectionBudgetOptions { Processes = 4, Headroom = 10 }, NullLogger<PostgresConnectionBudget>.Instance);
 }

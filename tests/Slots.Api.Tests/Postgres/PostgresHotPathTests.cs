@@ -337,14 +337,10 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         Assert.Equal(ReservationStatus.Reserved, booked!.Value.Status);
         var proof = new ContactProof("+421900000000", null);
 
-        await using var hold = await HoldKeyAsync("mix-hold");
-        var blocked = single.ReserveAsync(Command(700, person: "mix-blocker", key: "mix-hold"), CancellationToken.None).AsTask();
-        await WaitForLockWaitAsync();
-        var cancel = single.CancelAsync(new CancelCommand("C-MIX", proof, Now), CancellationToken.None).AsTask();
-        var move = single.RescheduleAsync(new RescheduleCommand("C-MIX", proof, new SlotKey(_place, Day, 700), Now), CancellationToken.None).AsTask();
-        var again = single.ReserveAsync(Command(600, person: "mixer", key: "mix-2", code: "C-MIX2"), CancellationToken.None).AsTask();
-        await hold.RollbackAsync();
-        await blocked;
+        var (cancel, move, again) = await WhileTheWriterWaitsAsync(single, "mix-hold", () => (
+            single.CancelAsync(new CancelCommand("C-MIX", proof, Now), CancellationToken.None).AsTask(),
+            single.RescheduleAsync(new RescheduleCommand("C-MIX", proof, new SlotKey(_place, Day, 700), Now), CancellationToken.None).AsTask(),
+            single.ReserveAsync(Command(600, person: "mixer", key: "mix-2", code: "C-MIX2"), CancellationToken.None).AsTask()));
 
         Assert.Equal(CancelStatus.Cancelled, await cancel);
         Assert.Contains(await move, new[] { RescheduleStatus.Rescheduled, RescheduleStatus.NotFound });
@@ -359,15 +355,25 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
     /// <summary>Queues the commands while the instance's one writer waits on a held key, so they reach slots_apply as one batch.</summary>
     private async Task<ReserveResult[]> InOneBatchAsync(PostgresReservationStore single, params ReserveCommand[] commands)
     {
-        var holdKey = "hold-" + commands[0].IdempotencyKey;
+        var queued = await WhileTheWriterWaitsAsync(single, "hold-" + commands[0].IdempotencyKey,
+            () => commands.Select(c => single.ReserveAsync(c, CancellationToken.None).AsTask()).ToArray());
+        var answers = await Task.WhenAll(queued);
+        return answers.Select(a => a ?? new ReserveResult(0, null)).ToArray();
+    }
+
+    /// <summary>
+    /// Holds a key so the instance's one writer waits on it, runs <paramref name="queue"/> meanwhile
+    /// (what it queues reaches slots_apply as one batch), then lets the writer go.
+    /// </summary>
+    private async Task<T> WhileTheWriterWaitsAsync<T>(PostgresReservationStore single, string holdKey, Func<T> queue)
+    {
         await using var hold = await HoldKeyAsync(holdKey);
         var blocked = single.ReserveAsync(Command(700, person: holdKey, key: holdKey), CancellationToken.None).AsTask();
         await WaitForLockWaitAsync();
-        var queued = commands.Select(c => single.ReserveAsync(c, CancellationToken.None).AsTask()).ToArray();
+        var queued = queue();
         await hold.RollbackAsync();
         await blocked;
-        var answers = await Task.WhenAll(queued);
-        return answers.Select(a => a ?? new ReserveResult(0, null)).ToArray();
+        return queued;
     }
 
     /// <summary>An open transaction holding an uncommitted idempotency row: whoever inserts the key waits for it.</summary>
