@@ -90,6 +90,9 @@ public sealed class RabbitMqServer : IAsyncDisposable
             }
             await Task.Delay(200);
         }
+        // The port opens before the rabbit application has booted (a restarted node on the same data
+        // takes longer): wait for it, or the connectivity check fails with "requires the 'rabbit' app".
+        await ToolAsync("rabbitmqctl", ["-q", "-n", NodeName, "await_startup"], TimeSpan.FromSeconds(60));
         await ToolAsync("rabbitmq-diagnostics", ["-q", "-n", NodeName, "check_port_connectivity"], TimeSpan.FromSeconds(60));
     }
 
