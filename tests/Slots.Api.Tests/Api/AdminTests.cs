@@ -87,23 +87,6 @@ public sealed class AdminTests : ApiTestBase
     }
 
     [Fact]
-    public async Task Demo_data_with_a_seed_is_believable_and_repeatable()
-    {
-        var host = await StartAsync();
-        var admin = host.AdminClient();
-
-        var demo = await (await admin.PostAsJsonAsync("/api/admin/demo-data", new { places = 3, days = 2, capacity = 2, seed = 7 })).Content.ReadFromJsonAsync<JsonObject>();
-        var places = await host.Client().GetFromJsonAsync<JsonObject>("/api/places?pageSize=10");
-
-        Assert.Equal(3, demo!["placesCreated"]!.GetValue<int>());
-        Assert.Equal(3 * 2 * 32, demo["slotsCreated"]!.GetValue<int>());
-        Assert.Equal(3, places!["total"]!.GetValue<int>());
-        Assert.All(places["items"]!.AsArray(), p => Assert.EndsWith("kraj", p!["region"]!.GetValue<string>(), StringComparison.Ordinal));
-        var stats = await admin.GetFromJsonAsync<JsonObject>($"/api/admin/stats?from={Day(Today)}&to={Day(Today.AddDays(3))}");
-        Assert.Equal(3 * 32 * 2, stats!["days"]!.AsArray()[0]!["freeSeats"]!.GetValue<long>());
-    }
-
-    [Fact]
     public async Task Places_filter_by_region_and_name_and_page()
     {
         var host = await StartAsync();
