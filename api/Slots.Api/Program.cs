@@ -1,7 +1,10 @@
 using Slots;
 using Slots.Api.Admin;
-using Slots.Api.Endpoints;
+using Slots.Api.Benchmark;
 using Slots.Api.Hosting;
+using Slots.Api.Places;
+using Slots.Api.Reservations;
+using Slots.Api.WaitingRoom;
 using Slots.Health;
 using Slots.Hosting;
 using Slots.Hosting.Metrics;

@@ -2,7 +2,6 @@ using System.Security.Claims;
 using System.Text.Encodings.Web;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.Extensions.Options;
-using Slots.Api.Problems;
 using Slots.Hosting.Staff;
 
 namespace Slots.Api.Admin;
@@ -35,11 +34,11 @@ internal sealed class AdminKeyHandler(
     }
 
     protected override Task HandleChallengeAsync(AuthenticationProperties properties) =>
-        Problem.Of(StatusCodes.Status401Unauthorized, "unauthenticated", "An API key is required.",
+        Problem.Of(ProblemTypes.Unauthenticated, "An API key is required.",
             $"Send a valid staff key in the {Header} header.").ExecuteAsync(Context);
 
     protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>
-        Problem.Of(StatusCodes.Status403Forbidden, "forbidden", "This key may not do that.").ExecuteAsync(Context);
+        Problem.Of(ProblemTypes.Forbidden, "This key may not do that.").ExecuteAsync(Context);
 }
 
 internal static class AdminAuth

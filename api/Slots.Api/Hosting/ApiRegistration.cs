@@ -1,9 +1,6 @@
 using Microsoft.AspNetCore.HttpOverrides;
-using Slots.Api.Contracts;
-using Slots.Api.Endpoints;
-using Slots.Api.Metrics;
-using Slots.Api.OpenApi;
-using Slots.Api.Problems;
+using Slots.Api.Places;
+using Slots.Api.Reservations;
 
 namespace Slots.Api.Hosting;
 

@@ -1,7 +1,5 @@
 using System.Data.Common;
 using Microsoft.AspNetCore.Diagnostics;
-using Slots.Api.Metrics;
-using Slots.Api.Problems;
 
 namespace Slots.Api.Hosting;
 
@@ -18,22 +16,25 @@ internal sealed partial class DatabaseUnavailableHandler(ApiMetrics metrics, ILo
         {
             // The framework refused the request (a value its binder cannot read, thrown in Development;
             // a body past Kestrel's limit): the client's mistake, not a bug of ours.
-            await (bad.StatusCode == StatusCodes.Status413PayloadTooLarge
-                ? Problem.Of(bad.StatusCode, "body-too-large", "The body is too large.")
-                : Problem.Of(bad.StatusCode, "bad-request", "The request could not be read.")).ExecuteAsync(http);
+            await (bad.StatusCode switch
+            {
+                StatusCodes.Status413PayloadTooLarge => Problem.Of(ProblemTypes.BodyTooLarge, "The body is too large."),
+                StatusCodes.Status431RequestHeaderFieldsTooLarge => Problem.Of(ProblemTypes.HeadersTooLarge, "The request headers are too large."),
+                _ => Problem.Of(ProblemTypes.BadRequest, "The request could not be read."),
+            }).ExecuteAsync(http);
             return true;
         }
         if (exception is DbException or TimeoutException || exception.InnerException is DbException)
         {
             LogDatabaseUnavailable(logger, exception.GetType().Name);
-            metrics.Shed(StatusCodes.Status503ServiceUnavailable, "database-unavailable");
+            metrics.Shed(StatusCodes.Status503ServiceUnavailable, ProblemTypes.DatabaseUnavailable.Code);
             http.Response.Headers.RetryAfter = "2";
-            await Problem.Of(StatusCodes.Status503ServiceUnavailable, "database-unavailable",
+            await Problem.Of(ProblemTypes.DatabaseUnavailable,
                 "The booking database is not answering right now.",
                 "Nothing was booked twice; retry after the seconds in Retry-After with the same Idempotency-Key.").ExecuteAsync(http);
             return true;
         }
-        await Problem.Of(StatusCodes.Status500InternalServerError, "internal-error", "Something went wrong on our side.").ExecuteAsync(http);
+        await Problem.Of(ProblemTypes.InternalError, "Something went wrong on our side.").ExecuteAsync(http);
         return true;
     }
 

@@ -195,6 +195,10 @@ public sealed class ReservationService(
         return found is not null && Owns(found, proof) ? found : null;
     }
 
+    /// <summary>Whether the reservation with this code was cancelled, asked by its owner (the proof must match it).</summary>
+    public Task<bool> WasCancelledAsync(string code, ContactProof proof, CancellationToken ct) =>
+        cold.WasCancelledAsync(new CancelCommand(code, proof, clock.GetUtcNow()), ct);
+
     public async Task<CancelStatus> CancelAsync(string code, ContactProof proof, CancellationToken ct)
     {
         var command = new CancelCommand(code, proof, clock.GetUtcNow());

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Options;
 using Slots.Places;
+using Slots.Reservations;
 
 namespace Slots.WaitingRoom;
 
@@ -149,8 +150,18 @@ public sealed class WaitingRoomService(
         }
     }
 
-    /// <summary>After a booking the gate let through: gives the admission back unless it booked.</summary>
-    public async Task LeaveAsync(GatePass pass, bool booked)
+    /// <summary>
+    /// After a booking the gate let through. The admission stays used when the booking took a seat,
+    /// and also when it may still: a request still running under the same key, or a different
+    /// request sent with that key (the first one holds the admission). Otherwise it comes back.
+    /// </summary>
+    public Task LeaveAsync(GatePass pass, ReservationStatus outcome) =>
+        LeaveAsync(pass, booked: outcome is ReservationStatus.Reserved or ReservationStatus.InProgress or ReservationStatus.KeyReused);
+
+    /// <summary>After a move the gate let through: the admission stays used only when the reservation moved.</summary>
+    public Task LeaveAsync(GatePass pass, RescheduleStatus outcome) => LeaveAsync(pass, booked: outcome == RescheduleStatus.Rescheduled);
+
+    private async Task LeaveAsync(GatePass pass, bool booked)
     {
         if (pass.Claim is { } claim && !booked)
         {

@@ -155,8 +155,10 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
         Assert.Equal(HttpStatusCode.NoContent, cancelled.StatusCode);
         Assert.Equal(1, await FreeSeatsAsync(client, place, ColdDay, "08:00"));
         Assert.NotNull(Assert.Single(await DiskAsync(place)).CancelledAt);
-        Assert.Equal(HttpStatusCode.NotFound,
+        Assert.Equal(HttpStatusCode.Gone,
             (await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{code}", person.Phone))).StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound,
+            (await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{code}", "+421911999888"))).StatusCode);
         await CodeOfAsync(await client.SendAsync(Reserve(place, ColdDay, "08:00", person)));
     }
 

@@ -287,7 +287,7 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
     }
 
     [Fact]
-    public async Task Cancel_frees_the_seat_and_the_code_is_gone()
+    public async Task Cancel_frees_the_seat_and_only_the_owner_learns_it_was_cancelled()
     {
         var (client, admin) = await StartAsync();
         var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
@@ -301,7 +301,17 @@ public abstract class ReservationContract<TBackend>(TBackend backend) : IClassFi
         Assert.Equal(HttpStatusCode.NoContent, cancelled.StatusCode);
         Assert.Equal(1, await FreeSeatsAsync(client, place, day, "08:00"));
         var lookup = await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{code}", person.Phone));
-        Assert.Equal(HttpStatusCode.NotFound, lookup.StatusCode);
+        Assert.Equal(HttpStatusCode.Gone, lookup.StatusCode);
+        var problem = await JsonAsync(lookup);
+        Assert.Equal("reservation-cancelled", problem["code"]!.GetValue<string>());
+        Assert.Equal("cancelled", problem["state"]!.GetValue<string>());
+        var byId = new HttpRequestMessage(HttpMethod.Get, $"/api/reservations/{code}");
+        byId.Headers.Add("Slots-National-Id", person.NationalId);
+        Assert.Equal(HttpStatusCode.Gone, (await client.SendAsync(byId)).StatusCode);
+        // a stranger learns nothing: the same answer as for a code that never existed
+        var stranger = await client.SendAsync(WithPhone(HttpMethod.Get, $"/api/reservations/{code}", "+421911999888"));
+        Assert.Equal(HttpStatusCode.NotFound, stranger.StatusCode);
+        Assert.Equal("reservation-not-found", (await JsonAsync(stranger))["code"]!.GetValue<string>());
         // and the person may book again
         Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(place, day, "08:00", person))).StatusCode);
     }

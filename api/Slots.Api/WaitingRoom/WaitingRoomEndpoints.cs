@@ -1,37 +1,37 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using Slots.Api.Contracts;
-using Slots.Api.OpenApi;
-using Slots.Api.Problems;
 using Slots.Persons;
 using Slots.WaitingRoom;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.WaitingRoom;
 
 /// <summary>The waiting room as people meet it: the openings, joining one, and asking where they stand.</summary>
 internal static class WaitingRoomEndpoints
 {
     public static IEndpointRouteBuilder MapWaitingRoom(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/waiting-room").WithTags("Waiting room").Problems(ProblemCatalog.Shedding);
+        var group = app.MapGroup("/api/waiting-room").WithTags("Waiting room").Problems(ProblemTypes.Shedding);
         group.MapGet("/openings", Openings).WithName("ListOpenings").RequireRateLimiting(RateLimits.Reads)
             .WithSummary("List openings")
             .WithDescription("Openings that are open or closed recently: the places they cover, when they open and the seats left. "
                 + "Booking a place inside an open one needs a turn in its waiting room.");
-        group.MapPost("/openings/{id:long}/join", Join).WithName("JoinWaitingRoom").Accepts<JoinRequest>("application/json")
+        group.MapPost("/openings/{id:long}/join", Join).WithName("JoinWaitingRoom").WithJsonBody<JoinRequest>()
             .RequireRateLimiting(RateLimits.Writes)
             .WithSummary("Join an opening's waiting room")
             .WithDescription("Gives the person a place in line and a signed token that says so (no personal data in it). "
                 + "Before the opening every joiner is in the pre-queue, shuffled at random when it opens; after it, first come, first served. "
                 + "Joining again (same national id) answers the same place in line: 201 for a new one, 200 for one held already.")
-            .Problems(ProblemCatalog.OpeningNotFound, ProblemCatalog.OpeningClosed, ProblemCatalog.ValidationFailed,
-                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType, ProblemCatalog.NotFound);
+            .Location()
+            .ResponseHeader(StatusCodes.Status201Created, "Retry-After", "Seconds until the status is worth asking again.")
+            .ResponseHeader(StatusCodes.Status200OK, "Retry-After", "Seconds until the status is worth asking again.")
+            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.NotFound);
         group.MapGet("/status", Status).WithName("GetWaitingRoomStatus").RequireRateLimiting(RateLimits.Reads)
             .WithSummary("Where a token stands")
             .WithDescription("Waiting (position, people ahead, estimated wait), admitted (until when), no-seats-left, closed or expired, "
                 + "with the seats left in the opening. Answered from the instance's view of the counters, refreshed at most every second; "
                 + "ask again after Retry-After.")
             .Header(WaitingRoomProblems.TokenHeader, true, "The token a join answered.")
-            .Problems(ProblemCatalog.WaitingRoomTokenInvalid);
+            .ResponseHeader(StatusCodes.Status200OK, "Retry-After", "Seconds until the status is worth asking again.")
+            .Problems(ProblemTypes.WaitingRoomTokenInvalid);
         return app;
     }
 
@@ -40,20 +40,11 @@ internal static class WaitingRoomEndpoints
             o.Places.Order().ToArray(), o.Opening.OpensAt, o.IsOpen ? "open" : "closed", o.Opening.SeatsLeft)).ToArray());
 
     public static async Task<Results<Created<JoinDto>, Ok<JoinDto>, ProblemHttpResult, ValidationProblem>> Join(
-        long id, HttpContext http, WaitingRoomService room, PersonIdentity persons, CancellationToken ct)
+        long id, JsonBody<JoinRequest> body, HttpContext http, WaitingRoomService room, PersonIdentity persons, CancellationToken ct)
     {
-        var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.JoinRequest, ct);
-        if (unreadable is not null)
+        if (PersonIdentity.NormalizeNationalId(body.Value.NationalId) is not { } nationalId)
         {
-            return unreadable;
-        }
-        if (invalid is not null)
-        {
-            return invalid;
-        }
-        if (PersonIdentity.NormalizeNationalId(body!.NationalId) is not { } nationalId)
-        {
-            return Problem.Invalid("nationalId", string.IsNullOrWhiteSpace(body.NationalId)
+            return Problem.Invalid("nationalId", string.IsNullOrWhiteSpace(body.Value.NationalId)
                 ? "The national id is required."
                 : "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");
         }

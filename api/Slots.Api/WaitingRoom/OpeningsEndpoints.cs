@@ -1,12 +1,9 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
 using Slots.Api.Admin;
-using Slots.Api.Contracts;
-using Slots.Api.OpenApi;
-using Slots.Api.Problems;
 using Slots.WaitingRoom;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.WaitingRoom;
 
 /// <summary>Announcing, watching and closing waiting-room openings, for staff.</summary>
 internal static class OpeningsEndpoints
@@ -14,48 +11,39 @@ internal static class OpeningsEndpoints
     public static IEndpointRouteBuilder MapOpenings(this IEndpointRouteBuilder app)
     {
         var group = app.MapGroup("/api/admin/openings").WithTags("Admin")
-            .Problems([.. ProblemCatalog.Shedding, ProblemCatalog.Unauthenticated]);
-        group.MapPost("/", Create).WithName("CreateOpening").Accepts<CreateOpeningRequest>("application/json")
+            .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated]);
+        group.MapPost("/", Create).WithName("CreateOpening").WithJsonBody<CreateOpeningRequest>().Location()
             .RequireAuthorization(AdminAuth.AdminPolicy)
             .WithSummary("Announce an opening")
             .WithDescription("A waiting room for a region or a set of places from now on: people who join before opensAt are shuffled "
                 + "at opensAt, later ones served in order. admitPerSecond (optional) caps the pace; admissions never exceed the free seats "
                 + "in the scope plus abandonAllowance; an admitted person has admissionSeconds to book. Admin keys only.")
-            .Problems(ProblemCatalog.Forbidden, ProblemCatalog.ValidationFailed, ProblemCatalog.OpeningOverlaps,
-                ProblemCatalog.BodyTooLarge, ProblemCatalog.UnsupportedMediaType);
+            .Problems(ProblemTypes.Forbidden, ProblemTypes.OpeningOverlaps);
         group.MapGet("/", List).WithName("ListOpeningsForStaff").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Openings and their counters")
             .WithDescription("Open openings and those closed recently, with joins, the pre-queue, the serving counter and seats left. Viewer or admin keys.");
         group.MapGet("/{id:long}", Get).WithName("GetOpening").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("An opening and its counters")
             .WithDescription("As stored now. Viewer or admin keys.")
-            .Problems(ProblemCatalog.OpeningNotFound, ProblemCatalog.NotFound);
+            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.NotFound);
         group.MapPost("/{id:long}/close", Close).WithName("CloseOpening").RequireAuthorization(AdminAuth.AdminPolicy)
             .WithSummary("Close an opening")
             .WithDescription("Ends the waiting room: booking in its scope works as without one, status answers closed. Admin keys only.")
-            .Problems(ProblemCatalog.Forbidden, ProblemCatalog.OpeningNotFound, ProblemCatalog.OpeningClosed, ProblemCatalog.NotFound);
+            .Problems(ProblemTypes.Forbidden, ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.NotFound);
         return app;
     }
 
     public static async Task<Results<Created<OpeningDto>, ProblemHttpResult, ValidationProblem>> Create(
-        HttpRequest request, WaitingRoomService room, IOptions<WaitingRoomOptions> options, CancellationToken ct)
+        JsonBody<CreateOpeningRequest> request, WaitingRoomService room, IOptions<WaitingRoomOptions> options, CancellationToken ct)
     {
-        var (body, unreadable, invalid) = await JsonBody.ReadAsync(request, SlotsJsonContext.Default.CreateOpeningRequest, ct);
-        if (unreadable is not null)
-        {
-            return unreadable;
-        }
-        if (invalid is not null)
-        {
-            return invalid;
-        }
+        var body = request.Value;
         var v = new Validation();
-        var region = body!.Region?.Trim();
+        var region = body.Region?.Trim();
         if (string.IsNullOrEmpty(region) == (body.PlaceIds is not { Length: > 0 }))
         {
             v.Add("region", "Name either a region or placeIds, not both.");
         }
-        else if (region is { Length: > 100 } || region?.Any(char.IsControl) == true)
+        else if (body.Region is { Length: > 100 } || region?.Any(char.IsControl) == true)
         {
             v.Add("region", "At most 100 characters, without control characters.");
         }

@@ -1,9 +1,8 @@
 using System.Globalization;
 using Microsoft.AspNetCore.Http.HttpResults;
-using Slots.Api.Contracts;
 using Slots.WaitingRoom;
 
-namespace Slots.Api.Problems;
+namespace Slots.Api.WaitingRoom;
 
 /// <summary>The waiting room's refusals, mapped to problems in one place.</summary>
 internal static class WaitingRoomProblems
@@ -17,22 +16,22 @@ internal static class WaitingRoomProblems
         switch (pass.Verdict)
         {
             case GateVerdict.TokenRequired:
-                return Problem.Of(StatusCodes.Status403Forbidden, "waiting-room-required",
+                return Problem.Of(ProblemTypes.WaitingRoomRequired,
                     "This place is in a waiting-room opening: booking it needs your turn.",
                     $"Join the queue with POST /api/waiting-room/openings/{pass.OpeningId}/join, poll GET /api/waiting-room/status, "
                     + $"and once admitted send the token in the {TokenHeader} header with the booking.",
                     [opening]);
             case GateVerdict.NotYetAdmitted:
                 response.Headers.RetryAfter = AskAgain(pass.Status!);
-                return Problem.Of(StatusCodes.Status403Forbidden, "waiting-room-not-admitted",
+                return Problem.Of(ProblemTypes.WaitingRoomNotAdmitted,
                     pass.Status!.State == RoomState.NoSeatsLeft ? "No seats are left in this opening for now." : "Your turn has not come yet.",
                     "Keep polling GET /api/waiting-room/status at the pace in Retry-After; book once the status says admitted.",
                     [opening, new("room", Dto(pass.Status))]);
             case GateVerdict.AdmissionExpired:
-                return Problem.Of(StatusCodes.Status403Forbidden, "waiting-room-admission-expired",
+                return Problem.Of(ProblemTypes.WaitingRoomAdmissionExpired,
                     "Your time to book has passed.", "The admission lapsed unused and went to the next in line.", [opening]);
             case GateVerdict.AdmissionUsed:
-                return Problem.Of(StatusCodes.Status409Conflict, "waiting-room-admission-used",
+                return Problem.Of(ProblemTypes.WaitingRoomAdmissionUsed,
                     "This admission has already been used for a booking.", "One admission books once.", [opening]);
             default:
                 throw new InvalidOperationException($"The gate passed ({pass.Verdict}); there is no problem to answer.");
@@ -40,19 +39,19 @@ internal static class WaitingRoomProblems
     }
 
     public static ProblemHttpResult TokenInvalid(TokenCheck check) =>
-        Problem.Of(StatusCodes.Status401Unauthorized, "waiting-room-token-invalid",
+        Problem.Of(ProblemTypes.WaitingRoomTokenInvalid,
             check == TokenCheck.Expired ? "This waiting-room token has expired." : "This is not a valid waiting-room token.",
             $"Send the token the join answered in the {TokenHeader} header; join again for a new one.");
 
     public static ProblemHttpResult OpeningNotFound() =>
-        Problem.Of(StatusCodes.Status404NotFound, "opening-not-found", "There is no such opening.");
+        Problem.Of(ProblemTypes.OpeningNotFound, "There is no such opening.");
 
     public static ProblemHttpResult OpeningClosed() =>
-        Problem.Of(StatusCodes.Status409Conflict, "opening-closed", "This opening is closed.",
+        Problem.Of(ProblemTypes.OpeningClosed, "This opening is closed.",
             "Book directly: places in its scope need no waiting room now.");
 
     public static ProblemHttpResult OpeningOverlaps(long other) =>
-        Problem.Of(StatusCodes.Status409Conflict, "opening-overlaps", "An open opening already covers one of these places.",
+        Problem.Of(ProblemTypes.OpeningOverlaps, "An open opening already covers one of these places.",
             "Close it first, or leave its places out.", [new("openingId", other)]);
 
     /// <summary>Seconds until a client should ask again, for Retry-After and Cache-Control.</summary>

@@ -1,10 +1,8 @@
 using Microsoft.Extensions.Options;
-using Slots.Api.Contracts;
-using Slots.Api.Problems;
 using Slots.Persons;
 using Slots.Reservations;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.Reservations;
 
 /// <summary>Turns what a person sent into normalised domain requests, or field errors.</summary>
 internal sealed class ReservationRequests(PersonIdentity persons, IOptions<PersonOptions> options)
@@ -31,7 +29,7 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         {
             v.Add("name", "The name is required.");
         }
-        else if (name.Length > 100 || name.Any(char.IsControl))
+        else if (body.Name!.Length > 100 || name.Any(char.IsControl))
         {
             v.Add("name", "The name must be at most 100 characters, without control characters.");
         }
@@ -49,7 +47,7 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
                 ? "The national id is required."
                 : "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");
         }
-        var language = string.IsNullOrWhiteSpace(body.Language) ? "sk" : body.Language.Trim().ToLowerInvariant();
+        var language = body.Language ?? "sk";
         if (!Languages.Contains(language))
         {
             v.Add("language", "The language must be 'sk' or 'en'.");

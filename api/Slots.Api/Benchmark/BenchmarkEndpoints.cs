@@ -1,15 +1,13 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Options;
-using Slots.Api.Benchmark;
-using Slots.Api.Contracts;
-using Slots.Api.Problems;
+using Slots.Api.Reservations;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Storage.Ef;
 using Slots.Window;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.Benchmark;
 
 public sealed class BenchmarkOptions
 {
@@ -48,39 +46,24 @@ internal static class BenchmarkEndpoints
             .WithTags("Benchmark")
             .ExcludeFromDescription()
             .RequireRateLimiting(RateLimits.Writes);
-        group.MapPost("/noop", Noop).WithName("BenchmarkNoop");
-        group.MapPost("/reservations", (HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock,
-                IOptions<WindowOptions> window, EfDialect dialect, CancellationToken ct) => Baseline(http, requests, places, clock, window, contexts.Value, dialect, ct))
-            .WithName("BenchmarkBaselineReserve");
+        group.MapPost("/noop", Noop).WithName("BenchmarkNoop").WithJsonBody<ReserveRequest>();
+        group.MapPost("/reservations", (JsonBody<ReserveRequest> body, HttpContext http, ReservationRequests requests, PlaceDirectory places,
+                TimeProvider clock, IOptions<WindowOptions> window, EfDialect dialect, CancellationToken ct) =>
+                Baseline(body, http, requests, places, clock, window, contexts.Value, dialect, ct))
+            .WithName("BenchmarkBaselineReserve").WithJsonBody<ReserveRequest>();
         return app;
     }
 
-    public static async Task<Results<NoContent, ProblemHttpResult, ValidationProblem>> Noop(HttpRequest request, CancellationToken ct)
-    {
-        var (_, unreadable, invalid) = await JsonBody.ReadAsync(request, SlotsJsonContext.Default.ReserveRequest, ct);
-        if (unreadable is not null)
-        {
-            return unreadable;
-        }
-        return invalid is not null ? invalid : TypedResults.NoContent();
-    }
+    /// <summary>The body is read by the same filter as a booking's; nothing else happens.</summary>
+    public static NoContent Noop(JsonBody<ReserveRequest> body) => TypedResults.NoContent();
 
     public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Baseline(
-        HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock, IOptions<WindowOptions> window,
-        DbContextOptions<BaselineDbContext> contexts, EfDialect dialect, CancellationToken ct)
+        JsonBody<ReserveRequest> body, HttpContext http, ReservationRequests requests, PlaceDirectory places, TimeProvider clock,
+        IOptions<WindowOptions> window, DbContextOptions<BaselineDbContext> contexts, EfDialect dialect, CancellationToken ct)
     {
-        var (body, unreadable, invalid) = await JsonBody.ReadAsync(http.Request, SlotsJsonContext.Default.ReserveRequest, ct);
-        if (unreadable is not null)
-        {
-            return unreadable;
-        }
-        if (invalid is not null)
-        {
-            return invalid;
-        }
         var v = new Validation();
         var key = http.Request.Headers[ReservationRequests.IdempotencyHeader].ToString();
-        if (requests.Booking(body!, key, v) is not { } booking)
+        if (requests.Booking(body.Value, key, v) is not { } booking)
         {
             return v.ToProblem();
         }
@@ -100,18 +83,18 @@ internal static class BenchmarkEndpoints
         {
             case ReservationStatus.Reserved:
                 return TypedResults.Created($"/api/reservations/{code}", new ReservationDto(code!, place.Id, place.Name, place.Address,
-                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), minutes, booking.Name));
+                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), minutes, booking.Name, ReservationDto.Booked));
             case ReservationStatus.SlotFull:
-                return Problem.Of(StatusCodes.Status409Conflict, "slot-full", "This slot has no free seat left.");
+                return Problem.Of(ProblemTypes.SlotFull, "This slot has no free seat left.");
             case ReservationStatus.AlreadyBooked:
-                return Problem.Of(StatusCodes.Status409Conflict, "already-booked", "This person already holds a reservation; cancel or reschedule it first.");
+                return Problem.Of(ProblemTypes.AlreadyBooked, "This person already holds a reservation; cancel or reschedule it first.");
             case ReservationStatus.UnknownSlot:
                 return Problem.UnknownSlot();
             case ReservationStatus.SlotStarted:
                 return Problem.SlotStarted();
             default:
                 http.Response.Headers.RetryAfter = "1";
-                return Problem.Of(StatusCodes.Status503ServiceUnavailable, "contention", "Every attempt lost a race for a seat; retry.");
+                return Problem.Of(ProblemTypes.Contention, "Every attempt lost a race for a seat; retry.");
         }
     }
 }

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 
-namespace Slots.Api.Metrics;
+namespace Slots.Api.Http;
 
 /// <summary>
 /// The Slots.Api meter: reservation requests by operation and outcome with their handling time

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using Slots.Reservations;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.Places;
 
 /// <summary>
 /// Availability answers as bytes, kept while the snapshot state they were built from is unchanged

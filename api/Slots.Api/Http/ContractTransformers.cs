@@ -1,10 +1,15 @@
+using System.ComponentModel;
+using System.ComponentModel.DataAnnotations;
+using System.Globalization;
 using System.Text.Json.Nodes;
 using Microsoft.AspNetCore.Authorization;
 using Microsoft.AspNetCore.OpenApi;
+using Microsoft.Extensions.Options;
 using Microsoft.OpenApi;
 using Slots.Hosting.Staff;
+using Slots.Persons;
 
-namespace Slots.Api.OpenApi;
+namespace Slots.Api.Http;
 
 /// <summary>
 /// Makes /openapi/v1.json the contract: every problem response with its codes and Retry-After,
@@ -30,17 +35,7 @@ internal static class ContractTransformers
         {
             o.AddDocumentTransformer((document, _, _) => Document(document));
             o.AddOperationTransformer((operation, context, _) => Operation(operation, context));
-            // Request bodies are read field by field and a missing field is answered 400 with its name, so no
-            // member is required by the schema (records' constructor parameters would otherwise all be).
-            o.AddSchemaTransformer((schema, context, _) =>
-            {
-                if (context.JsonTypeInfo.Type.Namespace == typeof(Contracts.ReserveRequest).Namespace
-                    && context.JsonTypeInfo.Type.Name.EndsWith("Request", StringComparison.Ordinal) || context.JsonTypeInfo.Type == typeof(Contracts.DemoDataBody))
-                {
-                    schema.Required?.Clear();
-                }
-                return Task.CompletedTask;
-            });
+            o.AddSchemaTransformer((schema, context, _) => Schema(schema, context));
         });
 
     private static Task Document(OpenApiDocument document)
@@ -70,6 +65,18 @@ internal static class ContractTransformers
         document.Components ??= new OpenApiComponents();
         document.Components.Schemas ??= new Dictionary<string, IOpenApiSchema>();
         document.Components.Schemas[ProblemSchema] = Problem();
+        // A nested object is written as oneOf [null, its reference]; a required one is the reference alone.
+        foreach (var schema in document.Components.Schemas.Values.OfType<OpenApiSchema>().Where(s => s.Required is { Count: > 0 } && s.Properties is not null))
+        {
+            foreach (var name in schema.Required!)
+            {
+                if (schema.Properties!.TryGetValue(name, out var member) && member is OpenApiSchema { OneOf: { Count: 2 } oneOf }
+                    && oneOf.Where(s => s is not OpenApiSchema { Type: JsonSchemaType.Null }).ToList() is [var only])
+                {
+                    schema.Properties[name] = only;
+                }
+            }
+        }
         // Every problem response points at Problem; the framework's own problem schemas would be unused.
         document.Components.Schemas.Remove("HttpValidationProblemDetails");
         document.Components.Schemas.Remove("ProblemDetails");
@@ -87,11 +94,24 @@ internal static class ContractTransformers
     private static Task Operation(OpenApiOperation operation, OpenApiOperationTransformerContext context)
     {
         var metadata = context.Description.ActionDescriptor.EndpointMetadata;
-        var codes = metadata.OfType<ProblemsMetadata>().SelectMany(m => m.Codes).Distinct().Select(ProblemCatalog.Of).ToList();
+        var codes = metadata.OfType<ProblemsMetadata>().SelectMany(m => m.Types).Distinct().ToList();
         operation.Responses ??= new OpenApiResponses();
         foreach (var status in codes.GroupBy(c => c.Status).OrderBy(g => g.Key))
         {
-            operation.Responses[status.Key.ToString(System.Globalization.CultureInfo.InvariantCulture)] = ProblemResponse(status.ToList(), context.Document);
+            operation.Responses[status.Key.ToString(CultureInfo.InvariantCulture)] = ProblemResponse(status.ToList(), context.Document);
+        }
+        foreach (var header in metadata.OfType<ResponseHeaderMetadata>())
+        {
+            if (operation.Responses.TryGetValue(header.Status.ToString(CultureInfo.InvariantCulture), out var response) && response is OpenApiResponse concrete)
+            {
+                concrete.Headers ??= new Dictionary<string, IOpenApiHeader>();
+                concrete.Headers[header.Name] = new OpenApiHeader
+                {
+                    Description = header.Description,
+                    Required = header.Required,
+                    Schema = new OpenApiSchema { Type = JsonSchemaType.String, Format = header.Format },
+                };
+            }
         }
         // Success first, then the problems by status: the snapshot reads in a stable order.
         var ordered = operation.Responses.OrderBy(r => r.Key, StringComparer.Ordinal).ToList();
@@ -109,22 +129,21 @@ internal static class ContractTransformers
                 In = ParameterLocation.Header,
                 Required = header.Required,
                 Description = header.Description,
-                Schema = new OpenApiSchema { Type = JsonSchemaType.String, MinLength = header.MinLength, MaxLength = header.MaxLength },
+                Schema = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.String,
+                    MinLength = header.MinLength,
+                    MaxLength = header.MaxLength,
+                    Pattern = header.Pattern ?? (header.Phone ? Patterns.Phone(Options(context.ApplicationServices).DefaultCountryCode) : null),
+                },
             });
         }
-        foreach (var query in metadata.OfType<QueryIntegerMetadata>())
+        foreach (var query in metadata.OfType<QueryMetadata>())
         {
             if (operation.Parameters?.OfType<OpenApiParameter>().FirstOrDefault(p => p.Name == query.Name && p.In == ParameterLocation.Query) is { } parameter)
             {
                 parameter.Description = query.Description;
-                parameter.Schema = new OpenApiSchema
-                {
-                    Type = JsonSchemaType.Integer,
-                    Format = "int32",
-                    Minimum = query.Minimum.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                    Maximum = query.Maximum.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                    Default = query.Default,
-                };
+                parameter.Schema = query.Schema;
             }
         }
         // Staff operations need the key; the rest say so explicitly with an empty requirement (anyone may call them).
@@ -134,31 +153,23 @@ internal static class ContractTransformers
         return Task.CompletedTask;
     }
 
-    private static OpenApiResponse ProblemResponse(List<ProblemEntry> problems, OpenApiDocument? document)
+    /// <summary>
+    /// One status's problems: the one Problem schema (a generated client gets one problem type, its
+    /// code an enum of every code), the codes this operation can answer at this status in the
+    /// description and in x-problem-codes, and Retry-After where one of them carries it.
+    /// </summary>
+    private static OpenApiResponse ProblemResponse(List<ProblemType> problems, OpenApiDocument? document)
     {
         var response = new OpenApiResponse
         {
             Description = string.Join("; ", problems.Select(p => $"`{p.Code}`: {p.When}")) + ".",
             Content = new Dictionary<string, OpenApiMediaType>
             {
-                [ProblemJson] = new()
-                {
-                    Schema = new OpenApiSchema
-                    {
-                        AllOf =
-                        [
-                            new OpenApiSchemaReference(ProblemSchema, document),
-                            new OpenApiSchema
-                            {
-                                Type = JsonSchemaType.Object,
-                                Properties = new Dictionary<string, IOpenApiSchema>
-                                {
-                                    ["code"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = [.. problems.Select(p => (JsonNode)p.Code)] },
-                                },
-                            },
-                        ],
-                    },
-                },
+                [ProblemJson] = new() { Schema = new OpenApiSchemaReference(ProblemSchema, document) },
+            },
+            Extensions = new Dictionary<string, IOpenApiExtension>
+            {
+                ["x-problem-codes"] = new JsonNodeExtension(new JsonArray([.. problems.Select(p => (JsonNode)p.Code)])),
             },
         };
         if (problems.Any(p => p.RetryAfter))
@@ -176,6 +187,83 @@ internal static class ContractTransformers
         return response;
     }
 
+    /// <summary>
+    /// What a member's attributes say, in its schema: required (and then never null), ranges,
+    /// lengths, patterns, enums, day and time formats, descriptions. The attributes sit on the
+    /// records in each feature's DTO file; the handlers enforce the same rules.
+    /// </summary>
+    private static Task Schema(OpenApiSchema schema, OpenApiSchemaTransformerContext context)
+    {
+        var type = context.JsonTypeInfo;
+        if (type.Kind != System.Text.Json.Serialization.Metadata.JsonTypeInfoKind.Object || type.Type.Namespace?.StartsWith("Slots.Api", StringComparison.Ordinal) != true
+            || schema.Properties is null)
+        {
+            return Task.CompletedTask;
+        }
+        var isRequest = type.Type.GetConstructors().Any(c => c.GetParameters().Length > 0) && type.Type.Name.EndsWith("Request", StringComparison.Ordinal)
+            || type.Type.Name.EndsWith("Body", StringComparison.Ordinal);
+        if (isRequest)
+        {
+            // Requests are read field by field and a missing member is answered with its name, so only [Required] ones are required.
+            schema.Required?.Clear();
+        }
+        foreach (var property in type.Properties)
+        {
+            if (!schema.Properties.TryGetValue(property.Name, out var member) || member is not OpenApiSchema target
+                || property.AttributeProvider is not { } attributes)
+            {
+                continue;
+            }
+            foreach (var attribute in attributes.GetCustomAttributes(true))
+            {
+                switch (attribute)
+                {
+                    case RequiredAttribute:
+                        schema.Required ??= new HashSet<string>();
+                        schema.Required.Add(property.Name);
+                        target.Type &= ~JsonSchemaType.Null;
+                        break;
+                    case RangeAttribute range:
+                        target.Minimum = Convert.ToString(range.Minimum, CultureInfo.InvariantCulture);
+                        target.Maximum = Convert.ToString(range.Maximum, CultureInfo.InvariantCulture);
+                        break;
+                    case StringLengthAttribute length:
+                        target.MinLength = length.MinimumLength > 0 ? length.MinimumLength : null;
+                        target.MaxLength = length.MaximumLength;
+                        break;
+                    case MaxLengthAttribute items:
+                        target.MaxItems = items.Length;
+                        break;
+                    case RegularExpressionAttribute regex:
+                        target.Pattern = regex.Pattern;
+                        break;
+                    case AllowedValuesAttribute allowed:
+                        target.Enum = [.. allowed.Values.OfType<object>().Select(v => (JsonNode)JsonValue.Create(v.ToString())!)];
+                        if (target.Type?.HasFlag(JsonSchemaType.Null) == true)
+                        {
+                            target.Enum.Add(null!);
+                        }
+                        break;
+                    case DayAttribute:
+                        target.Format = "date";
+                        break;
+                    case TimeOfDayAttribute:
+                        target.Pattern = Patterns.Time;
+                        break;
+                    case PhoneInputAttribute:
+                        target.Pattern = Patterns.Phone(Options(context.ApplicationServices).DefaultCountryCode);
+                        break;
+                    case DescriptionAttribute description:
+                        target.Description = description.Description;
+                        break;
+                }
+            }
+        }
+        return Task.CompletedTask;
+    }
+
+    private static PersonOptions Options(IServiceProvider services) => services.GetRequiredService<IOptions<PersonOptions>>().Value;
+
     /// <summary>RFC 9457 problem details with the API's members.</summary>
     private static OpenApiSchema Problem() => new()
     {
@@ -189,7 +277,12 @@ internal static class ContractTransformers
             ["status"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
             ["detail"] = new OpenApiSchema { Type = JsonSchemaType.String },
             ["instance"] = new OpenApiSchema { Type = JsonSchemaType.String },
-            ["code"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = [.. ProblemCatalog.All.Select(p => (JsonNode)p.Code)] },
+            ["code"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.String,
+                Description = "What went wrong, for programs; the response's description says which codes each status can carry.",
+                Enum = [.. ProblemTypes.All.Select(p => (JsonNode)p.Code)],
+            },
             ["errors"] = new OpenApiSchema
             {
                 Type = JsonSchemaType.Object,
@@ -208,10 +301,16 @@ internal static class ContractTransformers
                     {
                         ["placeId"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
                         ["day"] = new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" },
-                        ["time"] = new OpenApiSchema { Type = JsonSchemaType.String, Pattern = "^[0-2][0-9]:[0-5][0-9]$" },
+                        ["time"] = new OpenApiSchema { Type = JsonSchemaType.String, Pattern = Patterns.Time },
                         ["free"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },
                     },
                 },
+            },
+            ["state"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.String,
+                Enum = ["cancelled"],
+                Description = "reservation-cancelled: the reservation's state, for its owner.",
             },
             ["existingCode"] = new OpenApiSchema { Type = JsonSchemaType.String, Description = "already-booked: the code of the reservation the person holds, only for the phone that booked it." },
             ["openingId"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int64", Description = "waiting-room-*: the opening whose waiting room the place is in." },
@@ -222,7 +321,7 @@ internal static class ContractTransformers
                 Required = new HashSet<string> { "state", "openingId", "seatsLeft", "askAgainSeconds" },
                 Properties = new Dictionary<string, IOpenApiSchema>
                 {
-                    ["state"] = new OpenApiSchema { Type = JsonSchemaType.String },
+                    ["state"] = new OpenApiSchema { Type = JsonSchemaType.String, Enum = ["waiting", "admitted", "no-seats-left", "closed", "expired"] },
                     ["openingId"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int64" },
                     ["seatsLeft"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int64" },
                     ["askAgainSeconds"] = new OpenApiSchema { Type = JsonSchemaType.Integer, Format = "int32" },

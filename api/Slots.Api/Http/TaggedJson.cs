@@ -4,7 +4,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
 using Microsoft.Net.Http.Headers;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.Http;
 
 /// <summary>
 /// A public JSON answer with a strong entity tag (a hash of its bytes, so every instance that has

@@ -1,13 +1,9 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using Slots.Api.Contracts;
-using Slots.Api.Metrics;
-using Slots.Api.OpenApi;
-using Slots.Api.Problems;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Window;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.Places;
 
 /// <summary>Finding a place and its free seats.</summary>
 internal static class PlacesEndpoints
@@ -20,19 +16,21 @@ internal static class PlacesEndpoints
     public static IEndpointRouteBuilder MapPlaces(this IEndpointRouteBuilder app)
     {
         var group = app.MapGroup("/api/places").WithTags("Places").RequireRateLimiting(RateLimits.Reads)
-            .Problems(ProblemCatalog.Shedding);
+            .Problems(ProblemTypes.Shedding);
         group.MapGet("/", List).WithName("ListPlaces")
             .WithSummary("List active places")
             .WithDescription("Active places, optionally in one region and/or with a name containing the search text, ordered by name, a page at a time.")
             .QueryInteger("page", 1, MaxPage, 1, "The page, from 1.")
             .QueryInteger("pageSize", 1, 100, 20, "Places per page.")
-            .Problems(ProblemCatalog.ValidationFailed);
+            .QueryText("region", 100, "Only places in this region (as GET /api/places/regions names them).")
+            .QueryText("name", 100, "Only places whose name contains this text.")
+            .Problems(ProblemTypes.ValidationFailed);
         group.MapGet("/regions", Regions).WithName("ListRegions")
             .WithSummary("List regions")
             .WithDescription("The regions that have an active place, for the region filter.");
         group.MapGet("/{id:int}", Get).WithName("GetPlace")
             .WithSummary("Get a place")
-            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound);
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.NotFound);
         group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability")
             .WithSummary("Free seats of a place")
             .WithDescription("Each slot that has not started between from and to (default: today and the next 6 days, at most 31 days) "
@@ -40,9 +38,15 @@ internal static class PlacesEndpoints
                 + "Cache-Control: public, max-age=1 (the seats are the same for everyone, and each instance's view is refreshed about "
                 + "every second): send the ETag back in If-None-Match to get 304 and no body while nothing changed. Booking stays the "
                 + "authority: a seat gone meanwhile is answered slot-full with fresh alternatives.")
+            .QueryDay("from", "The first day; today at the place when left out.")
+            .QueryDay("to", "The last day; 6 days after from when left out, at most 30 days after it.")
             .Produces<AvailabilityDto>(StatusCodes.Status200OK, "application/json")
             .Produces(StatusCodes.Status304NotModified)
-            .Problems(ProblemCatalog.UnknownPlace, ProblemCatalog.NotFound, ProblemCatalog.ValidationFailed);
+            .ResponseHeader(StatusCodes.Status200OK, "ETag", "The answer's entity tag: send it in If-None-Match to get 304 while nothing changed.")
+            .ResponseHeader(StatusCodes.Status200OK, "Cache-Control", "public, max-age=1")
+            .ResponseHeader(StatusCodes.Status304NotModified, "ETag", "The entity tag the client holds, still current.")
+            .Header("If-None-Match", false, "The ETag of an availability answer the client holds.")
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.NotFound, ProblemTypes.ValidationFailed);
         return app;
     }
 

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using Microsoft.AspNetCore.Http.HttpResults;
 
-namespace Slots.Api.Metrics;
+namespace Slots.Api.Reservations;
 
 /// <summary>
 /// Times and counts each reservation request in one place, around its handler: the outcome is read

@@ -1,4 +1,4 @@
-namespace Slots.Api.Problems;
+namespace Slots.Api.Http;
 
 /// <summary>Collects field errors; the request is valid when none were added.</summary>
 internal sealed class Validation

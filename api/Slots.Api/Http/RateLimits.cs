@@ -1,10 +1,8 @@
 using System.Globalization;
 using System.Threading.RateLimiting;
 using Microsoft.AspNetCore.RateLimiting;
-using Slots.Api.Metrics;
-using Slots.Api.Problems;
 
-namespace Slots.Api.Endpoints;
+namespace Slots.Api.Http;
 
 public sealed class RateLimitOptions
 {
@@ -40,10 +38,10 @@ internal static class RateLimits
             {
                 var wait = context.Lease.TryGetMetadata(MetadataName.RetryAfter, out var retryAfter)
                     ? retryAfter : options.Window;
-                context.HttpContext.RequestServices.GetRequiredService<ApiMetrics>().Shed(StatusCodes.Status429TooManyRequests, "rate-limited");
+                context.HttpContext.RequestServices.GetRequiredService<ApiMetrics>().Shed(StatusCodes.Status429TooManyRequests, ProblemTypes.RateLimited.Code);
                 context.HttpContext.Response.Headers.RetryAfter =
                     Math.Max(1, (int)Math.Ceiling(wait.TotalSeconds)).ToString(CultureInfo.InvariantCulture);
-                await Problem.Of(StatusCodes.Status429TooManyRequests, "rate-limited", "Too many requests.",
+                await Problem.Of(ProblemTypes.RateLimited, "Too many requests.",
                     "Wait for the seconds in Retry-After, then retry with the same Idempotency-Key.").ExecuteAsync(context.HttpContext);
             };
         });

@@ -1,11 +1,17 @@
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using Microsoft.AspNetCore.Mvc;
+using Slots.Api.Admin;
+using Slots.Api.Places;
+using Slots.Api.Reservations;
+using Slots.Api.WaitingRoom;
 
-namespace Slots.Api.Contracts;
+namespace Slots.Api.Http;
+
+// Numbers are numbers: "placeId":"2" is refused naming the field, as the document says (the Web defaults would read it).
 
 /// <summary>Source-generated JSON: no reflection on the hot path.</summary>
-[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull, NumberHandling = JsonNumberHandling.Strict)]
 [JsonSerializable(typeof(ReserveRequest))]
 [JsonSerializable(typeof(RescheduleRequest))]
 [JsonSerializable(typeof(CreatePlaceRequest))]

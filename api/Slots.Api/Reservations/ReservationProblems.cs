@@ -1,8 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using Slots.Api.Contracts;
 using Slots.Reservations;
 
-namespace Slots.Api.Problems;
+namespace Slots.Api.Reservations;
 
 /// <summary>
 /// Every reservation outcome that is not a success, mapped to its problem in one place: the
@@ -10,26 +9,28 @@ namespace Slots.Api.Problems;
 /// </summary>
 internal static class ReservationProblems
 {
+    public const string ReplayedHeader = "Idempotent-Replayed";
+
     /// <summary>The answer to a booking: <paramref name="created"/> when a seat was taken, else its problem.</summary>
     public static Results<TOk, ProblemHttpResult, ValidationProblem> Answer<TOk>(BookingAnswer answer, DateOnly day, HttpResponse response, Func<TOk> created)
         where TOk : IResult
     {
         if (answer.Replayed)
         {
-            response.Headers["Idempotent-Replayed"] = "true";
+            response.Headers[ReplayedHeader] = "true";
         }
         return answer.Status switch
         {
             ReservationStatus.Reserved => created(),
             ReservationStatus.SlotFull => SlotFull("This slot has no free seat left.", answer.Alternatives),
-            ReservationStatus.AlreadyBooked => Problem.Of(StatusCodes.Status409Conflict, "already-booked",
+            ReservationStatus.AlreadyBooked => Problem.Of(ProblemTypes.AlreadyBooked,
                 "This person already holds a reservation; cancel or reschedule it first.",
                 extensions: answer.Code is null ? null : [new("existingCode", answer.Code)]),
             ReservationStatus.UnknownSlot => Problem.UnknownSlot(),
             ReservationStatus.SlotStarted => Problem.SlotStarted(),
             ReservationStatus.UnknownPlace => Problem.UnknownPlace(),
             ReservationStatus.OutsideWindow => OutsideWindow(day, answer.Window!.Value),
-            ReservationStatus.KeyReused => Problem.Of(StatusCodes.Status422UnprocessableEntity, "idempotency-key-reused",
+            ReservationStatus.KeyReused => Problem.Of(ProblemTypes.IdempotencyKeyReused,
                 "This Idempotency-Key was used for a different request.", "Use a new key for a new booking."),
             ReservationStatus.InProgress => InProgress(response),
             _ => throw new InvalidOperationException($"Unmapped reservation status {answer.Status}."),
@@ -46,7 +47,7 @@ internal static class ReservationProblems
             RescheduleStatus.UnknownSlot => Problem.UnknownSlot(),
             RescheduleStatus.SlotStarted => Problem.SlotStarted(),
             RescheduleStatus.Started => Problem.ReservationStarted(),
-            RescheduleStatus.AcrossWindow => Problem.Of(StatusCodes.Status409Conflict, "reschedule-across-window",
+            RescheduleStatus.AcrossWindow => Problem.Of(ProblemTypes.RescheduleAcrossWindow,
                 "This reservation cannot be moved between days inside and beyond the next weeks.",
                 "Cancel it and book the new slot instead."),
             RescheduleStatus.UnknownPlace => Problem.UnknownPlace(),
@@ -65,16 +66,24 @@ internal static class ReservationProblems
     };
 
     private static ProblemHttpResult SlotFull(string title, IReadOnlyList<SlotAvailability>? alternatives) =>
-        Problem.Of(StatusCodes.Status409Conflict, "slot-full", title,
+        Problem.Of(ProblemTypes.SlotFull, title,
             "Pick one of the nearest free slots listed in alternatives.",
-            [new("alternatives", (alternatives ?? []).Select(Formats.Alternative).ToArray())]);
+            [new("alternatives", (alternatives ?? []).Select(Alternative).ToArray())]);
 
     private static ProblemHttpResult InProgress(HttpResponse response)
     {
         response.Headers.RetryAfter = "1";
-        return Problem.Of(StatusCodes.Status409Conflict, "request-in-progress",
+        return Problem.Of(ProblemTypes.RequestInProgress,
             "A request with this Idempotency-Key is still being processed.", "Retry after the time in Retry-After.");
     }
+
+    private static AlternativeDto Alternative(SlotAvailability slot) =>
+        new(slot.Slot.PlaceId, Formats.Day(slot.Slot.Day), Formats.Time(slot.Slot.StartMinute), slot.Free);
+
+    /// <summary>To its owner: the reservation existed and was cancelled.</summary>
+    public static ProblemHttpResult Cancelled() =>
+        Problem.Of(ProblemTypes.ReservationCancelled, "This reservation was cancelled.", "Book a new slot if you still need one.",
+            [new("state", "cancelled")]);
 
     /// <summary>A past day, or a day beyond what can be booked.</summary>
     private static ValidationProblem OutsideWindow(DateOnly day, (DateOnly First, DateOnly Last) window) =>

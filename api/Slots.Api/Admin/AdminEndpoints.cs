@@ -1,0 +1,113 @@
+using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Api.Places;
+using Slots.Catalogue;
+using Slots.Places;
+using Slots.Scheduling;
+using Slots.Storage;
+using Slots.Window;
+
+namespace Slots.Api.Admin;
+
+/// <summary>Places, slot generation, demo data and statistics, for authenticated staff only (slots: SlotGenerationEndpoints).</summary>
+internal static class AdminEndpoints
+{
+    public static IEndpointRouteBuilder MapAdmin(this IEndpointRouteBuilder app)
+    {
+        var group = app.MapGroup("/api/admin").WithTags("Admin").RequireAuthorization(AdminAuth.AdminPolicy)
+            .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden, ProblemTypes.ValidationFailed]);
+        group.MapPost("/places", CreatePlace).WithName("CreatePlace").WithJsonBody<CreatePlaceRequest>().Location()
+            .WithSummary("Create a place")
+            .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admin keys only.");
+        group.MapPost("/slots/generate", SlotGenerationEndpoints.Generate).WithName("GenerateSlots").WithJsonBody<GenerateSlotsRequest>()
+            .WithSummary("Generate slots")
+            .WithDescription("Slots from a daily template for the given days (at most 366) at the given places, or every active place; "
+                + "slots that exist are kept. dryRun counts without writing. Admin keys only.");
+        group.MapPost("/demo-data", SlotGenerationEndpoints.Demo).WithName("CreateDemoData").WithJsonBody<DemoDataBody>()
+            .WithSummary("Create demo data")
+            .WithDescription("Believable places with slots, from a seed. Admin keys only.");
+        // Viewers (e.g. a ministry dashboard) may read statistics but change nothing.
+        ProblemType[] viewer = [.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated];
+        app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy)
+            .WithSummary("Seats and reservations per day")
+            .WithDescription("Per day between from and to (default: today and the next 29 days, at most 366): slots, seats, free seats and reservations. Viewer or admin keys.")
+            .QueryDay("from", "The first day (UTC); today when left out.")
+            .QueryDay("to", "The last day; 29 days after from when left out, at most 365 days after it.")
+            .Problems([.. viewer, ProblemTypes.ValidationFailed]);
+        app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
+            .WithSummary("Scheduler jobs and flush lag")
+            .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewer or admin keys.")
+            .Problems(viewer);
+        return app;
+    }
+
+    public static async Task<Results<Created<PlaceDto>, ValidationProblem>> CreatePlace(
+        JsonBody<CreatePlaceRequest> request, PlaceCatalog catalog, CancellationToken ct)
+    {
+        var body = request.Value;
+        var v = new Validation();
+        Required(v, "name", body.Name, 200);
+        Required(v, "address", body.Address, 300);
+        Required(v, "region", body.Region, 100);
+        if (string.IsNullOrWhiteSpace(body.TimeZone) || body.TimeZone.Length > 100 || !TimeZoneInfo.TryFindSystemTimeZoneById(body.TimeZone, out _))
+        {
+            v.Add("timeZone", "An IANA time zone id is required, e.g. Europe/Bratislava.");
+        }
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
+        var place = await catalog.CreateAsync(
+            new NewPlace(body.Name!.Trim(), body.Address!.Trim(), body.Region!.Trim(), body.TimeZone!, body.Active ?? true), ct);
+        return TypedResults.Created($"/api/places/{place.Id}", PlacesEndpoints.ToDto(place));
+    }
+
+    public static async Task<Results<Ok<StatsDto>, ValidationProblem>> Stats(
+        string? from, string? to, ICatalogStore catalogue, TimeProvider clock, CancellationToken ct)
+    {
+        var v = new Validation();
+        var today = DateOnly.FromDateTime(clock.GetUtcNow().UtcDateTime);
+        var first = today;
+        var last = today.AddDays(29);
+        if (from is not null && !Formats.TryDay(from, out first))
+        {
+            v.Add("from", $"Use {Formats.DayFormat}.");
+        }
+        if (to is not null && !Formats.TryDay(to, out last))
+        {
+            v.Add("to", $"Use {Formats.DayFormat}.");
+        }
+        if (v.IsValid && (last < first || last.DayNumber - first.DayNumber >= 366))
+        {
+            v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
+        }
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
+        var days = await catalogue.DayTotalsAsync(first, last, ct);
+        return TypedResults.Ok(new StatsDto(Formats.Day(first), Formats.Day(last),
+            days.Select(d => new DayStatsDto(Formats.Day(d.Day), d.Slots, d.Seats, d.FreeSeats, d.Reservations)).ToList()));
+    }
+
+    /// <summary>The scheduler as a person sees it: each job's last run, and how far the disk tables lag behind the hot ones.</summary>
+    public static async Task<Ok<JobsDto>> Jobs(IJobRunLog runs, IWindowSync window, TimeProvider clock, CancellationToken ct)
+    {
+        var oldest = await window.OldestPendingChangeAsync(ct);
+        var lag = oldest is { } at ? Math.Max(0, (clock.GetUtcNow() - at).TotalSeconds) : 0;
+        var last = await runs.LastRunsAsync(ct);
+        return TypedResults.Ok(new JobsDto(lag, oldest,
+            last.Select(r => new JobRunDto(r.Job, r.StartedAt, (long)r.Duration.TotalMilliseconds, r.Rows, r.Ok, r.Instance)).ToList()));
+    }
+
+    internal static void Required(Validation v, string field, string? value, int max)
+    {
+        if (string.IsNullOrWhiteSpace(value))
+        {
+            v.Add(field, "Required.");
+        }
+        else if (value.Length > max || value.Any(char.IsControl))
+        {
+            v.Add(field, $"At most {max} characters, without control characters.");
+        }
+    }
+}

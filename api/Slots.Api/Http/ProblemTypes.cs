@@ -1,0 +1,89 @@
+namespace Slots.Api.Http;
+
+/// <summary>
+/// One kind of problem a client can get: its code (the `code` member, and the type URI
+/// urn:slots:problem:&lt;code&gt;), its status, and when it is answered. Declared once, in
+/// <see cref="ProblemTypes"/>; the answers (<see cref="Problem.Of"/>) and the OpenAPI document
+/// both read it, so a code's status cannot differ between them.
+/// </summary>
+internal sealed record ProblemType(string Code, int Status, string When, bool RetryAfter = false);
+
+/// <summary>Every problem the API answers (docs/problems.md says the same for people).</summary>
+internal static class ProblemTypes
+{
+    public static readonly ProblemType ValidationFailed = new("validation-failed", 400,
+        "a field, query parameter or header is missing, malformed or out of range, or the day has passed (`errors` names each field)");
+    public static readonly ProblemType BadRequest = new("bad-request", 400,
+        "the request could not be read at all (a malformed header or path the server rejected before any endpoint)");
+    public static readonly ProblemType NotFound = new("not-found", 404, "no endpoint at that path (e.g. a path parameter that is not a number)");
+    public static readonly ProblemType MethodNotAllowed = new("method-not-allowed", 405, "the path exists but not for this method; `Allow` lists the methods it takes");
+    public static readonly ProblemType UnsupportedMediaType = new("unsupported-media-type", 415, "the body is not `application/json`");
+    public static readonly ProblemType BodyTooLarge = new("body-too-large", 413, "the body is over 16 KiB");
+    public static readonly ProblemType HeadersTooLarge = new("headers-too-large", 431, "the request's headers are over the server's limit");
+    public static readonly ProblemType UnknownPlace = new("unknown-place", 404, "no active place with that id");
+    public static readonly ProblemType UnknownSlot = new("unknown-slot", 404, "the place has no slot at that day and time");
+    public static readonly ProblemType SlotFull = new("slot-full", 409,
+        "every seat of the slot is taken; `alternatives` lists the nearest free slots at the place");
+    public static readonly ProblemType SlotStarted = new("slot-started", 409, "the slot has already begun");
+    public static readonly ProblemType AlreadyBooked = new("already-booked", 409,
+        "the person already holds an active future reservation; `existingCode` carries its code, only for the phone that booked it");
+    public static readonly ProblemType RequestInProgress = new("request-in-progress", 409,
+        "a request with the same Idempotency-Key is still running; retry after `Retry-After`", RetryAfter: true);
+    public static readonly ProblemType IdempotencyKeyReused = new("idempotency-key-reused", 422, "the Idempotency-Key came with a different request");
+    public static readonly ProblemType ReservationNotFound = new("reservation-not-found", 404,
+        "no reservation with that code for that phone or national id");
+    public static readonly ProblemType ReservationCancelled = new("reservation-cancelled", 410,
+        "the reservation was cancelled (`state` is `cancelled`); only the phone or national id it was made with learns this, anyone else gets reservation-not-found");
+    public static readonly ProblemType ReservationStarted = new("reservation-started", 409, "the reservation's slot has begun; it can't be changed");
+    public static readonly ProblemType RescheduleAcrossWindow = new("reschedule-across-window", 409,
+        "a move between a day inside the hot window and one beyond it; cancel and book again");
+    public static readonly ProblemType WaitingRoomRequired = new("waiting-room-required", 403,
+        "the place is in an open waiting-room opening and the request has no valid `Waiting-Room-Token` for it; `openingId` names the opening to join");
+    public static readonly ProblemType WaitingRoomNotAdmitted = new("waiting-room-not-admitted", 403,
+        "the token's turn has not come yet (or the scope has no free seat now); `room` says where it stands, `Retry-After` when to ask again", RetryAfter: true);
+    public static readonly ProblemType WaitingRoomAdmissionExpired = new("waiting-room-admission-expired", 403, "the token was admitted, and its time to book has passed");
+    public static readonly ProblemType WaitingRoomAdmissionUsed = new("waiting-room-admission-used", 409,
+        "another booking already used this token's admission (one booking per admission)");
+    public static readonly ProblemType WaitingRoomTokenInvalid = new("waiting-room-token-invalid", 401,
+        "the `Waiting-Room-Token` is missing, malformed, not signed by this deployment, or past its lifetime; join again");
+    public static readonly ProblemType OpeningNotFound = new("opening-not-found", 404, "no waiting-room opening with that id");
+    public static readonly ProblemType OpeningClosed = new("opening-closed", 409, "the opening is closed: booking in its scope works without a waiting room");
+    public static readonly ProblemType OpeningOverlaps = new("opening-overlaps", 409, "an open opening already covers one of the places; `openingId` names it");
+    public static readonly ProblemType Unauthenticated = new("unauthenticated", 401, "no valid staff key in `X-Api-Key`");
+    public static readonly ProblemType Forbidden = new("forbidden", 403, "the key's role may not do this (viewer keys read statistics only)");
+    public static readonly ProblemType RateLimited = new("rate-limited", 429,
+        "the client address is over its budget (the API's limiter, or HAProxy's in front)", RetryAfter: true);
+    public static readonly ProblemType Overloaded = new("overloaded", 429,
+        "HAProxy in front turned the request away at once because too many already wait", RetryAfter: true);
+    public static readonly ProblemType DatabaseUnavailable = new("database-unavailable", 503,
+        "the database does not answer; nothing was half-written", RetryAfter: true);
+    public static readonly ProblemType ServiceBusy = new("service-busy", 503,
+        "HAProxy in front found every instance down or busy past its queue timeout", RetryAfter: true);
+    public static readonly ProblemType Contention = new("contention", 503,
+        "only the benchmark's EF Core baseline (never mapped in production): every attempt lost a race for a seat", RetryAfter: true);
+    public static readonly ProblemType InternalError = new("internal-error", 500, "a bug; logged without personal data");
+
+    /// <summary>Every problem type, in the order docs/problems.md lists them.</summary>
+    public static readonly IReadOnlyList<ProblemType> All =
+    [
+        ValidationFailed, BadRequest, NotFound, MethodNotAllowed, UnsupportedMediaType, BodyTooLarge, HeadersTooLarge,
+        UnknownPlace, UnknownSlot, SlotFull, SlotStarted, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
+        ReservationNotFound, ReservationCancelled, ReservationStarted, RescheduleAcrossWindow,
+        WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed, WaitingRoomTokenInvalid,
+        OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden,
+        RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, Contention, InternalError,
+    ];
+
+    /// <summary>What a booking into a place inside an open waiting-room opening can meet at its gate.</summary>
+    public static readonly ProblemType[] WaitingRoomGate = [WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed];
+
+    /// <summary>What any operation can meet under load or failure: limits (the API's or HAProxy's), a lost database, a bug.</summary>
+    public static readonly ProblemType[] Shedding = [RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, InternalError];
+
+    /// <summary>What reading a JSON body can answer (<see cref="JsonBody{T}"/>).</summary>
+    public static readonly ProblemType[] Body = [ValidationFailed, BodyTooLarge, UnsupportedMediaType];
+
+    private static readonly Dictionary<string, ProblemType> ByCode = All.ToDictionary(p => p.Code, StringComparer.Ordinal);
+
+    public static ProblemType? Find(string code) => ByCode.GetValueOrDefault(code);
+}
