@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.HttpOverrides;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
 
@@ -17,6 +18,9 @@ internal static class ApiRegistration
             o.SerializerOptions.NumberHandling = System.Text.Json.Serialization.JsonNumberHandling.Strict;
         });
         builder.Services.AddProblemDetails(o => o.CustomizeProblemDetails = Problem.WithCode);
+        // Header values are read as Latin-1, every byte a character: a header that is not valid UTF-8
+        // reaches the handler, which answers 400 problem+json naming it, instead of Kestrel's bare 400.
+        builder.Services.Configure<KestrelServerOptions>(o => o.RequestHeaderEncodingSelector = _ => System.Text.Encoding.Latin1);
         builder.Services.AddExceptionHandler<DatabaseUnavailableHandler>();
         builder.Services.AddSlotsOpenApi();
         builder.Services.AddSingleton<ApiMetrics>();

@@ -16,10 +16,10 @@ internal sealed record HeaderMetadata(string Name, bool Required, string Descrip
 internal sealed record ResponseHeaderMetadata(int Status, string Name, string Description, bool Required = true, string? Format = null);
 
 /// <summary>
-/// A query parameter the handler reads as text (to name it when it is wrong), documented as what
-/// it must be: an integer in a range, a day, or text up to a length.
+/// A query or path parameter the handler reads as text (to name it when it is wrong), documented as
+/// what it must be: an integer in a range, a day, or text up to a length.
 /// </summary>
-internal sealed record QueryMetadata(string Name, string Description, OpenApiSchema Schema);
+internal sealed record ParameterMetadata(string Name, string Description, OpenApiSchema Schema);
 
 /// <summary>What the OpenAPI document says about an endpoint beyond its typed results.</summary>
 internal static class ContractMetadata
@@ -54,7 +54,7 @@ internal static class ContractMetadata
 
     public static TBuilder QueryInteger<TBuilder>(this TBuilder builder, string name, int minimum, int maximum, int @default, string description)
         where TBuilder : IEndpointConventionBuilder =>
-        builder.WithMetadata(new QueryMetadata(name, description, new OpenApiSchema
+        builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema
         {
             Type = JsonSchemaType.Integer,
             Format = "int32",
@@ -63,13 +63,24 @@ internal static class ContractMetadata
             Default = @default,
         }));
 
+    /// <summary>A path id, read as text so that "x5" or an overflow is a 400 naming it rather than a 404.</summary>
+    public static TBuilder PathId<TBuilder>(this TBuilder builder, string description, bool wide = false)
+        where TBuilder : IEndpointConventionBuilder =>
+        builder.WithMetadata(new ParameterMetadata("id", description, new OpenApiSchema
+        {
+            Type = JsonSchemaType.Integer,
+            Format = wide ? "int64" : "int32",
+            Minimum = "1",
+            Maximum = (wide ? long.MaxValue : int.MaxValue).ToString(CultureInfo.InvariantCulture),
+        }));
+
     public static TBuilder QueryDay<TBuilder>(this TBuilder builder, string name, string description)
         where TBuilder : IEndpointConventionBuilder =>
-        builder.WithMetadata(new QueryMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" }));
+        builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" }));
 
     public static TBuilder QueryText<TBuilder>(this TBuilder builder, string name, int maxLength, string description)
         where TBuilder : IEndpointConventionBuilder =>
-        builder.WithMetadata(new QueryMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = maxLength }));
+        builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = maxLength }));
 
     /// <summary>Slots-Phone or Slots-National-Id: how a person proves a reservation is theirs, never in the URL.</summary>
     public static TBuilder ContactProof<TBuilder>(this TBuilder builder) where TBuilder : IEndpointConventionBuilder =>

@@ -138,9 +138,9 @@ internal static class ContractTransformers
                 },
             });
         }
-        foreach (var query in metadata.OfType<QueryMetadata>())
+        foreach (var query in metadata.OfType<ParameterMetadata>())
         {
-            if (operation.Parameters?.OfType<OpenApiParameter>().FirstOrDefault(p => p.Name == query.Name && p.In == ParameterLocation.Query) is { } parameter)
+            if (operation.Parameters?.OfType<OpenApiParameter>().FirstOrDefault(p => p.Name == query.Name && p.In is ParameterLocation.Query or ParameterLocation.Path) is { } parameter)
             {
                 parameter.Description = query.Description;
                 parameter.Schema = query.Schema;

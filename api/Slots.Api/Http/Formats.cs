@@ -38,6 +38,13 @@ internal static class Formats
     public static bool TryWhole(string text, out int value) =>
         int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
 
+    /// <summary>A positive whole number from a path, digits only (an id).</summary>
+    public static bool TryId(string text, out long id) =>
+        long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id) && id >= 1;
+
+    public static bool TryId(string text, out int id) =>
+        int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id) && id >= 1;
+
     public static bool TryTime(string? text, out TimeOnly time) =>
         TimeOnly.TryParseExact(text, "HH:mm", CultureInfo.InvariantCulture, DateTimeStyles.None, out time);
 }

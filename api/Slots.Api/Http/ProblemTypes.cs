@@ -59,6 +59,10 @@ internal static class ProblemTypes
         "the database does not answer; nothing was half-written", RetryAfter: true);
     public static readonly ProblemType ServiceBusy = new("service-busy", 503,
         "HAProxy in front found every instance down or busy past its queue timeout", RetryAfter: true);
+    public static readonly ProblemType BadGateway = new("bad-gateway", 502,
+        "HAProxy in front got no proper answer from an instance (it failed mid-answer); retry with the same Idempotency-Key", RetryAfter: true);
+    public static readonly ProblemType GatewayTimeout = new("gateway-timeout", 504,
+        "HAProxy in front waited too long for an instance; retry with the same Idempotency-Key, which tells whether it booked", RetryAfter: true);
     public static readonly ProblemType Contention = new("contention", 503,
         "only the benchmark's EF Core baseline (never mapped in production): every attempt lost a race for a seat", RetryAfter: true);
     public static readonly ProblemType InternalError = new("internal-error", 500, "a bug; logged without personal data");
@@ -71,14 +75,14 @@ internal static class ProblemTypes
         ReservationNotFound, ReservationCancelled, ReservationStarted, RescheduleAcrossWindow,
         WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed, WaitingRoomTokenInvalid,
         OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden,
-        RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, Contention, InternalError,
+        RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, Contention, InternalError,
     ];
 
     /// <summary>What a booking into a place inside an open waiting-room opening can meet at its gate.</summary>
     public static readonly ProblemType[] WaitingRoomGate = [WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed];
 
     /// <summary>What any operation can meet under load or failure: limits (the API's or HAProxy's), a lost database, a bug.</summary>
-    public static readonly ProblemType[] Shedding = [RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, InternalError];
+    public static readonly ProblemType[] Shedding = [RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, InternalError];
 
     /// <summary>What reading a JSON body can answer (<see cref="JsonBody{T}"/>).</summary>
     public static readonly ProblemType[] Body = [ValidationFailed, BodyTooLarge, UnsupportedMediaType];

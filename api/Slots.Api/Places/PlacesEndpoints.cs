@@ -28,10 +28,12 @@ internal static class PlacesEndpoints
         group.MapGet("/regions", Regions).WithName("ListRegions")
             .WithSummary("List regions")
             .WithDescription("The regions that have an active place, for the region filter.");
-        group.MapGet("/{id:int}", Get).WithName("GetPlace")
+        group.MapGet("/{id}", Get).WithName("GetPlace")
             .WithSummary("Get a place")
-            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.NotFound);
-        group.MapGet("/{id:int}/availability", Availability).WithName("GetAvailability")
+            .PathId("The place's id.")
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.ValidationFailed);
+        group.MapGet("/{id}/availability", Availability).WithName("GetAvailability")
+            .PathId("The place's id.")
             .WithSummary("Free seats of a place")
             .WithDescription("Each slot that has not started between from and to (default: today and the next 6 days, at most 31 days) "
                 + "with its length, capacity and free seats. Days are in the place's own time zone. The answer carries an ETag and "
@@ -46,7 +48,7 @@ internal static class PlacesEndpoints
             .ResponseHeader(StatusCodes.Status200OK, "Cache-Control", "public, max-age=1")
             .ResponseHeader(StatusCodes.Status304NotModified, "ETag", "The entity tag the client holds, still current.")
             .Header("If-None-Match", false, "The ETag of an availability answer the client holds.")
-            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.NotFound, ProblemTypes.ValidationFailed);
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.ValidationFailed);
         return app;
     }
 
@@ -84,14 +86,24 @@ internal static class PlacesEndpoints
     public static async Task<Ok<string[]>> Regions(PlaceCatalog catalog, CancellationToken ct) =>
         TypedResults.Ok((await catalog.RegionsAsync(ct)).ToArray());
 
-    public static async Task<Results<Ok<PlaceDto>, ProblemHttpResult>> Get(int id, PlaceCatalog catalog, CancellationToken ct) =>
-        await catalog.FindAsync(id, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
+    public static async Task<Results<Ok<PlaceDto>, ProblemHttpResult, ValidationProblem>> Get(string id, PlaceCatalog catalog, CancellationToken ct)
+    {
+        if (!Formats.TryId(id, out int placeId))
+        {
+            return InvalidId();
+        }
+        return await catalog.FindAsync(placeId, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
+    }
 
     public static async Task<Results<TaggedJson, ProblemHttpResult, ValidationProblem>> Availability(
-        int id, string? from, string? to, PlaceDirectory places, ReservationService reservations, AvailabilityAnswers answers,
+        string id, string? from, string? to, PlaceDirectory places, ReservationService reservations, AvailabilityAnswers answers,
         TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
-        var place = await places.FindAsync(id, ct);
+        if (!Formats.TryId(id, out int placeId))
+        {
+            return InvalidId();
+        }
+        var place = await places.FindAsync(placeId, ct);
         if (place is not { Active: true })
         {
             return Problem.UnknownPlace();
@@ -124,7 +136,7 @@ internal static class PlacesEndpoints
         metrics.AvailabilityRead();
         // Taken before the read: if it is the same after, the answer shows exactly that state.
         var stamp = reservations.AvailabilityStamp(place, last);
-        if (stamp is { } seen && answers.Find(id, first, last, seen, now) is { } kept)
+        if (stamp is { } seen && answers.Find(placeId, first, last, seen, now) is { } kept)
         {
             return kept;
         }
@@ -134,14 +146,16 @@ internal static class PlacesEndpoints
             .GroupBy(s => s.Slot.Day)
             .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
             .ToList();
-        var answer = TaggedJson.Of(new AvailabilityDto(id, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days),
+        var answer = TaggedJson.Of(new AvailabilityDto(placeId, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days),
             SlotsJsonContext.Default.AvailabilityDto, maxAgeSeconds: 1);
         if (stamp is { } before && reservations.AvailabilityStamp(place, last) == before)
         {
-            answers.Keep(id, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
+            answers.Keep(placeId, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
         }
         return answer;
     }
+
+    private static ValidationProblem InvalidId() => Problem.Invalid("id", "A place id is a whole number from 1 to 2147483647.");
 
     internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active);
 }

@@ -75,21 +75,22 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
     /// <summary>The phone or national id from the headers (never the URL), or field errors when neither is usable.</summary>
     public ContactProof? Proof(HttpRequest request, Validation v)
     {
-        string? rawPhone = request.Headers[PhoneHeader];
-        string? rawId = request.Headers[NationalIdHeader];
-        if (string.IsNullOrWhiteSpace(rawPhone) && string.IsNullOrWhiteSpace(rawId))
+        // A header sent must hold its value: an empty one is refused, not taken as absent.
+        var sentPhone = request.Headers.TryGetValue(PhoneHeader, out var rawPhone);
+        var sentId = request.Headers.TryGetValue(NationalIdHeader, out var rawId);
+        if (!sentPhone && !sentId)
         {
             v.Add(PhoneHeader, $"Send the phone number ({PhoneHeader}) or the national id ({NationalIdHeader}) used for the booking.");
             return null;
         }
         string? phone = null, hash = null;
-        if (!string.IsNullOrWhiteSpace(rawPhone) && (phone = PhoneNumber.Normalize(rawPhone, options.Value.DefaultCountryCode)) is null)
+        if (sentPhone && (phone = PhoneNumber.Normalize(rawPhone.ToString(), options.Value.DefaultCountryCode)) is null)
         {
             v.Add(PhoneHeader, "Not a phone number.");
         }
-        if (!string.IsNullOrWhiteSpace(rawId))
+        if (sentId)
         {
-            var id = PersonIdentity.NormalizeNationalId(rawId);
+            var id = PersonIdentity.NormalizeNationalId(rawId.ToString());
             if (id is null)
             {
                 v.Add(NationalIdHeader, "Not a national id.");

@@ -22,14 +22,16 @@ internal static class OpeningsEndpoints
         group.MapGet("/", List).WithName("ListOpeningsForStaff").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Openings and their counters")
             .WithDescription("Open openings and those closed recently, with joins, the pre-queue, the serving counter and seats left. Viewer or admin keys.");
-        group.MapGet("/{id:long}", Get).WithName("GetOpening").RequireAuthorization(AdminAuth.ViewerPolicy)
+        group.MapGet("/{id}", Get).WithName("GetOpening").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("An opening and its counters")
             .WithDescription("As stored now. Viewer or admin keys.")
-            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.NotFound);
-        group.MapPost("/{id:long}/close", Close).WithName("CloseOpening").RequireAuthorization(AdminAuth.AdminPolicy)
+            .PathId("The opening's id.", wide: true)
+            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.ValidationFailed);
+        group.MapPost("/{id}/close", Close).WithName("CloseOpening").RequireAuthorization(AdminAuth.AdminPolicy)
             .WithSummary("Close an opening")
             .WithDescription("Ends the waiting room: booking in its scope works as without one, status answers closed. Admin keys only.")
-            .Problems(ProblemTypes.Forbidden, ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.NotFound);
+            .PathId("The opening's id.", wide: true)
+            .Problems(ProblemTypes.Forbidden, ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.ValidationFailed);
         return app;
     }
 
@@ -86,16 +88,26 @@ internal static class OpeningsEndpoints
     public static async Task<Ok<OpeningDto[]>> List(WaitingRoomService room, CancellationToken ct) =>
         TypedResults.Ok((await room.OpeningsAsync(ct)).Select(o => Dto(o.Opening)).ToArray());
 
-    public static async Task<Results<Ok<OpeningDto>, ProblemHttpResult>> Get(long id, WaitingRoomService room, CancellationToken ct) =>
-        await room.FindAsync(id, ct) is { } opening ? TypedResults.Ok(Dto(opening)) : WaitingRoomProblems.OpeningNotFound();
-
-    public static async Task<Results<Ok<OpeningDto>, ProblemHttpResult>> Close(long id, WaitingRoomService room, CancellationToken ct)
+    public static async Task<Results<Ok<OpeningDto>, ProblemHttpResult, ValidationProblem>> Get(string id, WaitingRoomService room, CancellationToken ct)
     {
-        if (await room.CloseAsync(id, ct))
+        if (!Formats.TryId(id, out long openingId))
         {
-            return TypedResults.Ok(Dto((await room.FindAsync(id, ct))!));
+            return WaitingRoomProblems.InvalidId();
         }
-        return await room.FindAsync(id, ct) is null ? WaitingRoomProblems.OpeningNotFound() : WaitingRoomProblems.OpeningClosed();
+        return await room.FindAsync(openingId, ct) is { } opening ? TypedResults.Ok(Dto(opening)) : WaitingRoomProblems.OpeningNotFound();
+    }
+
+    public static async Task<Results<Ok<OpeningDto>, ProblemHttpResult, ValidationProblem>> Close(string id, WaitingRoomService room, CancellationToken ct)
+    {
+        if (!Formats.TryId(id, out long openingId))
+        {
+            return WaitingRoomProblems.InvalidId();
+        }
+        if (await room.CloseAsync(openingId, ct))
+        {
+            return TypedResults.Ok(Dto((await room.FindAsync(openingId, ct))!));
+        }
+        return await room.FindAsync(openingId, ct) is null ? WaitingRoomProblems.OpeningNotFound() : WaitingRoomProblems.OpeningClosed();
     }
 
     private static OpeningDto Dto(Opening o) => new(

@@ -14,7 +14,8 @@ internal static class WaitingRoomEndpoints
             .WithSummary("List openings")
             .WithDescription("Openings that are open or closed recently: the places they cover, when they open and the seats left. "
                 + "Booking a place inside an open one needs a turn in its waiting room.");
-        group.MapPost("/openings/{id:long}/join", Join).WithName("JoinWaitingRoom").WithJsonBody<JoinRequest>()
+        group.MapPost("/openings/{id}/join", Join).WithName("JoinWaitingRoom").WithJsonBody<JoinRequest>()
+            .PathId("The opening's id.", wide: true)
             .RequireRateLimiting(RateLimits.Writes)
             .WithSummary("Join an opening's waiting room")
             .WithDescription("Gives the person a place in line and a signed token that says so (no personal data in it). "
@@ -23,7 +24,7 @@ internal static class WaitingRoomEndpoints
             .Location()
             .ResponseHeader(StatusCodes.Status201Created, "Retry-After", "Seconds until the status is worth asking again.")
             .ResponseHeader(StatusCodes.Status200OK, "Retry-After", "Seconds until the status is worth asking again.")
-            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.NotFound);
+            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed);
         group.MapGet("/status", Status).WithName("GetWaitingRoomStatus").RequireRateLimiting(RateLimits.Reads)
             .WithSummary("Where a token stands")
             .WithDescription("Waiting (position, people ahead, estimated wait), admitted (until when), no-seats-left, closed or expired, "
@@ -40,15 +41,19 @@ internal static class WaitingRoomEndpoints
             o.Places.Order().ToArray(), o.Opening.OpensAt, o.IsOpen ? "open" : "closed", o.Opening.SeatsLeft)).ToArray());
 
     public static async Task<Results<Created<JoinDto>, Ok<JoinDto>, ProblemHttpResult, ValidationProblem>> Join(
-        long id, JsonBody<JoinRequest> body, HttpContext http, WaitingRoomService room, PersonIdentity persons, CancellationToken ct)
+        string id, JsonBody<JoinRequest> body, HttpContext http, WaitingRoomService room, PersonIdentity persons, CancellationToken ct)
     {
+        if (!Formats.TryId(id, out long openingId))
+        {
+            return WaitingRoomProblems.InvalidId();
+        }
         if (PersonIdentity.NormalizeNationalId(body.Value.NationalId) is not { } nationalId)
         {
             return Problem.Invalid("nationalId", string.IsNullOrWhiteSpace(body.Value.NationalId)
                 ? "The national id is required."
                 : "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");
         }
-        var answer = await room.JoinAsync(id, persons.Hash(nationalId), ct);
+        var answer = await room.JoinAsync(openingId, persons.Hash(nationalId), ct);
         switch (answer.Outcome)
         {
             case JoinOutcome.UnknownOpening:

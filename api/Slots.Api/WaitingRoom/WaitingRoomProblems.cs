@@ -43,6 +43,8 @@ internal static class WaitingRoomProblems
             check == TokenCheck.Expired ? "This waiting-room token has expired." : "This is not a valid waiting-room token.",
             $"Send the token the join answered in the {TokenHeader} header; join again for a new one.");
 
+    public static ValidationProblem InvalidId() => Problem.Invalid("id", "An opening id is a whole number from 1.");
+
     public static ProblemHttpResult OpeningNotFound() =>
         Problem.Of(ProblemTypes.OpeningNotFound, "There is no such opening.");
 

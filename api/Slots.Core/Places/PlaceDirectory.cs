@@ -20,7 +20,7 @@ public sealed record PlaceInfo(int Id, string Name, string Address, string Regio
 public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clock)
 {
     private static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(30);
-    private static readonly TimeSpan MissReload = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan MissReload = TimeSpan.FromSeconds(1); // a reload by a concurrent miss this recent is used as is
     private readonly SemaphoreSlim _refreshing = new(1, 1);
     private volatile Snapshot _snapshot = new(new Dictionary<int, PlaceInfo>(), DateTimeOffset.MinValue);
 
@@ -36,14 +36,12 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
         }
         else if (!snapshot.Places.ContainsKey(placeId))
         {
-            // A miss may be a place created on another instance a moment ago. Reload for misses at
-            // most once a second, so requests for made-up ids cannot turn into a table scan each; a
-            // miss inside that second waits for the next reload instead of calling a place that
-            // exists unknown.
-            var wait = MissReload - age;
-            if (wait > TimeSpan.Zero)
+            // A miss may be a place created on another instance a moment ago. That one id is looked up
+            // (a primary-key read) and the copy reloaded only when it exists, so a made-up id costs one
+            // indexed read and no wait, and cannot turn into a reload of the whole table.
+            if (placeId < 1 || !await ExistsAsync(placeId, ct))
             {
-                await Task.Delay(wait, clock, ct);
+                return null;
             }
             snapshot = await RefreshAsync(snapshot, ct);
         }
@@ -58,6 +56,12 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
             snapshot = await RefreshAsync(snapshot, ct);
         }
         return snapshot.Places.Values.ToList();
+    }
+
+    private async Task<bool> ExistsAsync(int placeId, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        return await scope.ServiceProvider.GetRequiredService<ICatalogStore>().FindPlaceAsync(placeId, ct) is not null;
     }
 
     /// <summary>Forget the copy; the next read loads the table again.</summary>

@@ -48,7 +48,7 @@ public sealed class OpenApiContractTests : ApiTestBase
             Assert.NotNull(op.Operation["responses"]!["503"]!["headers"]!["Retry-After"]);
         });
         var reserve = document["paths"]!["/api/reservations"]!["post"]!;
-        Assert.Equal(["201", "400", "403", "404", "409", "413", "415", "422", "429", "500", "503"],
+        Assert.Equal(["201", "400", "403", "404", "409", "413", "415", "422", "429", "500", "502", "503", "504"],
             reserve["responses"]!.AsObject().Select(r => r.Key));
         Assert.Equal(["slot-full", "already-booked", "slot-started", "request-in-progress", "waiting-room-admission-used"],
             Codes(reserve["responses"]!["409"]!));
