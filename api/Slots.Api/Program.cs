@@ -37,6 +37,7 @@ app.UseAuthorization();
 app.UseRateLimiter();
 
 app.MapOpenApi();
+app.MapApiReference();  // /scalar: the reference page drawn from the document
 app.MapHealthProbes();
 app.MapSlotsMetrics();
 app.MapPlaces();
