@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { AdminApi } from '../api/adminApi';
 import type { NewOpening, StaffOpening } from '../api/types';
+import { dateLocale } from '../booking/dates';
 import { useI18n } from '../i18n/I18n';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
@@ -67,7 +68,7 @@ export function OpeningsCard({ admin }: { admin: AdminApi }) {
     if (closed) await refresh();
   };
 
-  const when = (iso: string) => new Date(iso).toLocaleString(lang === 'en' ? 'en-GB' : 'sk-SK', { dateStyle: 'short', timeStyle: 'short' });
+  const when = (iso: string) => new Date(iso).toLocaleString(dateLocale(lang), { dateStyle: 'short', timeStyle: 'short' });
 
   return (
     <section className="card" aria-labelledby="openings">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, zonedToUtc } from './dates';
+import { addDays, formatDay, zonedToUtc } from './dates';
 
 describe('addDays', () => {
   it('crosses months and years', () => {
@@ -16,5 +16,18 @@ describe('zonedToUtc', () => {
 
   it('handles the day daylight saving starts', () => {
     expect(zonedToUtc('2026-03-29', '08:00', 'Europe/Bratislava').toISOString()).toBe('2026-03-29T06:00:00.000Z');
+  });
+});
+
+// Regression: English dates were American ("Week 11/25 – 12/1"); a European reader reads 11/12 as 11 December.
+describe('formatDay', () => {
+  it('writes English dates day first', () => {
+    expect(formatDay('2026-11-25', 'en')).toBe('Wed 25/11');
+    expect(formatDay('2026-12-01', 'en', true)).toBe('Tuesday, 1 December 2026');
+  });
+
+  it('writes Slovak dates as Slovaks do', () => {
+    expect(formatDay('2026-11-25', 'sk')).toBe('st 25. 11.');
+    expect(formatDay('2026-12-01', 'sk', true)).toBe('utorok 1. decembra 2026');
   });
 });

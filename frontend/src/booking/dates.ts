@@ -6,13 +6,21 @@ export function addDays(day: string, days: number): string {
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
 
-/** A day as people read it, e.g. "po 24. 11." or "Mon 11/24". */
+/**
+ * The locale dates are written in: English as in Britain and Ireland (day before month, "Mon 24/11"),
+ * which is how a European reader expects it, not the American "11/24".
+ */
+export function dateLocale(lang: string): string {
+  return lang === 'en' ? 'en-GB' : lang === 'sk' ? 'sk-SK' : lang;
+}
+
+/** A day as people read it, e.g. "po 24. 11." or "Mon 24/11"; long: "pondelok 24. novembra 2025". */
 export function formatDay(day: string, lang: string, long = false): string {
   const [y, m, d] = day.split('-').map(Number);
   const options: Intl.DateTimeFormatOptions = long
     ? { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }
     : { weekday: 'short', day: 'numeric', month: 'numeric', timeZone: 'UTC' };
-  return new Intl.DateTimeFormat(lang, options).format(new Date(Date.UTC(y, m - 1, d, 12)));
+  return new Intl.DateTimeFormat(dateLocale(lang), options).format(new Date(Date.UTC(y, m - 1, d, 12)));
 }
 
 function offsetMs(utcMs: number, timeZone: string): number {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { dateLocale } from '../booking/dates';
 import { useI18n } from '../i18n/I18n';
 import type { Admission } from './WaitingRoom';
 
@@ -16,7 +17,7 @@ export function AdmissionBanner({ admission }: { admission: Admission }) {
   }, []);
 
   const left = Math.max(0, admission.deadline - now);
-  const until = new Date(admission.deadline).toLocaleTimeString(lang === 'en' ? 'en-GB' : 'sk-SK', { hour: '2-digit', minute: '2-digit' });
+  const until = new Date(admission.deadline).toLocaleTimeString(dateLocale(lang), { hour: '2-digit', minute: '2-digit' });
   return (
     <div className="notice notice-success admission" data-testid="admission">
       <p role="status">{t('roomAdmitted', { time: until })}</p>

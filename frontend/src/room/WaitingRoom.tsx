@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api/http';
 import { api, type RoomAnswer } from '../api/slotsApi';
 import type { Opening, Place, RoomStatus } from '../api/types';
+import { dateLocale } from '../booking/dates';
 import { validateNationalId } from '../booking/validation';
 import { type Translate, useI18n } from '../i18n/I18n';
 import { Field } from '../ui/Field';
@@ -30,7 +31,7 @@ interface WaitingRoomProps {
 }
 
 function clockTime(ms: number, lang: string): string {
-  return new Date(ms).toLocaleTimeString(lang === 'en' ? 'en-GB' : 'sk-SK', { hour: '2-digit', minute: '2-digit' });
+  return new Date(ms).toLocaleTimeString(dateLocale(lang), { hour: '2-digit', minute: '2-digit' });
 }
 
 function estimate(seconds: number | null, t: Translate): string | null {
