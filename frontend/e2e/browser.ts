@@ -1,5 +1,4 @@
-import { readFileSync, mkdirSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -7,7 +6,11 @@ import { expect } from 'vitest';
 import { frontendDir } from './stack';
 
 const axeSource = readFileSync(resolve(frontendDir, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-export const screenshotDir = resolve(frontendDir, '..', 'docs', 'screenshots');
+// Screenshots go to an ignored folder, so a test run rewrites no tracked file; to refresh the README's
+// pictures, name their folder (relative to the repository): SLOTS_SCREENSHOTS=docs/screenshots npm run e2e.
+export const screenshotDir = process.env.SLOTS_SCREENSHOTS
+  ? resolve(frontendDir, '..', process.env.SLOTS_SCREENSHOTS)
+  : resolve(frontendDir, 'test-results', 'screenshots');
 
 export interface Browser {
   context: BrowserContext;
