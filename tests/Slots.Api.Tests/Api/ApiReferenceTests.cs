@@ -31,4 +31,14 @@ public sealed class ApiReferenceTests : ApiTestBase
 
         Assert.All(ProblemTypes.All, p => Assert.Contains($"| {p.Code} | {p.Status} |", doc, StringComparison.Ordinal));
     }
+
+    // The samples carried 2026-11-25 and were refused as past days a day later.
+    [Fact]
+    public void The_http_samples_hard_code_no_day()
+    {
+        var samples = System.IO.Directory.GetFiles(Path.Combine(Repository.Root, "api"), "*.http", SearchOption.AllDirectories);
+
+        Assert.NotEmpty(samples);
+        Assert.All(samples, file => Assert.DoesNotMatch(@"\b\d{4}-\d{2}-\d{2}\b", File.ReadAllText(file)));
+    }
 }
