@@ -1,10 +1,28 @@
 import react from '@vitejs/plugin-react';
+import { loadEnv } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './build/precompress';
+import { firstPlacesPath } from './src/api/firstPlaces';
 
 // Relative asset paths: the same dist/ works at the API's root and from any CDN folder.
-export default defineConfig({
-  base: './',
-  plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true },
-  test: { include: ['src/**/*.test.ts'], environment: 'node' },
+export default defineConfig(({ mode }) => {
+  const apiBase = (loadEnv(mode, import.meta.dirname, 'VITE_').VITE_API_BASE ?? '').replace(/\/$/, '');
+  return {
+    base: './',
+    plugins: [
+      react(),
+      precompress(),
+      {
+        // The landing page's list is its largest paint: fetching it alongside the script, not after, takes
+        // a round trip off a phone's first screen. Same URL, mode and credentials as the app's own fetch.
+        name: 'slots-preload-first-places',
+        transformIndexHtml: () =>
+          [firstPlacesPath].map((path) => ({
+            tag: 'link', attrs: { rel: 'preload', as: 'fetch', href: `${apiBase}${path}`, crossorigin: 'anonymous' }, injectTo: 'head-prepend' as const,
+          })),
+      },
+    ],
+    build: { outDir: 'dist', emptyOutDir: true },
+    test: { include: ['src/**/*.test.ts'], environment: 'node' },
+  };
 });

@@ -29,6 +29,12 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
   context.setDefaultTimeout(15_000);
+  // Every page keeps the Content-Security-Policy violations it meets, for expectAccessible to check.
+  await context.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
@@ -40,15 +46,31 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
   };
 }
 
-/** Runs axe-core in the page and fails on any serious or critical violation. */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
-  await page.addScriptTag({ content: axeSource });
-  const violations = await page.evaluate(async () => {
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  targets: string[];
+}
+
+/**
+ * What axe-core finds in the page, after checking that the page's Content-Security-Policy blocked
+ * nothing since it loaded. axe is evaluated, not added as a script tag: the policy refuses inline
+ * scripts, as it should.
+ */
+export async function axeViolations(page: Page, label: string): Promise<AxeViolation[]> {
+  const blocked = await page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? []);
+  expect(blocked, `${label}: blocked by the Content-Security-Policy`).toEqual([]);
+  await page.evaluate(`${axeSource}\n;undefined`);
+  return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(document);
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Fails on any serious or critical axe-core violation, or anything the CSP blocked. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const serious = (await axeViolations(page, label)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious, `${label}: ${JSON.stringify(serious, null, 1)}`).toEqual([]);
 }
 

@@ -28,4 +28,30 @@ describe('the page as the API serves it', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
+
+  it('sends the page with its security headers', async () => {
+    const index = await fetch(`${appUrl}/`);
+    const policy = index.headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("default-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain('unsafe-inline');
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(index.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('sends the script compressed at build time to a browser that accepts it, plain to one that does not', async () => {
+    const html = await (await fetch(`${appUrl}/`)).text();
+    const script = new URL(/<script[^>]+src="([^"]+)"/.exec(html)![1], `${appUrl}/`);
+    const plain = await fetch(script, { headers: { 'Accept-Encoding': 'identity' } });
+    const size = (await plain.arrayBuffer()).byteLength;
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    for (const [accepted, sent] of [['gzip, deflate, br, zstd', 'br'], ['gzip', 'gzip']]) {
+      const packed = await fetch(script, { headers: { 'Accept-Encoding': accepted } });
+      expect(packed.headers.get('content-encoding'), accepted).toBe(sent);
+      expect(packed.headers.get('content-type'), accepted).toMatch(/^text\/javascript/);
+      expect(packed.headers.get('vary'), accepted).toBe('Accept-Encoding');
+      expect(Number(packed.headers.get('content-length')), accepted).toBeLessThan(size / 2);
+    }
+  });
 });

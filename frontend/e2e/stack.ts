@@ -10,10 +10,13 @@ import { join, resolve } from 'node:path';
 export const frontendDir = resolve(import.meta.dirname, '..');
 const repoRoot = resolve(frontendDir, '..');
 const apiProject = join(repoRoot, 'api', 'Slots.Api');
-const apiDll = join(repoRoot, 'artifacts', 'bin', 'Slots.Api', 'debug', 'Slots.Api.dll');
+// SLOTS_E2E_ARTIFACTS: build into and run from another artifacts folder than the repository's own.
+const artifacts = process.env.SLOTS_E2E_ARTIFACTS ? resolve(process.env.SLOTS_E2E_ARTIFACTS) : undefined;
+const apiDll = join(artifacts ?? join(repoRoot, 'artifacts'), 'bin', 'Slots.Api', 'debug', 'Slots.Api.dll');
 
 export function buildApi(): void {
-  const result = spawnSync('dotnet', ['build', apiProject, '--nologo', '-v', 'quiet'], { stdio: 'inherit', timeout: 300_000 });
+  const args = ['build', apiProject, '--nologo', '-v', 'quiet', ...(artifacts ? [`-p:ArtifactsPath=${artifacts}`] : [])];
+  const result = spawnSync('dotnet', args, { stdio: 'inherit', timeout: 300_000 });
   if (result.status !== 0) throw new Error(`dotnet build failed (${result.status ?? result.signal})`);
 }
 

@@ -1,9 +1,15 @@
-import { AdminPage } from './admin/AdminPage';
+import { lazy, Suspense } from 'react';
 import type { Language } from './api/types';
 import { BookingFlow } from './booking/BookingFlow';
 import { useI18n } from './i18n/I18n';
-import { ManagePage } from './manage/ManagePage';
+import { Notice } from './ui/Notice';
+import { ScreenBoundary } from './ui/ScreenBoundary';
 import { type Route, useHashRoute } from './ui/useHashRoute';
+
+// A citizen's first load is the booking flow only: looking a reservation up and the staff tools are
+// fetched when their route is opened, so a phone on the landing page downloads and parses less.
+const ManagePage = lazy(() => import('./manage/ManagePage').then((m) => ({ default: m.ManagePage })));
+const AdminPage = lazy(() => import('./admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 
 const languages: { code: Language; label: string }[] = [
   { code: 'sk', label: 'Slovensky' },
@@ -13,10 +19,10 @@ const languages: { code: Language; label: string }[] = [
 export function App() {
   const { t, lang, setLang } = useI18n();
   const route = useHashRoute();
+  // The staff tools are not advertised to the public: staff open #/admin themselves.
   const links: { route: Route; label: string }[] = [
     { route: 'book', label: t('navBook') },
     { route: 'manage', label: t('navManage') },
-    { route: 'admin', label: t('navAdmin') },
   ];
 
   return (
@@ -47,8 +53,13 @@ export function App() {
       </header>
       <main id="main" tabIndex={-1}>
         {route === 'book' && <BookingFlow />}
-        {route === 'manage' && <ManagePage />}
-        {route === 'admin' && <AdminPage />}
+        {route !== 'book' && (
+          <ScreenBoundary key={route} failed={<Notice kind="error">{t('loadFailed')} <button type="button" className="link" onClick={() => location.reload()}>{t('retry')}</button></Notice>}>
+            <Suspense fallback={<p role="status" className="loading">{t('loading')}</p>}>
+              {route === 'manage' ? <ManagePage /> : <AdminPage />}
+            </Suspense>
+          </ScreenBoundary>
+        )}
       </main>
     </>
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { firstPlacesPath } from './firstPlaces';
 import type { Clock } from './retry';
 import { type Booking, SlotsApi } from './slotsApi';
 
@@ -52,5 +53,17 @@ describe('SlotsApi.cancel', () => {
     const outcome = await new SlotsApi('', fetchFn).cancel('ABCDE-FGHJK', { kind: 'phone', value: '0905123456' }, { clock: instantClock });
     expect(outcome).toEqual({ kind: 'gave-up', reason: 'offline' });
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('the first places read', () => {
+  it('asks for exactly the request index.html preloads', async () => {
+    const urls: string[] = [];
+    const fetchFn = (async (url: string) => {
+      urls.push(url);
+      return new Response(JSON.stringify({ items: [], total: 0, page: 1, pageSize: 20 }));
+    }) as typeof fetch;
+    await new SlotsApi('', fetchFn).places('', '', 1);
+    expect(urls).toEqual([firstPlacesPath]);
   });
 });

@@ -1,3 +1,4 @@
+import { placesPageSize } from './firstPlaces';
 import { ApiError, query, readJson, readProblem } from './http';
 import { type Clock, type RetryPolicy, type Wait, type WaitReason, parseRetryAfter, sendWithRetry } from './retry';
 import type {
@@ -54,7 +55,7 @@ export class SlotsApi {
   }
 
   places(region: string, name: string, page = 1): Promise<Page<Place>> {
-    return this.get(`/api/places${query({ region, name, page, pageSize: 20 })}`);
+    return this.get(`/api/places${query({ region, name, page, pageSize: placesPageSize })}`);
   }
 
   place(id: number): Promise<Place> {

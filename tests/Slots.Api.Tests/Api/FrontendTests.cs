@@ -12,6 +12,8 @@ public sealed class FrontendTests : ApiTestBase
 {
     private const string Index = "<!doctype html><title>fake spa</title><script type=\"module\" src=\"./assets/x-abc123.js\"></script>";
     private const string Script = "console.log('fake spa');";
+    private static readonly byte[] Brotli = [0x0b, 0x0b, 0x80, 0x62, 0x72];
+    private static readonly byte[] Gzip = [0x1f, 0x8b, 0x08, 0x00, 0x67];
 
     private readonly DirectoryInfo _dist = Directory.CreateTempSubdirectory("slots-dist-");
 
@@ -20,6 +22,9 @@ public sealed class FrontendTests : ApiTestBase
         File.WriteAllText(Path.Combine(_dist.FullName, "index.html"), Index);
         Directory.CreateDirectory(Path.Combine(_dist.FullName, "assets"));
         File.WriteAllText(Path.Combine(_dist.FullName, "assets", "x-abc123.js"), Script);
+        // What the build writes beside a script (frontend/build/precompress.ts); the bytes only need to differ.
+        File.WriteAllBytes(Path.Combine(_dist.FullName, "assets", "x-abc123.js.br"), Brotli);
+        File.WriteAllBytes(Path.Combine(_dist.FullName, "assets", "x-abc123.js.gz"), Gzip);
         var host = await StartAsync(new Dictionary<string, string?> { ["Slots:Frontend:Root"] = _dist.FullName });
         return host.Client();
     }
@@ -73,7 +78,7 @@ public sealed class FrontendTests : ApiTestBase
     [Theory]
     [InlineData("/api/nope")]
     [InlineData("/api")]
-    [InlineData("/api/places/abc")]
+    [InlineData("/api/places/1/nope")]
     public async Task An_unknown_api_path_stays_a_404_problem(string path)
     {
         var client = await ServeFakeBuildAsync();
@@ -93,6 +98,79 @@ public sealed class FrontendTests : ApiTestBase
 
         Assert.Equal(HttpStatusCode.NotFound, response.StatusCode);
         Assert.DoesNotContain("fake spa", await response.Content.ReadAsStringAsync());
+    }
+
+    [Theory]
+    [InlineData("gzip, deflate, br, zstd", "br")]
+    [InlineData("gzip", "gzip")]
+    [InlineData("br;q=0, gzip;q=0.5", "gzip")]
+    public async Task A_script_the_build_precompressed_is_sent_encoded_to_a_browser_that_accepts_it(string accepted, string encoding)
+    {
+        var client = await ServeFakeBuildAsync();
+        using var request = new HttpRequestMessage(HttpMethod.Get, "/assets/x-abc123.js");
+        request.Headers.TryAddWithoutValidation("Accept-Encoding", accepted);
+
+        var response = await client.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal([encoding], response.Content.Headers.ContentEncoding);
+        Assert.Equal("text/javascript", response.Content.Headers.ContentType!.MediaType);
+        Assert.Equal(encoding == "br" ? Brotli : Gzip, await response.Content.ReadAsByteArrayAsync());
+        Assert.Equal(["Accept-Encoding"], response.Headers.Vary);
+        Assert.Contains(response.Headers.CacheControl!.Extensions, e => e.Name == "immutable");
+    }
+
+    [Fact]
+    public async Task A_browser_that_accepts_no_encoding_gets_the_plain_script_with_vary()
+    {
+        var client = await ServeFakeBuildAsync();
+
+        var response = await client.GetAsync("/assets/x-abc123.js");
+
+        Assert.Empty(response.Content.Headers.ContentEncoding);
+        Assert.Equal(Script, await response.Content.ReadAsStringAsync());
+        Assert.Equal(["Accept-Encoding"], response.Headers.Vary);
+    }
+
+    [Fact]
+    public async Task An_api_answer_is_not_compressed_by_the_frontend()
+    {
+        var client = await ServeFakeBuildAsync();
+        using var request = new HttpRequestMessage(HttpMethod.Get, "/api/places/regions");
+        request.Headers.TryAddWithoutValidation("Accept-Encoding", "gzip, br");
+
+        var response = await client.SendAsync(request);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Empty(response.Content.Headers.ContentEncoding);
+        Assert.DoesNotContain("Accept-Encoding", response.Headers.Vary);
+    }
+
+    [Theory]
+    [InlineData("/")]
+    [InlineData("/manage")]
+    public async Task The_page_is_sent_with_its_security_headers(string path)
+    {
+        var client = await ServeFakeBuildAsync();
+
+        var response = await client.GetAsync(path);
+
+        var policy = Assert.Single(response.Headers.GetValues("Content-Security-Policy"));
+        Assert.Contains("default-src 'self'", policy, StringComparison.Ordinal);
+        Assert.Contains("frame-ancestors 'none'", policy, StringComparison.Ordinal);
+        Assert.DoesNotContain("unsafe-inline", policy, StringComparison.Ordinal);
+        Assert.Equal(["nosniff"], response.Headers.GetValues("X-Content-Type-Options"));
+        Assert.Equal(["no-referrer"], response.Headers.GetValues("Referrer-Policy"));
+    }
+
+    [Fact]
+    public async Task A_script_is_sent_with_nosniff()
+    {
+        var client = await ServeFakeBuildAsync();
+
+        var response = await client.GetAsync("/assets/x-abc123.js");
+
+        Assert.Equal(["nosniff"], response.Headers.GetValues("X-Content-Type-Options"));
     }
 
     public override async ValueTask DisposeAsync()
