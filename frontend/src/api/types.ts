@@ -117,3 +117,19 @@ export type RequestsFitTheContract = [
   Fits<{ nationalId: string }, Schemas['JoinRequest']>,
   Fits<NewOpening, Schemas['CreateOpeningRequest']>,
 ];
+
+// And the document's required fields are required here: a booking or a move lacking one does not
+// compile (a field the document made optional again would fail the build at its IsRequired).
+type IsRequired<T, K extends keyof T> = Omit<T, K> extends T ? false : true;
+type Holds<T extends true> = T;
+export type RequiredFieldsAreRequired = [
+  Holds<IsRequired<Schemas['ReserveRequest'], 'placeId'>>,
+  Holds<IsRequired<Schemas['ReserveRequest'], 'day'>>,
+  Holds<IsRequired<Schemas['ReserveRequest'], 'time'>>,
+  Holds<IsRequired<Schemas['ReserveRequest'], 'name'>>,
+  Holds<IsRequired<Schemas['ReserveRequest'], 'phone'>>,
+  Holds<IsRequired<Schemas['ReserveRequest'], 'nationalId'>>,
+  Holds<IsRequired<Schemas['RescheduleRequest'], 'placeId'>>,
+  Holds<IsRequired<Schemas['RescheduleRequest'], 'day'>>,
+  Holds<IsRequired<Schemas['RescheduleRequest'], 'time'>>,
+];
