@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using System.Text.RegularExpressions;
 using Microsoft.AspNetCore.StaticFiles;
 using Microsoft.Extensions.FileProviders;
 using Microsoft.Net.Http.Headers;
@@ -11,11 +12,12 @@ namespace Slots.Api.Hosting;
 /// </summary>
 internal static class Frontend
 {
-    // Routing runs before the static files here (minimal hosting puts it first), and the static-file
-    // middleware steps aside for a request that already has an endpoint. So the fallback must not
-    // match a path with a file name (`nonfile`), or every asset would be answered with index.html.
-    // API, health, OpenAPI and metrics paths are left out too: an unknown one stays a 404 problem.
-    private const string ClientRoutes = "{*path:regex(^(?!(api|health|openapi|metrics)(/|$))):nonfile}";
+    // The SPA's own paths are answered with index.html by a middleware, not by a fallback endpoint:
+    // a catch-all GET endpoint would be a candidate for every path, so a POST-only API route asked
+    // with DELETE answered 405 with "Allow: GET, HEAD, POST" (the SPA's GET), and a GET there was a
+    // 404. Only a GET or HEAD that no endpoint takes, for a path without a file name, outside the
+    // API, health, OpenAPI and metrics paths, is the SPA's: an unknown API path stays a 404 problem.
+    private static readonly Regex ServerPaths = new("^/(api|health|openapi|metrics)(/|$)", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
 
     // The SPA loads only its own files and talks only to its own origin (VITE_API_BASE builds for a
     // CDN are served with the CDN's headers, not these). Vite's build has no inline script or style,
@@ -41,12 +43,24 @@ internal static class Frontend
             ContentTypeProvider = new PrecompressedContentTypes(),
             OnPrepareResponse = PrepareResponse,
         };
-        // "/" has no value for the catch-all, which its regex refuses; the default file answers it.
+        // "/" is answered by the default file; the SPA's other paths by ClientRoute.
         app.UseDefaultFiles(new DefaultFilesOptions { FileProvider = files.FileProvider });
+        app.Use(next => context => ClientRoute(context, next));
         app.Use(next => context => ServePrecompressed(context, provider, next));
         app.UseStaticFiles(files);
-        app.MapFallbackToFile(ClientRoutes, "index.html", files);
         return app;
+    }
+
+    private static Task ClientRoute(HttpContext context, RequestDelegate next)
+    {
+        var request = context.Request;
+        if (context.GetEndpoint() is null
+            && (HttpMethods.IsGet(request.Method) || HttpMethods.IsHead(request.Method))
+            && request.Path.Value is { } path && !Path.HasExtension(path) && !ServerPaths.IsMatch(path))
+        {
+            request.Path = "/index.html";
+        }
+        return next(context);
     }
 
     /// <summary>

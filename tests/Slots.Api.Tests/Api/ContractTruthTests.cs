@@ -84,4 +84,28 @@ public sealed class ContractTruthTests : ApiTestBase
         Assert.Contains("application/problem+json", answer, StringComparison.Ordinal);
         Assert.Contains("Slots-Phone", answer, StringComparison.Ordinal);
     }
+
+    // DELETE /api/admin/places answered 405 with "Allow: GET, HEAD, POST", though a GET there is a 404:
+    // the SPA's catch-all GET route was counted among the path's methods.
+    [Theory]
+    [InlineData("DELETE", "/api/admin/places", "POST")]
+    [InlineData("GET", "/api/reservations", "POST")]
+    [InlineData("PUT", "/api/reservations/ABCD-EFGH/reschedule", "POST")]
+    [InlineData("GET", "/api/admin/slots/generate", "POST")]
+    [InlineData("GET", "/api/admin/demo-data", "POST")]
+    [InlineData("GET", "/api/waiting-room/openings/1/join", "POST")]
+    [InlineData("GET", "/api/admin/openings/1/close", "POST")]
+    [InlineData("DELETE", "/api/places", "GET")]
+    [InlineData("POST", "/api/places/1/availability", "GET")]
+    public async Task Regression_a_405_advertised_the_spas_get_in_its_allow_header(string method, string path, string allowed)
+    {
+        var client = (await StartAsync()).Client();
+
+        var response = await client.SendAsync(new HttpRequestMessage(new HttpMethod(method), path));
+
+        Assert.Equal(HttpStatusCode.MethodNotAllowed, response.StatusCode);
+        Assert.Equal(allowed, string.Join(", ", response.Content.Headers.Allow));
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType!.MediaType);
+        Assert.Equal("method-not-allowed", (await JsonAsync(response))["code"]!.GetValue<string>());
+    }
 }
