@@ -51,6 +51,23 @@ describe('the booking page as a phone first loads it', () => {
     expect(errors).toEqual([]);
   });
 
+  it('offers a reload when a screen loaded on demand cannot be fetched', async () => {
+    const broken = await openBrowser({ width: 390, height: 844 });
+    try {
+      const manageChunk = /\/assets\/ManagePage-[^/]+\.js$/;
+      await broken.page.route(manageChunk, (route) => route.abort('connectionfailed'));
+      await broken.page.goto(`${appUrl}/#/manage`);
+      const notice = broken.page.getByRole('alert').filter({ hasText: 'Údaje sa nepodarilo načítať.' });
+      await expect.poll(() => notice.count()).toBe(1);
+
+      await broken.page.unroute(manageChunk);
+      await notice.getByRole('button', { name: 'Skúsiť znova' }).click();
+      await expect.poll(() => broken.page.locator('h1').textContent()).toBe('Moja rezervácia');
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('has no axe violations at all, in Slovak and in English', async () => {
     const { page } = phone;
     await page.goto(appUrl);
