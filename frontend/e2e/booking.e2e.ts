@@ -108,6 +108,25 @@ describe('a person books, looks up, reschedules and cancels', () => {
     // Its owner learns that it was cancelled (410 reservation-cancelled); anyone else gets a 404.
     const lookup = await fetch(`${apiUrl}/api/reservations/${code}`, { headers: { 'Slots-Phone': person.phone } });
     expect(lookup.status).toBe(410);
+    const stranger = await fetch(`${apiUrl}/api/reservations/${code}`, { headers: { 'Slots-Phone': newPerson().phone } });
+    expect(stranger.status).toBe(404);
+
+    // The page says so plainly and offers a new booking, in Slovak and English.
+    await page.getByLabel('Kód rezervácie').fill(code);
+    await page.getByLabel('Telefón', { exact: true }).fill(person.phone);
+    await page.getByRole('button', { name: 'Vyhľadať' }).click();
+    const told = page.getByRole('status').filter({ hasText: `Rezervácia ${code} bola zrušená, tento termín už nemáte.` });
+    await expect.poll(() => told.count()).toBe(1);
+    expect(await told.getByRole('link', { name: 'Rezervovať nový termín' }).getAttribute('href')).toBe('#/');
+    await expectAccessible(page, 'cancelled reservation');
+    await screenshot(page, '11-cancelled-lookup');
+    await page.getByRole('button', { name: 'English' }).click();
+    const toldEn = page.getByRole('status').filter({ hasText: `Reservation ${code} was cancelled; you no longer have this appointment.` });
+    await expect.poll(() => toldEn.count()).toBe(1);
+    await expectAccessible(page, 'cancelled reservation in English');
+    await page.getByRole('button', { name: 'Slovensky' }).click();
+    await told.getByRole('link', { name: 'Rezervovať nový termín' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Vyberte miesto');
   });
 
   it('offers the nearest free times when the chosen one fills up meanwhile', async () => {

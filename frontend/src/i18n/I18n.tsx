@@ -1,8 +1,8 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { Language } from '../api/types';
-import { en, type MessageKey, sk } from './messages';
+import { en, sk, type Translate, translator } from './messages';
 
-export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
+export type { Translate };
 
 interface I18n {
   lang: Language;
@@ -31,12 +31,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     setLangState(next);
   }, []);
 
-  const value = useMemo<I18n>(() => {
-    const table = lang === 'en' ? en : sk;
-    const t: Translate = (key, values) =>
-      table[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? `{${name}}`));
-    return { lang, setLang, t };
-  }, [lang, setLang]);
+  const value = useMemo<I18n>(() => ({ lang, setLang, t: translator(lang) }), [lang, setLang]);
 
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }

@@ -1,3 +1,5 @@
+import type { Language } from '../api/types';
+
 // Every text the person reads, in Slovak (the default) and English. {name} marks a value.
 // Slovak counts are written "voľné: 5" so one form fits every number without plural rules.
 
@@ -119,6 +121,9 @@ export const sk = {
   errCode: 'Kód má tvar XXXXX-XXXXX.',
   notFound: 'Rezervácia s týmto kódom a údajmi neexistuje.',
   reservationStarted: 'Termín už začal, rezerváciu nie je možné meniť.',
+  reservationCancelled: 'Táto rezervácia bola zrušená.',
+  lookupCancelled: 'Rezervácia {code} bola zrušená, tento termín už nemáte.',
+  bookAgain: 'Rezervovať nový termín',
   yourReservation: 'Vaša rezervácia',
   cancelReservation: 'Zrušiť rezerváciu',
   cancelConfirm: 'Naozaj zrušiť? Miesto sa uvoľní pre ostatných.',
@@ -193,6 +198,8 @@ export const sk = {
 };
 
 export type MessageKey = keyof typeof sk;
+
+export type Translate = (key: MessageKey, values?: Record<string, string | number>) => string;
 
 export const en: Record<MessageKey, string> = {
   appName: 'Slots – book an appointment',
@@ -312,6 +319,9 @@ export const en: Record<MessageKey, string> = {
   errCode: 'The code looks like XXXXX-XXXXX.',
   notFound: 'No reservation matches this code and these details.',
   reservationStarted: 'The appointment has started; it can no longer be changed.',
+  reservationCancelled: 'This reservation was cancelled.',
+  lookupCancelled: 'Reservation {code} was cancelled; you no longer have this appointment.',
+  bookAgain: 'Book a new appointment',
   yourReservation: 'Your reservation',
   cancelReservation: 'Cancel reservation',
   cancelConfirm: 'Really cancel? The seat goes back to others.',
@@ -384,3 +394,9 @@ export const en: Record<MessageKey, string> = {
   closeOpeningNumber: 'Close opening {id}',
   invalidInput: 'Check the values entered.',
 };
+
+/** One language's texts, with each {name} replaced by its value. */
+export function translator(lang: Language): Translate {
+  const table = lang === 'en' ? en : sk;
+  return (key, values) => table[key].replace(/\{(\w+)\}/g, (_, name: string) => String(values?.[name] ?? `{${name}}`));
+}

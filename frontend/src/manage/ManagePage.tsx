@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { ApiError } from '../api/http';
 import { api } from '../api/slotsApi';
 import type { Proof, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
 import { Notice } from '../ui/Notice';
-import { problemMessage } from '../ui/problemMessage';
 import { StepHeading } from '../ui/StepHeading';
 import { LookupForm } from './LookupForm';
+import { type LookupFailure, lookupFailure, lookupFailureText } from './lookupFailure';
 import { ReservationView } from './ReservationView';
 
 /** Look a reservation up by code and proof, then cancel or move it. */
@@ -14,17 +13,17 @@ export function ManagePage() {
   const { t } = useI18n();
   const [found, setFound] = useState<{ reservation: Reservation; proof: Proof } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<LookupFailure | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
   const find = async (code: string, proof: Proof) => {
     setBusy(true);
-    setError(null);
+    setFailure(null);
     setDone(null);
     try {
       setFound({ reservation: await api.find(code, proof), proof });
     } catch (e) {
-      setError(e instanceof ApiError ? problemMessage(e.problem, t) : t('loadFailed'));
+      setFailure(lookupFailure(e, code));
     } finally {
       setBusy(false);
     }
@@ -49,7 +48,12 @@ export function ManagePage() {
       <StepHeading>{t('manageTitle')}</StepHeading>
       <p>{t('manageLead')}</p>
       {done && <Notice kind="success">{done}</Notice>}
-      {error && <Notice kind="error">{error}</Notice>}
+      {failure?.kind === 'cancelled' && (
+        <Notice kind="info">
+          {lookupFailureText(failure, t)} <a href="#/">{t('bookAgain')}</a>
+        </Notice>
+      )}
+      {failure && failure.kind !== 'cancelled' && <Notice kind="error">{lookupFailureText(failure, t)}</Notice>}
       <LookupForm busy={busy} onFind={find} />
     </section>
   );

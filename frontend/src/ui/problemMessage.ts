@@ -6,6 +6,8 @@ export function problemMessage(problem: Problem, t: Translate): string {
   switch (problem.code) {
     case 'reservation-not-found':
       return t('notFound');
+    case 'reservation-cancelled':
+      return t('reservationCancelled');
     case 'reservation-started':
       return t('reservationStarted');
     case 'unknown-slot':
