@@ -4,6 +4,7 @@ using Slots.Api.Benchmark;
 using Slots.Api.Hosting;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
+using Slots.Api.Staff;
 using Slots.Api.WaitingRoom;
 using Slots.Health;
 using Slots.Hosting;
@@ -14,7 +15,8 @@ var builder = WebApplication.CreateBuilder(args);
 builder.AddSlotsDomain();    // reservations, places, slots, window, persons
 builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
 builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
-builder.AddAdminAuth();      // API keys for staff endpoints
+builder.AddAdminAuth();      // API keys for machines (load tests, ops scripts)
+builder.AddStaffAuth();      // staff tokens from the site's OpenID provider, roles per place
 builder.AddWaitingRoomTokens(); // signed waiting-room tokens: no start without the key
 builder.AddRateLimits();     // second line behind HAProxy
 builder.AddHealthProbes();   // live and ready probes
@@ -45,6 +47,7 @@ app.MapReservations();
 app.MapAdmin();
 app.MapWaitingRoom();    // openings, joins, status; the booking gate sits in MapReservations
 app.MapOpenings();
+app.MapStaff();          // the site's day: roster, export, check-in, audit (staff tokens, per place)
 app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 
 await app.RunAsync();

@@ -4,6 +4,7 @@ using Slots.Catalogue;
 using Slots.Persons;
 using Slots.Places;
 using Slots.Reservations;
+using Slots.Staff;
 using Slots.WaitingRoom;
 using Slots.Window;
 
@@ -24,6 +25,8 @@ public static class DomainRegistration
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
+        builder.Services.AddOptions<CheckInOptions>().BindConfiguration(CheckInOptions.Section);
+        builder.Services.AddScoped<StaffService>();
         builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();

@@ -107,3 +107,26 @@ public sealed class JobRunRecord
     public bool Ok { get; set; }
     public required string Instance { get; set; }
 }
+
+/// <summary>The door's record of a booking: checked in (2) or a no-show (3), when and by whom.</summary>
+public sealed class AttendanceRecord
+{
+    public required string Code { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int State { get; set; }
+    public long At { get; set; }
+    public required string By { get; set; }
+}
+
+/// <summary>One staff action in the append-only trail.</summary>
+public sealed class StaffAuditRecord
+{
+    public long Id { get; set; }
+    public long At { get; set; }
+    public required string Actor { get; set; }
+    public int? PlaceId { get; set; }
+    public required string Action { get; set; }
+    public string? Target { get; set; }
+    public string? Reason { get; set; }
+}

@@ -21,6 +21,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<OutboxMessage> Outbox => Set<OutboxMessage>();
     public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
     public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
+    public DbSet<AttendanceRecord> Attendance => Set<AttendanceRecord>();
+    public DbSet<StaffAuditRecord> StaffAudit => Set<StaffAuditRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -72,6 +74,12 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
             e.ToTable("job_runs");
             e.HasKey(x => x.Job);
         });
+        modelBuilder.Entity<AttendanceRecord>(e =>
+        {
+            e.ToTable("attendance");
+            e.HasKey(x => x.Code);
+        });
+        modelBuilder.Entity<StaffAuditRecord>().ToTable("staff_audit");
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

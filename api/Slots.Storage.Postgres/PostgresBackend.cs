@@ -6,7 +6,9 @@ using Npgsql;
 using Quartz;
 using Slots.Reservations;
 using Slots.Sms;
+using Slots.Staff;
 using Slots.Storage.Ef;
+using Slots.Storage.Postgres.Staff;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.Postgres;
@@ -34,6 +36,7 @@ public sealed class PostgresBackend : StorageBackend
         builder.Services.AddSingleton<IReservationStore, PostgresReservationStore>();
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();
         builder.Services.AddSingleton<IWaitingRoomStore, PostgresWaitingRoomStore>();
+        builder.Services.AddSingleton<IStaffStore, PostgresStaffStore>();
         builder.Services.AddSingleton<ISchemaMigrator, PostgresSchema>();
         // Before the server listens: a process whose pools cannot fit max_connections does not start.
         builder.Services.AddSingleton(ConnectionBudgetOptions.Read(builder.Configuration));

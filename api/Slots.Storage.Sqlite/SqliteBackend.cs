@@ -5,7 +5,9 @@ using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Slots.Reservations;
 using Slots.Sms;
+using Slots.Staff;
 using Slots.Storage.Ef;
+using Slots.Storage.Sqlite.Staff;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.Sqlite;
@@ -36,6 +38,7 @@ public sealed class SqliteBackend : StorageBackend
         services.AddSingleton<IReservationStore, SqliteReservationStore>();
         services.AddSingleton<ISmsStore, SqliteSmsStore>();
         services.AddSingleton<IWaitingRoomStore, SqliteWaitingRoomStore>();
+        services.AddSingleton<IStaffStore, SqliteStaffStore>();
         services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));
         services.AddEfColdSide<SqliteDialect>(connectionString);
     }

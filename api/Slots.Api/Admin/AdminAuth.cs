@@ -34,8 +34,8 @@ internal sealed class AdminKeyHandler(
     }
 
     protected override Task HandleChallengeAsync(AuthenticationProperties properties) =>
-        Problem.Of(ProblemTypes.Unauthenticated, "An API key is required.",
-            $"Send a valid staff key in the {Header} header.").ExecuteAsync(Context);
+        Problem.Of(ProblemTypes.Unauthenticated, "Staff credentials are required.",
+            $"Send a staff token (Authorization: Bearer) or a machine key in the {Header} header.").ExecuteAsync(Context);
 
     protected override Task HandleForbiddenAsync(AuthenticationProperties properties) =>
         Problem.Of(ProblemTypes.Forbidden, "This key may not do that.").ExecuteAsync(Context);
@@ -51,7 +51,8 @@ internal static class AdminAuth
     public static IHostApplicationBuilder AddAdminAuth(this IHostApplicationBuilder builder)
     {
         builder.AddStaffKeys();
-        builder.Services.AddAuthentication(Scheme).AddScheme<AuthenticationSchemeOptions, AdminKeyHandler>(Scheme, null);
+        // The default scheme is StaffAuth's, which reads this one for requests that carry no bearer token.
+        builder.Services.AddAuthentication().AddScheme<AuthenticationSchemeOptions, AdminKeyHandler>(Scheme, null);
         builder.Services.AddAuthorizationBuilder()
             .AddPolicy(AdminPolicy, p => p.RequireRole("admin"))
             .AddPolicy(ViewerPolicy, p => p.RequireRole("admin", "viewer"));

@@ -78,6 +78,18 @@ internal static class ContractMetadata
         where TBuilder : IEndpointConventionBuilder =>
         builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" }));
 
+    public static TBuilder QueryTime<TBuilder>(this TBuilder builder, string name, string description)
+        where TBuilder : IEndpointConventionBuilder =>
+        builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, Pattern = Patterns.Time }));
+
+    public static TBuilder QueryOneOf<TBuilder>(this TBuilder builder, string name, string description, params string[] values)
+        where TBuilder : IEndpointConventionBuilder =>
+        builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema
+        {
+            Type = JsonSchemaType.String,
+            Enum = [.. values.Select(v => (System.Text.Json.Nodes.JsonNode)v)],
+        }));
+
     public static TBuilder QueryText<TBuilder>(this TBuilder builder, string name, int maxLength, string description)
         where TBuilder : IEndpointConventionBuilder =>
         builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, MaxLength = maxLength }));

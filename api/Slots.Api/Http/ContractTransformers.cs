@@ -28,6 +28,7 @@ internal static class ContractTransformers
         ["Reservations"] = "Booking, looking up, cancelling and rescheduling a reservation.",
         ["Admin"] = "Places, slot generation, statistics and waiting-room openings, for staff with an X-Api-Key.",
         ["Waiting room"] = "Fair admission while an opening is on: join, learn where you stand, book when admitted.",
+        ["Staff"] = "The site's day for signed-in staff (a bearer token from the site's OpenID provider): roster, export, check-in at the door, audit trail. Roles per place.",
     };
 
     public static IServiceCollection AddSlotsOpenApi(this IServiceCollection services) =>

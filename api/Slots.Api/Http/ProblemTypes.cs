@@ -49,8 +49,17 @@ internal static class ProblemTypes
     public static readonly ProblemType OpeningNotFound = new("opening-not-found", 404, "no waiting-room opening with that id");
     public static readonly ProblemType OpeningClosed = new("opening-closed", 409, "the opening is closed: booking in its scope works without a waiting room");
     public static readonly ProblemType OpeningOverlaps = new("opening-overlaps", 409, "an open opening already covers one of the places; `openingId` names it");
-    public static readonly ProblemType Unauthenticated = new("unauthenticated", 401, "no valid staff key in `X-Api-Key`");
-    public static readonly ProblemType Forbidden = new("forbidden", 403, "the key's role may not do this (viewer keys read statistics only)");
+    public static readonly ProblemType Unauthenticated = new("unauthenticated", 401,
+        "no staff credentials, or ones that do not hold: a bearer token missing, expired, for another audience or not signed by the configured provider, or an unknown `X-Api-Key`");
+    public static readonly ProblemType Forbidden = new("forbidden", 403, "the role may not do this (viewer keys read statistics only; site staff neither cancel blocks nor export)");
+    public static readonly ProblemType PlaceForbidden = new("place-forbidden", 403, "the token's places do not include this place: site staff and managers act only at their own places");
+    public static readonly ProblemType CheckInCancelled = new("check-in-cancelled", 409, "the booking was cancelled (by the citizen, before the door)");
+    public static readonly ProblemType CheckInOtherPlace = new("check-in-other-place", 409, "the booking is at another place");
+    public static readonly ProblemType CheckInOtherDay = new("check-in-other-day", 409, "the booking is for another day; `time` is its start");
+    public static readonly ProblemType CheckInTooEarly = new("check-in-too-early", 409, "the slot starts later than the door may check in (Slots:Staff:CheckIn:Earliest); `time` is its start");
+    public static readonly ProblemType CheckInTooLate = new("check-in-too-late", 409, "the slot started longer ago than the door may check in (Slots:Staff:CheckIn:Latest); `time` is its start");
+    public static readonly ProblemType CheckInNotThePerson = new("check-in-not-the-person", 409, "the national id typed at the door is not the booking's person");
+    public static readonly ProblemType ReservationCheckedIn = new("reservation-checked-in", 409, "the reservation was checked in at the door: the visit happened, and it can no longer be cancelled");
     public static readonly ProblemType RateLimited = new("rate-limited", 429,
         "the client address is over its budget (the API's limiter, or HAProxy's in front)", RetryAfter: true);
     public static readonly ProblemType Overloaded = new("overloaded", 429,
@@ -74,7 +83,8 @@ internal static class ProblemTypes
         UnknownPlace, UnknownSlot, SlotFull, SlotStarted, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, ReservationStarted, RescheduleAcrossWindow,
         WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed, WaitingRoomTokenInvalid,
-        OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden,
+        OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden,
+        CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,
         RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, Contention, InternalError,
     ];
 

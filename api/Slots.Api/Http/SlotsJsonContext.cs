@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Mvc;
 using Slots.Api.Admin;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
+using Slots.Api.Staff;
 using Slots.Api.WaitingRoom;
 
 namespace Slots.Api.Http;
@@ -33,6 +34,11 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(PublicOpeningDto[]))]
 [JsonSerializable(typeof(OpeningDto))]
 [JsonSerializable(typeof(OpeningDto[]))]
+[JsonSerializable(typeof(StaffMeDto))]
+[JsonSerializable(typeof(RosterDto))]
+[JsonSerializable(typeof(CheckInRequest))]
+[JsonSerializable(typeof(CheckInDto))]
+[JsonSerializable(typeof(AuditEntryDto[]))]
 [JsonSerializable(typeof(long))]
 [JsonSerializable(typeof(string[]))]
 [JsonSerializable(typeof(ProblemDetails))]

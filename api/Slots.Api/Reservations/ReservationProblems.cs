@@ -62,6 +62,7 @@ internal static class ReservationProblems
         CancelStatus.Cancelled => TypedResults.NoContent(),
         CancelStatus.Started => Problem.ReservationStarted(),
         CancelStatus.NotFound => Problem.ReservationNotFound(),
+        CancelStatus.CheckedIn => Problem.Of(ProblemTypes.ReservationCheckedIn, "This reservation was checked in at the door; it can no longer be cancelled."),
         _ => throw new InvalidOperationException($"Unmapped cancel status {status}."),
     };
 

@@ -46,7 +46,7 @@ internal static class ReservationsEndpoints
             .WithDescription("Frees the seat and sends the cancellation SMS. Cancelling a cancelled reservation again answers 204 and changes nothing. "
                 + "A reservation whose slot has begun cannot be cancelled.")
             .ContactProof()
-            .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.ReservationStarted);
+            .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.ReservationStarted, ProblemTypes.ReservationCheckedIn);
         group.MapPost("/{code}/reschedule", Reschedule).WithName("RescheduleReservation")
             .WithReservationMetrics("reschedule", "rescheduled")
             .WithJsonBody<RescheduleRequest>()

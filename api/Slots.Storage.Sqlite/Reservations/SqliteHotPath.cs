@@ -1,5 +1,6 @@
 using Microsoft.Data.Sqlite;
 using Slots.Reservations;
+using Slots.Staff;
 
 namespace Slots.Storage.Sqlite;
 
@@ -79,6 +80,10 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
         {
             return CancelStatus.Started;
         }
+        if (Command(Sql.FindAttendance, ("$code", c.Code)).ExecuteScalar() is not null)
+        {
+            return CancelStatus.CheckedIn; // the door came first: the visit happened
+        }
         // Snapshot the change and the SMS before the hot row disappears.
         Announce(ChangeKind.Cancelled, c.Code, now);
         Command(Sql.ReleaseSeat, ("$code", c.Code), ("$place", held.Value.Slot.PlaceId), ("$day", held.Value.Slot.Day),
@@ -86,6 +91,30 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
         Command(Sql.DeleteReservation, ("$code", c.Code)).ExecuteNonQuery();
         Command(Sql.DeleteActivePerson, ("$code", c.Code)).ExecuteNonQuery();
         return CancelStatus.Cancelled;
+    }
+
+    /// <summary>
+    /// Checks a hot booking in. The writer is alone, so the citizen's cancel runs wholly before or
+    /// after this: whichever comes first wins, and the other sees it.
+    /// </summary>
+    public CheckInAnswer CheckIn(CheckInCommand c)
+    {
+        using (var mark = Command(Sql.ReadAttendance, ("$code", c.Code)).ExecuteReader())
+        {
+            if (mark.Read())
+            {
+                return new CheckInAnswer(CheckInStatus.AlreadyCheckedIn, DateTimeOffset.FromUnixTimeSeconds(mark.GetInt64(0)), mark.GetString(1));
+            }
+        }
+        using (var booking = Command(Sql.FindHotAtPlace, ("$code", c.Code), ("$place", c.PlaceId)).ExecuteReader())
+        {
+            if (!booking.Read())
+            {
+                return new CheckInAnswer(CheckInStatus.Cancelled); // gone from the hot rows since the door looked: cancelled
+            }
+        }
+        Command(Sql.InsertAttendance, ("$code", c.Code), ("$place", c.PlaceId), ("$at", c.Now.ToUnixTimeSeconds()), ("$by", c.By)).ExecuteNonQuery();
+        return new CheckInAnswer(CheckInStatus.CheckedIn, c.Now, c.By);
     }
 
     public RescheduleStatus Reschedule(RescheduleCommand c)
@@ -252,6 +281,17 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
 
     private static class Sql
     {
+        public const string FindAttendance = "SELECT 1 FROM attendance WHERE code = $code AND state = 2";
+
+        public const string ReadAttendance = "SELECT at, by FROM attendance WHERE code = $code AND state = 2";
+
+        public const string FindHotAtPlace = "SELECT day FROM hot_reservations WHERE code = $code AND place_id = $place";
+
+        public const string InsertAttendance = """
+            INSERT INTO attendance (code, place_id, day, state, at, by)
+            SELECT code, place_id, day, 2, $at, $by FROM hot_reservations WHERE code = $code AND place_id = $place
+            """;
+
         public const string FindIdempotency = "SELECT fingerprint, outcome, code FROM idempotency WHERE key = $key";
 
         public const string RememberIdempotency = """

@@ -68,4 +68,11 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
         client.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
         return client;
     }
+
+    public HttpClient ViewerClient()
+    {
+        var client = Client();
+        client.DefaultRequestHeaders.Add("X-Api-Key", ViewerKey);
+        return client;
+    }
 }

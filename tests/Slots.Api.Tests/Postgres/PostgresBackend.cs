@@ -35,3 +35,5 @@ public sealed class PostgresBackend : IBackend
 }
 
 public sealed class PostgresReservationContract(PostgresBackend b) : ReservationContract<PostgresBackend>(b);
+
+public sealed class PostgresStaffContract(PostgresBackend b) : Slots.Api.Tests.Staff.StaffContract<PostgresBackend>(b);

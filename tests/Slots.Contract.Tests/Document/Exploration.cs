@@ -243,6 +243,11 @@ public sealed class Exploration(ApiDocument document, HttpClient client, string 
             Gap($"{operation.Name} {key}: content type {answer.MediaType ?? "(none)"}, not one it documents ({string.Join(", ", content.Keys)})", sent);
             return;
         }
+        if (!answer.MediaType.EndsWith("json", StringComparison.Ordinal))
+        {
+            // A documented text answer (the roster's CSV): its type was checked above; its schema is a string.
+            return;
+        }
         var json = answer.Json();
         if (json is null)
         {

@@ -1,4 +1,5 @@
--- Cancel: 1 cancelled, 2 not found (or not the owner's proof), 3 already started.
+-- Cancel: 1 cancelled, 2 not found (or not the owner's proof), 3 already started, 4 checked in at the door
+-- (staff_check_in locks the same hot row, so a check-in and a cancel never both succeed).
 CREATE OR REPLACE FUNCTION slots_cancel(p_code text, p_phone text, p_person text, p_now bigint)
 RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
@@ -10,6 +11,9 @@ BEGIN
     END IF;
     IF r.starts_at <= p_now THEN
         RETURN 3;
+    END IF;
+    IF EXISTS (SELECT 1 FROM attendance WHERE code = p_code AND state = 2) THEN
+        RETURN 4;
     END IF;
     INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
     VALUES (2, r.code, r.phone, r.language, r.place_id, r.day, r.start_minute, p_now);

@@ -1,0 +1,69 @@
+using Microsoft.AspNetCore.Authentication.JwtBearer;
+using Slots.Api.Admin;
+
+namespace Slots.Api.Staff;
+
+/// <summary>
+/// Staff sign in with a bearer token from the site's OpenID provider: standard JWT bearer, set up
+/// in Authentication:Schemes:Bearer (Authority, ValidAudiences) as ASP.NET Core reads it, so any
+/// real provider works. In Development, `dotnet user-jwts` (./slots staff token) writes a local
+/// signing key there instead; a start outside Development with that key is refused. Machines keep
+/// their X-Api-Key; a request is read with whichever of the two it carries.
+/// </summary>
+internal static class StaffAuth
+{
+    public const string Scheme = "Staff";
+    public const string Policy = "staff";
+
+    /// <summary>What `dotnet user-jwts` names as the issuer of the keys it makes.</summary>
+    private const string DevelopmentIssuer = "dotnet-user-jwts";
+
+    public static IHostApplicationBuilder AddStaffAuth(this IHostApplicationBuilder builder)
+    {
+        RefuseDevelopmentKeysOutsideDevelopment(builder);
+        builder.Services.AddAuthentication(Scheme)
+            .AddPolicyScheme(Scheme, "Staff token or machine key", o => o.ForwardDefaultSelector = context =>
+                context.Request.Headers.Authorization.ToString().StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase)
+                    ? JwtBearerDefaults.AuthenticationScheme
+                    : AdminAuth.Scheme)
+            .AddJwtBearer(o =>
+            {
+                // The claims as the provider wrote them: "role" and "places", not remapped to long URIs.
+                o.MapInboundClaims = false;
+                o.TokenValidationParameters.RoleClaimType = StaffMember.RoleClaim;
+                o.TokenValidationParameters.NameClaimType = "sub";
+                o.Events = new JwtBearerEvents
+                {
+                    OnChallenge = async context =>
+                    {
+                        context.HandleResponse();
+                        await Problem.Of(ProblemTypes.Unauthenticated, "A valid staff token is required.",
+                            context.AuthenticateFailure is null
+                                ? "Sign in again: send the token in Authorization: Bearer."
+                                : "The token is expired, not for this API, or not signed by the configured provider; sign in again.")
+                            .ExecuteAsync(context.HttpContext);
+                    },
+                    OnForbidden = context =>
+                        Problem.Of(ProblemTypes.Forbidden, "Your role may not do this.").ExecuteAsync(context.HttpContext),
+                };
+            });
+        builder.Services.AddAuthorizationBuilder()
+            .AddPolicy(Policy, p => p.RequireRole(StaffRoles.All));
+        return builder;
+    }
+
+    private static void RefuseDevelopmentKeysOutsideDevelopment(IHostApplicationBuilder builder)
+    {
+        if (builder.Environment.IsDevelopment())
+        {
+            return;
+        }
+        var keys = builder.Configuration.GetSection("Authentication:Schemes:Bearer:SigningKeys").GetChildren();
+        if (keys.Any(k => string.Equals(k["Issuer"], DevelopmentIssuer, StringComparison.Ordinal)))
+        {
+            throw new InvalidOperationException(
+                $"Authentication:Schemes:Bearer:SigningKeys holds a development key ({DevelopmentIssuer}) in the {builder.Environment.EnvironmentName} environment. "
+                + "Staff tokens outside Development must come from the site's OpenID provider: set Authentication:Schemes:Bearer:Authority and ValidAudiences, and remove SigningKeys.");
+        }
+    }
+}

@@ -1,0 +1,268 @@
+using System.Globalization;
+using CsvHelper;
+using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Places;
+using Slots.Reservations;
+using Slots.Staff;
+using Slots.Window;
+
+namespace Slots.Api.Staff;
+
+/// <summary>The site's day for signed-in staff: who they are, the roster and its export, check-in at the door, the audit trail.</summary>
+internal static class StaffEndpoints
+{
+    private const int MaxPageSize = 500;
+
+    public static IEndpointRouteBuilder MapStaff(this IEndpointRouteBuilder app)
+    {
+        var group = app.MapGroup("/api/staff").WithTags("Staff").RequireAuthorization(StaffAuth.Policy)
+            .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden]);
+        group.MapGet("/me", Me).WithName("GetStaffMe").RequireRateLimiting(RateLimits.Reads)
+            .WithSummary("Who is signed in")
+            .WithDescription("The token's subject, its highest staff role and its places (empty for admin: every place).");
+        var place = group.MapGroup("/places/{placeId}");
+        place.MapGet("/roster", Roster).WithName("GetRoster").RequireRateLimiting(RateLimits.Reads)
+            .AtPlace(StaffRoles.SiteStaff)
+            .WithSummary("The day's roster")
+            .WithDescription("Every booking of the place's day (default today there), booked, checked in, no-show or cancelled, "
+                + "by start time and seat, with the day's counts by state. Filter by start time (from, to), state and code; a page at a time. "
+                + "Phones are masked; national ids are never shown.")
+            .QueryDay("day", "The day; today at the place when left out.")
+            .QueryTime("from", "The earliest start.")
+            .QueryTime("to", "The latest start.")
+            .QueryOneOf("state", "Only bookings in this state.", "booked", "checked-in", "no-show", "cancelled")
+            .QueryText("code", 32, "One booking code.")
+            .QueryInteger("page", 1, 10_000, 1, "The page, from 1.")
+            .QueryInteger("pageSize", 1, MaxPageSize, 100, "Rows per page.")
+            .Problems(ProblemTypes.UnknownPlace);
+        place.MapGet("/roster.csv", Export).WithName("ExportRoster").RequireRateLimiting(RateLimits.Reads)
+            .AtPlace(StaffRoles.SiteManager)
+            .WithSummary("The day's roster as CSV")
+            .WithDescription("RFC 4180, UTF-8 with a byte-order mark (spreadsheet programs then show Slovak letters right), the same rows "
+                + "and filters as the roster without paging. Site managers and admins; each export is recorded in the audit trail.")
+            .QueryDay("day", "The day; today at the place when left out.")
+            .Produces<string>(StatusCodes.Status200OK, "text/csv")
+            .Problems(ProblemTypes.UnknownPlace);
+        place.MapPost("/check-ins", CheckIn).WithName("CheckIn").RequireRateLimiting(RateLimits.Writes)
+            .AtPlace(StaffRoles.SiteStaff)
+            .WithJsonBody<CheckInRequest>()
+            .WithSummary("Check a person in at the door")
+            .WithDescription("By the booking code, typed or scanned; with the national id the person shows, only when it is the booking's. "
+                + "Today at this place, from Slots:Staff:CheckIn:Earliest before the start to Latest after it. A second check-in changes "
+                + "nothing and answers the first (alreadyCheckedIn, with its time and who did it). Against the citizen's own cancel, exactly one wins.")
+            .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.CheckInCancelled, ProblemTypes.CheckInOtherPlace,
+                ProblemTypes.CheckInOtherDay, ProblemTypes.CheckInTooEarly, ProblemTypes.CheckInTooLate, ProblemTypes.CheckInNotThePerson);
+        place.MapGet("/audit", Audit).WithName("GetAudit").RequireRateLimiting(RateLimits.Reads)
+            .AtPlace(StaffRoles.SiteManager)
+            .WithSummary("What staff did at the place")
+            .WithDescription("The audit trail, newest first: check-ins, exports, slot generation and place changes, with who, when and why.")
+            .QueryDay("from", "The first day (UTC); 7 days ago when left out.")
+            .QueryDay("to", "The last day (UTC); today when left out.");
+        return app;
+    }
+
+    public static Ok<StaffMeDto> Me(HttpContext http)
+    {
+        var member = StaffMember.Of(http.User);
+        return TypedResults.Ok(new StaffMeDto(member.Subject, member.Role!, [.. member.Places.Order()]));
+    }
+
+    public static async Task<Results<Ok<RosterDto>, ProblemHttpResult, ValidationProblem>> Roster(
+        string placeId, string? day, string? from, string? to, string? state, string? code, string? page, string? pageSize,
+        StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+    {
+        var v = new Validation();
+        var query = await QueryAsync(placeId, day, from, to, state, code, page, pageSize, places, clock, v, ct);
+        if (query is null)
+        {
+            return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
+        }
+        if (await staff.RosterAsync(query, ct) is not { } roster)
+        {
+            return Problem.UnknownPlace();
+        }
+        var c = roster.Counts;
+        return TypedResults.Ok(new RosterDto(query.PlaceId, Formats.Day(query.Day), new RosterCountsDto(c.Booked, c.CheckedIn, c.NoShow, c.Cancelled),
+            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(Row)]));
+    }
+
+    public static async Task<Results<FileContentHttpResult, ProblemHttpResult, ValidationProblem>> Export(
+        string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+    {
+        var v = new Validation();
+        var query = await QueryAsync(placeId, day, null, null, null, null, null, null, places, clock, v, ct);
+        if (query is null)
+        {
+            return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
+        }
+        if (await staff.RosterAsync(query with { Page = 1, PageSize = int.MaxValue }, ct) is not { } roster)
+        {
+            return Problem.UnknownPlace();
+        }
+        await staff.RecordAsync(StaffMember.Of(http.User).Subject, query.PlaceId, AuditActions.RosterExport, Formats.Day(query.Day), null, ct);
+        return TypedResults.File(Csv(roster.Rows.Select(Row)), "text/csv; charset=utf-8", $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
+    }
+
+    public static async Task<Results<Ok<CheckInDto>, ProblemHttpResult, ValidationProblem>> CheckIn(
+        string placeId, JsonBody<CheckInRequest> body, HttpContext http, StaffService staff, CancellationToken ct)
+    {
+        Formats.TryId(placeId, out int place); // the place filter has checked it
+        var request = body.Value;
+        var v = new Validation();
+        var code = ConfirmationCode.Normalize(request.Code);
+        if (string.IsNullOrWhiteSpace(request.Code))
+        {
+            v.Add("code", "The booking code is required.");
+        }
+        else if (request.Code.Length > 32)
+        {
+            v.Add("code", "A booking code has at most 32 characters.");
+        }
+        string? hash = null;
+        if (request.NationalId is not null && (hash = staff.HashOf(request.NationalId)) is null)
+        {
+            v.Add("nationalId", "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");
+        }
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
+        if (code is null)
+        {
+            return Problem.ReservationNotFound();
+        }
+        var answer = await staff.CheckInAsync(place, code, hash, StaffMember.Of(http.User).Subject, ct);
+        var time = answer.StartMinute is { } start ? Formats.Time(start) : null;
+        IEnumerable<KeyValuePair<string, object?>>? at = time is null ? null : [new("time", time)];
+        return answer.Status switch
+        {
+            CheckInStatus.CheckedIn or CheckInStatus.AlreadyCheckedIn => TypedResults.Ok(new CheckInDto(code, time!, answer.Name!,
+                answer.Status == CheckInStatus.AlreadyCheckedIn, answer.At!.Value, answer.By!)),
+            CheckInStatus.NotFound => Problem.ReservationNotFound(),
+            CheckInStatus.Cancelled => Problem.Of(ProblemTypes.CheckInCancelled, "This booking was cancelled."),
+            CheckInStatus.OtherPlace => Problem.Of(ProblemTypes.CheckInOtherPlace, "This booking is at another place."),
+            CheckInStatus.OtherDay => Problem.Of(ProblemTypes.CheckInOtherDay, "This booking is for another day.", extensions: at),
+            CheckInStatus.TooEarly => Problem.Of(ProblemTypes.CheckInTooEarly, "It is too early to check this booking in.", extensions: at),
+            CheckInStatus.TooLate => Problem.Of(ProblemTypes.CheckInTooLate, "It is too late to check this booking in.", extensions: at),
+            CheckInStatus.NotThePerson => Problem.Of(ProblemTypes.CheckInNotThePerson, "The national id is not the booking's person."),
+            _ => throw new InvalidOperationException($"Unmapped check-in status {answer.Status}."),
+        };
+    }
+
+    public static async Task<Results<Ok<AuditEntryDto[]>, ValidationProblem>> Audit(
+        string placeId, string? from, string? to, StaffService staff, TimeProvider clock, CancellationToken ct)
+    {
+        Formats.TryId(placeId, out int place);
+        var v = new Validation();
+        var today = DateOnly.FromDateTime(clock.GetUtcNow().UtcDateTime);
+        var first = today.AddDays(-7);
+        var last = today;
+        if (from is not null && !Formats.TryDay(from, out first))
+        {
+            v.Add("from", $"Use {Formats.DayFormat}.");
+        }
+        if (to is not null && !Formats.TryDay(to, out last))
+        {
+            v.Add("to", $"Use {Formats.DayFormat}.");
+        }
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
+        var entries = await staff.AuditAsync(place, new DateTimeOffset(first.ToDateTime(TimeOnly.MinValue), TimeSpan.Zero),
+            new DateTimeOffset(last.ToDateTime(TimeOnly.MaxValue), TimeSpan.Zero), 1000, ct);
+        return TypedResults.Ok(entries.Select(e => new AuditEntryDto(e.Id, e.At, e.Actor, e.PlaceId, e.Action, e.Target, e.Reason)).ToArray());
+    }
+
+    private static async Task<RosterQuery?> QueryAsync(string placeId, string? day, string? from, string? to, string? state, string? code,
+        string? page, string? pageSize, PlaceDirectory places, TimeProvider clock, Validation v, CancellationToken ct)
+    {
+        Formats.TryId(placeId, out int id);
+        var place = await places.FindAsync(id, ct);
+        var date = place is null ? default : LocalClock.Today(place, clock.GetUtcNow());
+        if (day is not null && !Formats.TryDay(day, out date))
+        {
+            v.Add("day", $"Use {Formats.DayFormat}.");
+        }
+        var first = 0;
+        if (from is not null)
+        {
+            first = Formats.TryTime(from, out var t) ? SlotKey.MinuteOf(t) : Invalid(v, "from", "Use HH:mm.");
+        }
+        var last = 24 * 60;
+        if (to is not null)
+        {
+            last = Formats.TryTime(to, out var t) ? SlotKey.MinuteOf(t) : Invalid(v, "to", "Use HH:mm.");
+        }
+        RosterState? wanted = state switch
+        {
+            null => null,
+            "booked" => RosterState.Booked,
+            "checked-in" => RosterState.CheckedIn,
+            "no-show" => RosterState.NoShow,
+            "cancelled" => RosterState.Cancelled,
+            _ => null,
+        };
+        if (state is not null && wanted is null)
+        {
+            v.Add("state", "One of booked, checked-in, no-show, cancelled.");
+        }
+        if (code is { Length: > 32 })
+        {
+            v.Add("code", "A booking code has at most 32 characters.");
+        }
+        var pageNo = 1;
+        if (page is not null && (!Formats.TryWhole(page, out pageNo) || pageNo is < 1 or > 10_000))
+        {
+            v.Add("page", "A whole number from 1 to 10000.");
+        }
+        var size = 100;
+        if (pageSize is not null && (!Formats.TryWhole(pageSize, out size) || size < 1 || size > MaxPageSize))
+        {
+            v.Add("pageSize", $"A whole number from 1 to {MaxPageSize}.");
+        }
+        if (!v.IsValid || place is null)
+        {
+            return null;
+        }
+        var normalized = code is null ? null : ConfirmationCode.Normalize(code) ?? code;
+        return new RosterQuery(id, date, first, last, wanted, normalized, pageNo, size);
+    }
+
+    private static int Invalid(Validation v, string field, string message)
+    {
+        v.Add(field, message);
+        return 0;
+    }
+
+    private static RosterRowDto Row(RosterRow r) => new(
+        Formats.Time(r.StartMinute), r.Minutes, r.SeatNo, r.Code, r.Name, StaffAccess.Mask(r.Phone), r.Language, State(r.State), r.At, r.By);
+
+    private static string State(RosterState state) => state switch
+    {
+        RosterState.Booked => "booked",
+        RosterState.CheckedIn => "checked-in",
+        RosterState.NoShow => "no-show",
+        RosterState.Cancelled => "cancelled",
+        _ => throw new InvalidOperationException($"Unmapped roster state {state}."),
+    };
+
+    /// <summary>
+    /// RFC 4180 through CsvHelper (CRLF, quotes, commas and line breaks inside a field quoted), UTF-8
+    /// with a BOM; a name starting with = + - @ is escaped so a spreadsheet never runs it as a formula.
+    /// </summary>
+    private static byte[] Csv(IEnumerable<RosterRowDto> rows)
+    {
+        using var buffer = new MemoryStream();
+        using (var csv = CsvWriter.Create(buffer, new CsvWriterOptions { WriteByteOrderMark = true, Injection = CsvInjection.Escape }, leaveOpen: true))
+        {
+            csv.WriteHeader(["time", "minutes", "seat", "code", "name", "phone", "language", "state", "at", "by"]);
+            foreach (var r in rows)
+            {
+                csv.WriteRecord([r.Time, r.Minutes.ToString(CultureInfo.InvariantCulture), r.Seat.ToString(CultureInfo.InvariantCulture), r.Code,
+                    r.Name, r.Phone, r.Language, r.State, r.At?.ToString("O", CultureInfo.InvariantCulture) ?? "", r.By ?? ""]);
+            }
+        }
+        return buffer.ToArray();
+    }
+}

@@ -1,0 +1,53 @@
+using Slots.Reservations;
+
+namespace Slots.Staff;
+
+/// <summary>Where a booking stands on the day.</summary>
+public enum RosterState
+{
+    Booked = 1,
+    CheckedIn = 2,
+    NoShow = 3,
+    Cancelled = 4,
+}
+
+/// <summary>One booking on a place's day, as staff see it (the phone unmasked here; the API masks it).</summary>
+public sealed record RosterRow(
+    string Code,
+    int StartMinute,
+    int Minutes,
+    int SeatNo,
+    string Name,
+    string Phone,
+    string Language,
+    RosterState State,
+    DateTimeOffset? At,
+    string? By);
+
+/// <summary>A place's day, narrowed by start time, state and code; a page of it.</summary>
+public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, RosterState? State, string? Code, int Page, int PageSize);
+
+/// <summary>How many bookings of the day (before the state and code filters) are in each state.</summary>
+public sealed record RosterCounts(int Booked, int CheckedIn, int NoShow, int Cancelled)
+{
+    public static RosterCounts Of(IEnumerable<RosterRow> rows)
+    {
+        int booked = 0, checkedIn = 0, noShow = 0, cancelled = 0;
+        foreach (var row in rows)
+        {
+            switch (row.State)
+            {
+                case RosterState.Booked: booked++; break;
+                case RosterState.CheckedIn: checkedIn++; break;
+                case RosterState.NoShow: noShow++; break;
+                case RosterState.Cancelled: cancelled++; break;
+            }
+        }
+        return new RosterCounts(booked, checkedIn, noShow, cancelled);
+    }
+}
+
+public sealed record RosterPage(IReadOnlyList<RosterRow> Rows, int Total, RosterCounts Counts);
+
+/// <summary>A booking as the door sees it: whose it is and when, to decide a check-in.</summary>
+public sealed record DoorBooking(ReservationDetails Reservation, RosterState State, DateTimeOffset? At, string? By);

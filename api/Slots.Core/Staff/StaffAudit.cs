@@ -1,0 +1,16 @@
+namespace Slots.Staff;
+
+/// <summary>
+/// One staff action, kept append-only: who (the token's subject, or a machine key's name), when,
+/// at which place, what, on which booking or range, and why. Never a name, phone or national id.
+/// </summary>
+public sealed record AuditEntry(long Id, DateTimeOffset At, string Actor, int? PlaceId, string Action, string? Target, string? Reason);
+
+/// <summary>The actions the trail records.</summary>
+public static class AuditActions
+{
+    public const string CheckIn = "check-in";
+    public const string RosterExport = "roster-export";
+    public const string PlaceCreated = "place-created";
+    public const string SlotsGenerated = "slots-generated";
+}

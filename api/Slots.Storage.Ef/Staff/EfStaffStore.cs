@@ -1,0 +1,132 @@
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Reservations;
+using Slots.Staff;
+
+namespace Slots.Storage.Ef.Staff;
+
+/// <summary>
+/// The staff side through EF Core on SQLite and PostgreSQL: the roster, a booking at the door and
+/// the audit trail. The check-in itself is the backend's, in one step with its own cancel.
+/// </summary>
+public abstract class EfStaffStore(IServiceScopeFactory scopes) : IStaffStore
+{
+    public async Task<IReadOnlyList<RosterRow>> DayAsync(int placeId, DateOnly day, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        var horizon = await db.Places.AsNoTracking().Where(p => p.Id == placeId).Select(p => p.HotUntil).SingleOrDefaultAsync(ct);
+        var door = await db.Attendance.AsNoTracking().Where(a => a.PlaceId == placeId && a.Day == day).ToDictionaryAsync(a => a.Code, StringComparer.Ordinal, ct);
+        var minutes = await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day)
+            .ToDictionaryAsync(s => s.StartMinute, s => s.Minutes, ct);
+        var rows = new List<RosterRow>();
+        if (day < horizon)
+        {
+            // A hot day: the active bookings are the hot rows; the disk copies of them are not read.
+            foreach (var r in await db.HotReservations.AsNoTracking().Where(r => r.PlaceId == placeId && r.Day == day).ToListAsync(ct))
+            {
+                rows.Add(Row(r.Code, r.StartMinute, r.Minutes, r.SeatNo, r.Name, r.Phone, r.Language, door));
+            }
+            // Cancelled ones: flushed to disk, or still a change record waiting for the flush.
+            var cancelled = await db.Reservations.AsNoTracking()
+                .Where(r => r.PlaceId == placeId && r.Day == day && r.CancelledAt != null).ToListAsync(ct);
+            foreach (var r in cancelled)
+            {
+                rows.Add(Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, r.CancelledAt!.Value));
+            }
+            var seen = cancelled.Select(r => r.Code).ToHashSet(StringComparer.Ordinal);
+            var waiting = await db.Changes.AsNoTracking()
+                .Where(c => c.Kind == (int)ChangeKind.Cancelled && c.PlaceId == placeId && c.Day == day).ToListAsync(ct);
+            foreach (var c in waiting.Where(c => seen.Add(c.Code)))
+            {
+                rows.Add(Cancelled(c.Code, c.StartMinute, minutes, c.SeatNo, c.Name, c.Phone, c.Language, c.At));
+            }
+        }
+        else
+        {
+            foreach (var r in await db.Reservations.AsNoTracking().Where(r => r.PlaceId == placeId && r.Day == day).ToListAsync(ct))
+            {
+                rows.Add(r.CancelledAt is { } at
+                    ? Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, at)
+                    : Row(r.Code, r.StartMinute, minutes.GetValueOrDefault(r.StartMinute), r.SeatNo, r.Name, r.Phone, r.Language, door));
+            }
+        }
+        return rows;
+    }
+
+    public async Task<DoorBooking?> FindAsync(string code, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        var mark = await db.Attendance.AsNoTracking().Where(a => a.Code == code).SingleOrDefaultAsync(ct);
+        if (await db.HotReservations.AsNoTracking().Where(r => r.Code == code).SingleOrDefaultAsync(ct) is { } hot)
+        {
+            var details = new ReservationDetails(hot.Code, new SlotKey(hot.PlaceId, hot.Day, hot.StartMinute), hot.Minutes, hot.SeatNo,
+                hot.Phone, hot.PersonHash, hot.Name, hot.Language, DateTimeOffset.FromUnixTimeSeconds(hot.CreatedAt));
+            return Door(details, mark);
+        }
+        var changed = await db.Changes.AsNoTracking().Where(c => c.Code == code && c.Kind == (int)ChangeKind.Cancelled)
+            .OrderByDescending(c => c.Id).FirstOrDefaultAsync(ct);
+        if (changed is not null)
+        {
+            var details = new ReservationDetails(changed.Code, new SlotKey(changed.PlaceId, changed.Day, changed.StartMinute), 0, changed.SeatNo,
+                changed.Phone, changed.PersonHash, changed.Name, changed.Language, DateTimeOffset.FromUnixTimeSeconds(changed.CreatedAt));
+            return new DoorBooking(details, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(changed.At), null);
+        }
+        if (await db.Reservations.AsNoTracking().Where(r => r.Code == code).SingleOrDefaultAsync(ct) is { } disk)
+        {
+            var details = new ReservationDetails(disk.Code, new SlotKey(disk.PlaceId, disk.Day, disk.StartMinute), 0, disk.SeatNo,
+                disk.Phone, disk.PersonHash, disk.Name, disk.Language, DateTimeOffset.FromUnixTimeSeconds(disk.CreatedAt));
+            return disk.CancelledAt is { } at
+                ? new DoorBooking(details, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null)
+                : Door(details, mark);
+        }
+        return null;
+    }
+
+    public abstract Task<CheckInAnswer> CheckInAsync(CheckInCommand command, CancellationToken ct);
+
+    public async Task AppendAuditAsync(AuditEntry entry, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        db.StaffAudit.Add(new StaffAuditRecord
+        {
+            At = entry.At.ToUnixTimeSeconds(),
+            Actor = entry.Actor,
+            PlaceId = entry.PlaceId,
+            Action = entry.Action,
+            Target = entry.Target,
+            Reason = entry.Reason,
+        });
+        await db.SaveChangesAsync(ct);
+    }
+
+    public async Task<IReadOnlyList<AuditEntry>> AuditAsync(int? placeId, DateTimeOffset from, DateTimeOffset to, int limit, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        long first = from.ToUnixTimeSeconds(), last = to.ToUnixTimeSeconds();
+        var query = db.StaffAudit.AsNoTracking().Where(a => a.At >= first && a.At <= last);
+        if (placeId is { } place)
+        {
+            query = query.Where(a => a.PlaceId == place);
+        }
+        var rows = await query.OrderByDescending(a => a.At).ThenByDescending(a => a.Id).Take(limit).ToListAsync(ct);
+        return rows.Select(a => new AuditEntry(a.Id, DateTimeOffset.FromUnixTimeSeconds(a.At), a.Actor, a.PlaceId, a.Action, a.Target, a.Reason)).ToList();
+    }
+
+    private static DoorBooking Door(ReservationDetails details, AttendanceRecord? mark) =>
+        mark is null
+            ? new DoorBooking(details, RosterState.Booked, null, null)
+            : new DoorBooking(details, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By);
+
+    private static RosterRow Row(string code, int start, int minutes, int seat, string name, string phone, string language,
+        Dictionary<string, AttendanceRecord> door) =>
+        door.TryGetValue(code, out var mark)
+            ? new RosterRow(code, start, minutes, seat, name, phone, language, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By)
+            : new RosterRow(code, start, minutes, seat, name, phone, language, RosterState.Booked, null, null);
+
+    private static RosterRow Cancelled(string code, int start, Dictionary<int, int> minutes, int seat, string name, string phone, string language, long at) =>
+        new(code, start, minutes.GetValueOrDefault(start), seat, name, phone, language, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null);
+}

@@ -1,0 +1,25 @@
+-- Check-in at the door: 1 checked in, 2 already checked in (o_at, o_by: the first), 4 not an active
+-- booking at this place any more (the citizen's cancel came first). The hot row is locked as
+-- slots_cancel locks it, so against a racing cancel exactly one wins and the other sees it.
+CREATE OR REPLACE FUNCTION staff_check_in(p_code text, p_place integer, p_by text, p_now bigint,
+    OUT o_status integer, OUT o_at bigint, OUT o_by text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    r hot_reservations%ROWTYPE;
+BEGIN
+    SELECT * INTO r FROM hot_reservations WHERE code = p_code AND place_id = p_place FOR UPDATE;
+    SELECT a.at, a.by INTO o_at, o_by FROM attendance a WHERE a.code = p_code AND a.state = 2;
+    IF FOUND THEN
+        o_status := 2;
+        RETURN;
+    END IF;
+    IF r.code IS NULL THEN
+        o_status := 4;
+        RETURN;
+    END IF;
+    INSERT INTO attendance (code, place_id, day, state, at, by) VALUES (r.code, r.place_id, r.day, 2, p_now, p_by);
+    o_status := 1;
+    o_at := p_now;
+    o_by := p_by;
+END;
+$$;
