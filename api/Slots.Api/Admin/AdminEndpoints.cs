@@ -1,8 +1,10 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Places;
+using Slots.Api.Staff;
 using Slots.Catalogue;
 using Slots.Places;
 using Slots.Scheduling;
+using Slots.Staff;
 using Slots.Storage;
 using Slots.Window;
 
@@ -41,7 +43,7 @@ internal static class AdminEndpoints
     }
 
     public static async Task<Results<Created<PlaceDto>, ValidationProblem>> CreatePlace(
-        JsonBody<CreatePlaceRequest> request, PlaceCatalog catalog, CancellationToken ct)
+        JsonBody<CreatePlaceRequest> request, HttpContext http, PlaceCatalog catalog, StaffService staff, CancellationToken ct)
     {
         var body = request.Value;
         var v = new Validation();
@@ -58,6 +60,7 @@ internal static class AdminEndpoints
         }
         var place = await catalog.CreateAsync(
             new NewPlace(body.Name!.Trim(), body.Address!.Trim(), body.Region!.Trim(), body.TimeZone!, body.Active ?? true), ct);
+        await staff.RecordAsync(StaffMember.Of(http.User).Subject, place.Id, AuditActions.PlaceCreated, null, null, ct);
         return TypedResults.Created($"/api/places/{place.Id}", PlacesEndpoints.ToDto(place));
     }
 

@@ -1,5 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Api.Staff;
 using Slots.Catalogue;
+using Slots.Staff;
 
 namespace Slots.Api.Admin;
 
@@ -7,7 +9,7 @@ namespace Slots.Api.Admin;
 internal static class SlotGenerationEndpoints
 {
     public static async Task<Results<Ok<GenerateSlotsDto>, ValidationProblem>> Generate(
-        JsonBody<GenerateSlotsRequest> request, SlotGenerator generator, TimeProvider clock, CancellationToken ct)
+        JsonBody<GenerateSlotsRequest> request, HttpContext http, SlotGenerator generator, StaffService staff, TimeProvider clock, CancellationToken ct)
     {
         var body = request.Value;
         var v = new Validation();
@@ -43,6 +45,16 @@ internal static class SlotGenerationEndpoints
         }
         var result = await generator.GenerateAsync(
             new GenerateSlots(body.PlaceIds ?? [], from, to, template!, body.Capacity!.Value, body.DryRun ?? false), ct);
+        if (!(body.DryRun ?? false))
+        {
+            // One row per place named, or one for "every active place".
+            var range = $"{Formats.Day(from)}..{Formats.Day(to)}";
+            var actor = StaffMember.Of(http.User).Subject;
+            foreach (var place in body.PlaceIds is { Length: > 0 } ids ? ids.Distinct().Select(id => (int?)id) : [null])
+            {
+                await staff.RecordAsync(actor, place, AuditActions.SlotsGenerated, range, null, ct);
+            }
+        }
         return TypedResults.Ok(new GenerateSlotsDto(result.Places, result.SlotsCreated, result.SlotsExisting, result.SeatsCreated, body.DryRun ?? false));
     }
 

@@ -287,6 +287,18 @@ public abstract class StaffContract<TBackend>(TBackend backend) : IClassFixture<
     }
 
     [Fact]
+    public async Task Creating_a_place_and_generating_its_slots_are_in_the_trail_with_the_key_that_did_it()
+    {
+        var host = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1);
+
+        var trail = await ArrayAsync(await As(_tokens.For("lead", "site-manager", place)).GetAsync($"/api/staff/places/{place}/audit"));
+
+        Assert.Equal(["slots-generated", "place-created"], trail.Select(e => e!["action"]!.GetValue<string>()));
+        Assert.All(trail, e => Assert.Equal("tests", e!["actor"]!.GetValue<string>()));
+    }
+
+    [Fact]
     public async Task The_export_is_rfc_4180_utf8_with_a_bom_and_recorded_in_the_trail()
     {
         var host = await StartAsync();
