@@ -21,6 +21,9 @@ internal static class StaffAuth
     public static IHostApplicationBuilder AddStaffAuth(this IHostApplicationBuilder builder)
     {
         RefuseDevelopmentKeysOutsideDevelopment(builder);
+        // How far a token's expiry may lag the clock here: the framework's 5 minutes let a signed-out
+        // member's token work that long; 30 s covers real clock drift between provider and API.
+        var skew = builder.Configuration.GetValue("Slots:Staff:TokenClockSkew", TimeSpan.FromSeconds(30));
         builder.Services.AddAuthentication(Scheme)
             .AddPolicyScheme(Scheme, "Staff token or machine key", o => o.ForwardDefaultSelector = context =>
                 context.Request.Headers.Authorization.ToString().StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase)
@@ -32,6 +35,7 @@ internal static class StaffAuth
                 o.MapInboundClaims = false;
                 o.TokenValidationParameters.RoleClaimType = StaffMember.RoleClaim;
                 o.TokenValidationParameters.NameClaimType = "sub";
+                o.TokenValidationParameters.ClockSkew = skew;
                 o.Events = new JwtBearerEvents
                 {
                     OnChallenge = async context =>
