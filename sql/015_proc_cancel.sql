@@ -1,3 +1,7 @@
+-- Superseded by 063_proc_cancel.sql, the body that runs: it also refuses a booking checked in at
+-- the door (outcome 4). That check reads dbo.attendance (060), which does not exist yet when a fresh
+-- database replays the numbered scripts in order and reaches this one, so the change is a later
+-- script rather than an edit here; this first body is kept as the deploy history it is.
 -- Cancels a hot reservation, as SqliteHotPath.Cancel does. Proof is the phone that booked it or
 -- the person's hash; a code without either reveals nothing (NotFound).
 --   @outcome 1 Cancelled, 2 NotFound, 3 Started

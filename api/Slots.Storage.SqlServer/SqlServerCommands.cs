@@ -3,6 +3,7 @@ using Microsoft.Data.SqlClient;
 using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
+using Slots.Staff;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.SqlServer;
@@ -252,6 +253,23 @@ public static class SqlServerCommands
         Add(proc, "@position", SqlDbType.BigInt, 0, claim.Position);
         Add(proc, "@booking_key", SqlDbType.VarChar, BookingKeySize, claim.Key);
         Add(proc, "@now", SqlDbType.BigInt, 0, claim.Now.ToUnixTimeSeconds());
+        return proc;
+    }
+
+    // Column size, as declared in sql/060: a staff member's token subject.
+    public const int StaffSize = 256;
+
+    /// <summary>dbo.staff_check_in (native): outputs @status (1, 2 or 4), @held_at, @held_by.</summary>
+    public static SqlCommand StaffCheckIn(CheckInCommand c)
+    {
+        var proc = Proc("dbo.staff_check_in");
+        Add(proc, "@code", SqlDbType.VarChar, CodeSize, c.Code);
+        Add(proc, "@place_id", SqlDbType.Int, 0, c.PlaceId);
+        Add(proc, "@by", SqlDbType.NVarChar, StaffSize, c.By);
+        Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
+        Output(proc, "@status", SqlDbType.Int, 0);
+        Output(proc, "@held_at", SqlDbType.BigInt, 0);
+        Output(proc, "@held_by", SqlDbType.NVarChar, StaffSize);
         return proc;
     }
 

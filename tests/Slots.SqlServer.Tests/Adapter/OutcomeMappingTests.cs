@@ -33,6 +33,7 @@ public sealed class OutcomeMappingTests
     [InlineData(1, CancelStatus.Cancelled)]
     [InlineData(2, CancelStatus.NotFound)]
     [InlineData(3, CancelStatus.Started)]
+    [InlineData(4, CancelStatus.CheckedIn)]
     public void Cancel_outcomes_are_the_CancelStatus_numbers(int outcome, CancelStatus status) =>
         Assert.Equal(status, SqlServerOutcomes.Cancel(outcome));
 

@@ -11,6 +11,7 @@ using Slots.Places;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Sms;
+using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.Ef;
 using Slots.Storage.SqlServer;
@@ -65,12 +66,23 @@ public sealed class RegistrationTests
         Assert.NotNull(scope.ServiceProvider.GetRequiredService(service));
     }
 
+    [Fact]
+    public void The_site_staff_service_resolves_on_SQL_Server()
+    {
+        // The door hashes a national id typed there, so the service needs the persons secret.
+        using var host = Build(settings: new() { ["Slots:Persons:HmacSecret"] = "a-test-secret-of-32-characters!!" });
+        using var scope = host.Services.CreateScope();
+
+        Assert.NotNull(scope.ServiceProvider.GetRequiredService<StaffService>());
+    }
+
     [Theory]
     [InlineData(typeof(IReservationStore), typeof(SqlServerReservationStore))]
     [InlineData(typeof(ICatalogStore), typeof(SqlServerCatalogStore))]
     [InlineData(typeof(IColdReservationStore), typeof(SqlServerColdReservationStore))]
     [InlineData(typeof(IWindowSync), typeof(SqlServerWindowSync))]
     [InlineData(typeof(IWaitingRoomStore), typeof(SqlServerWaitingRoomStore))]
+    [InlineData(typeof(IStaffStore), typeof(SqlServerStaffStore))]
     public void Each_port_is_the_SqlClient_adapter(Type port, Type adapter)
     {
         using var host = Build();

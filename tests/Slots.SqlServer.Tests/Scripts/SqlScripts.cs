@@ -10,19 +10,22 @@ public static class SqlScripts
     public static readonly string[] WaitingRoomTables =
         ["waiting_room_openings", "waiting_room_joins", "waiting_room_waves", "waiting_room_claims"];
 
+    /// <summary>The door's record of a booking: read by the native cancel, so memory-optimized too.</summary>
+    public static readonly string[] StaffTables = ["attendance"];
+
     public static readonly string[] HotTables =
-        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. WaitingRoomTables];
+        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. WaitingRoomTables, .. StaffTables];
 
     /// <summary>The waiting room's interpreted procs: a batch of joins, a counter step, a claim.</summary>
     public static readonly string[] WaitingRoomProcs = ["waiting_room_join", "waiting_room_step", "waiting_room_claim"];
 
-    public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs"];
+    public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs", "staff_audit"];
 
     /// <summary>Quartz.NET's job store tables, deployed as one script.</summary>
     public const string QuartzJobStore = "022_quartz_job_store.sql";
 
     public static readonly string[] NativeProcs =
-        ["reserve", "reserve_batch", "cancel", "reschedule", "availability", "find_reservation"];
+        ["reserve", "reserve_batch", "cancel", "reschedule", "availability", "find_reservation", "staff_check_in"];
 
     public static readonly string[] SyncProcs = ["load_hot_days", "flush_changes", "evict_hot_days"];
 
@@ -53,9 +56,16 @@ public static class SqlScripts
         return tree;
     }
 
-    /// <summary>The file that creates the named object (tables NNN_table_x, procs NNN_proc_x, types NNN_type_x).</summary>
+    /// <summary>
+    /// The file that creates the named object (tables NNN_table_x, procs NNN_proc_x, types NNN_type_x).
+    /// A proc redefined by a later script (dbo.cancel: 015, then 063) is the last one, the body that runs.
+    /// </summary>
     public static string FileOf(string kind, string name) =>
-        Path.GetFileName(Files().Single(f => Path.GetFileNameWithoutExtension(f)[4..] == $"{kind}_{name}"));
+        Path.GetFileName(Files().Last(f => Path.GetFileNameWithoutExtension(f)[4..] == $"{kind}_{name}"));
+
+    /// <summary>Every file that defines the named object, in deploy order.</summary>
+    public static List<string> FilesOf(string kind, string name) =>
+        [.. Files().Where(f => Path.GetFileNameWithoutExtension(f)[4..] == $"{kind}_{name}").Select(f => Path.GetFileName(f))];
 
     /// <summary>Every fragment of type T in the tree.</summary>
     public static List<T> All<T>(TSqlFragment tree) where T : TSqlFragment
