@@ -27,6 +27,7 @@ public static class DomainRegistration
         builder.Services.AddSingleton<ReservationService>();
         builder.Services.AddOptions<CheckInOptions>().BindConfiguration(CheckInOptions.Section);
         builder.Services.AddScoped<StaffService>();
+        builder.Services.AddSingleton<StaffMetrics>();
         builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();

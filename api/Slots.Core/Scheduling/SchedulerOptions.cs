@@ -22,6 +22,9 @@ public sealed class SchedulerOptions
     /// <summary>How often old idempotency records are purged.</summary>
     public TimeSpan PurgeEvery { get; set; } = TimeSpan.FromHours(1);
 
+    /// <summary>How often ended slots' bookings nobody checked in are marked no-shows.</summary>
+    public TimeSpan NoShowsEvery { get; set; } = TimeSpan.FromMinutes(1);
+
     /// <summary>Most change records one flush transaction drains.</summary>
     public int FlushBatch { get; set; } = 500;
 

@@ -1,6 +1,7 @@
 using Quartz;
 using Slots.Idempotency;
 using Slots.Sms;
+using Slots.Staff;
 using Slots.WaitingRoom;
 using Slots.Window;
 
@@ -18,6 +19,7 @@ public static class SlotsJobs
         q.AddSlotsJob<PurgeIdempotencyJob>(PurgeIdempotencyJob.JobName, options.PurgeEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         // A relay run that was missed has nothing special to catch up: the next one drains the whole outbox.
         q.AddSlotsJob<RelayOutboxJob>(RelayOutboxJob.Key.Name, sms.RelayInterval, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
+        q.AddSlotsJob<MarkNoShowsJob>(MarkNoShowsJob.JobName, options.NoShowsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<AdvanceWaitingRoomsJob>(AdvanceWaitingRoomsJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         return q;
     }

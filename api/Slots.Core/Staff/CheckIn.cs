@@ -33,4 +33,7 @@ public sealed class CheckInOptions
 
     /// <summary>How long after the slot starts a person may still be checked in.</summary>
     public TimeSpan Latest { get; set; } = TimeSpan.FromMinutes(60);
+
+    /// <summary>How long after the slot ends a booking nobody checked in becomes a no-show.</summary>
+    public TimeSpan NoShowGrace { get; set; } = TimeSpan.FromMinutes(60);
 }

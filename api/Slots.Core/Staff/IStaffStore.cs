@@ -15,6 +15,12 @@ public interface IStaffStore
     /// </summary>
     Task<CheckInAnswer> CheckInAsync(CheckInCommand command, CancellationToken ct);
 
+    /// <summary>
+    /// Marks up to <paramref name="batch"/> hot bookings whose slot ended before <paramref name="endedBefore"/>
+    /// and that nobody checked in as no-shows at <paramref name="at"/>; answers the place of each one marked.
+    /// </summary>
+    Task<IReadOnlyList<int>> MarkNoShowsAsync(DateTimeOffset endedBefore, DateTimeOffset at, int batch, CancellationToken ct);
+
     Task AppendAuditAsync(AuditEntry entry, CancellationToken ct);
 
     /// <summary>The trail at a place (or everywhere), newest first, between two instants.</summary>

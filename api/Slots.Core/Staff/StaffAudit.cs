@@ -10,6 +10,7 @@ public sealed record AuditEntry(long Id, DateTimeOffset At, string Actor, int? P
 public static class AuditActions
 {
     public const string CheckIn = "check-in";
+    public const string NoShowOverride = "no-show-override";
     public const string RosterExport = "roster-export";
     public const string PlaceCreated = "place-created";
     public const string SlotsGenerated = "slots-generated";

@@ -6,7 +6,8 @@ using Slots.Window;
 namespace Slots.Staff;
 
 /// <summary>The site's day: its roster, the check-in at the door, and the trail of what staff did.</summary>
-public sealed class StaffService(IStaffStore store, PlaceDirectory places, PersonIdentity persons, TimeProvider clock, IOptions<CheckInOptions> options)
+public sealed class StaffService(
+    IStaffStore store, PlaceDirectory places, PersonIdentity persons, TimeProvider clock, IOptions<CheckInOptions> options, StaffMetrics metrics)
 {
     /// <summary>A page of the place's day, or null when there is no such place.</summary>
     public async Task<RosterPage?> RosterAsync(RosterQuery query, CancellationToken ct)
@@ -74,7 +75,9 @@ public sealed class StaffService(IStaffStore store, PlaceDirectory places, Perso
         var answer = await store.CheckInAsync(new CheckInCommand(code, placeId, by, now), ct);
         if (answer.Status == CheckInStatus.CheckedIn)
         {
-            await RecordAsync(by, placeId, AuditActions.CheckIn, code, null, ct);
+            metrics.CheckedIn(placeId);
+            // A late arrival checked in over a no-show is its own action in the trail: it changes what the day's counts said.
+            await RecordAsync(by, placeId, found.State == RosterState.NoShow ? AuditActions.NoShowOverride : AuditActions.CheckIn, code, null, ct);
         }
         return answer with { StartMinute = booking.Slot.StartMinute, Name = booking.Name };
     }

@@ -19,8 +19,11 @@ public abstract class EfStaffStore(IServiceScopeFactory scopes) : IStaffStore
         var door = await db.Attendance.AsNoTracking().Where(a => a.PlaceId == placeId && a.Day == day).ToDictionaryAsync(a => a.Code, StringComparer.Ordinal, ct);
         var minutes = await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day)
             .ToDictionaryAsync(s => s.StartMinute, s => s.Minutes, ct);
+        // The hot tables hold today (in the place's zone) up to the horizon; a day before their first is
+        // evicted, and its bookings are read from disk like a day beyond the horizon.
+        var hotFrom = await db.HotSeats.AsNoTracking().Where(s => s.PlaceId == placeId).MinAsync(s => (DateOnly?)s.Day, ct);
         var rows = new List<RosterRow>();
-        if (day < horizon)
+        if (day < horizon && hotFrom is { } first && day >= first)
         {
             // A hot day: the active bookings are the hot rows; the disk copies of them are not read.
             foreach (var r in await db.HotReservations.AsNoTracking().Where(r => r.PlaceId == placeId && r.Day == day).ToListAsync(ct))
@@ -85,6 +88,25 @@ public abstract class EfStaffStore(IServiceScopeFactory scopes) : IStaffStore
     }
 
     public abstract Task<CheckInAnswer> CheckInAsync(CheckInCommand command, CancellationToken ct);
+
+    public async Task<IReadOnlyList<int>> MarkNoShowsAsync(DateTimeOffset endedBefore, DateTimeOffset at, int batch, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        long ended = endedBefore.ToUnixTimeSeconds(), now = at.ToUnixTimeSeconds();
+        // One statement on SQLite and PostgreSQL alike. A check-in that lands first wins the row (DO NOTHING);
+        // one that lands after turns the no-show into a check-in (the door overrides).
+        return await db.Database.SqlQuery<int>($"""
+            INSERT INTO attendance (code, place_id, day, state, at, by)
+            SELECT h.code, h.place_id, h.day, 3, {now}, 'no-show'
+            FROM hot_reservations h
+            WHERE h.starts_at + h.minutes * 60 <= {ended}
+              AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.code = h.code)
+            LIMIT {batch}
+            ON CONFLICT (code) DO NOTHING
+            RETURNING place_id AS "Value"
+            """).ToListAsync(ct);
+    }
 
     public async Task AppendAuditAsync(AuditEntry entry, CancellationToken ct)
     {

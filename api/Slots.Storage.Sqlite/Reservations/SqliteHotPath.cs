@@ -287,9 +287,11 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
 
         public const string FindHotAtPlace = "SELECT day FROM hot_reservations WHERE code = $code AND place_id = $place";
 
+        // Over a no-show (state 3) the late arrival's check-in replaces it.
         public const string InsertAttendance = """
             INSERT INTO attendance (code, place_id, day, state, at, by)
             SELECT code, place_id, day, 2, $at, $by FROM hot_reservations WHERE code = $code AND place_id = $place
+            ON CONFLICT (code) DO UPDATE SET state = 2, at = excluded.at, by = excluded.by WHERE attendance.state = 3
             """;
 
         public const string FindIdempotency = "SELECT fingerprint, outcome, code FROM idempotency WHERE key = $key";

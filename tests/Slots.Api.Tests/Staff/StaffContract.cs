@@ -4,6 +4,7 @@ using System.Net.Http.Headers;
 using System.Net.Http.Json;
 using System.Text;
 using System.Text.Json.Nodes;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Infrastructure;
 using static Slots.Api.Tests.Infrastructure.Api;
 
@@ -228,6 +229,42 @@ public abstract class StaffContract<TBackend>(TBackend backend) : IClassFixture<
         Assert.Equal("check-in-cancelled", await ProblemCodeAsync(await door.SendAsync(CheckIn(place, goneCode))));
         Assert.Equal("check-in-not-the-person", await ProblemCodeAsync(await door.SendAsync(CheckIn(place, nowCode, early.NationalId))));
         Assert.Equal(HttpStatusCode.OK, (await door.SendAsync(CheckIn(place, nowCode, now.NationalId))).StatusCode);
+    }
+
+    // The no-show job's work, asked of the backend as the job asks it: with the grace an hour negative,
+    // a slot that ends in half an hour counts as over. A late arrival is still checked in over it.
+    [Fact]
+    public async Task Bookings_nobody_checked_in_become_no_shows_once_and_the_door_can_still_check_them_in()
+    {
+        var host = await StartAsync();
+        var (place, soon, _, today, _) = await PlaceOpenNowAsync(host.AdminClient());
+        var early = People.Next();
+        var late = People.Next();
+        var earlyCode = await BookAsync(host.Client(), place, today, soon, early);
+        var lateCode = await BookAsync(host.Client(), place, today, soon, late);
+        var door = As(_tokens.For("nurse", "site-staff", place));
+        Assert.Equal(HttpStatusCode.OK, (await door.SendAsync(CheckIn(place, earlyCode))).StatusCode);
+        var store = host.Services.GetRequiredService<Slots.Staff.IStaffStore>();
+        var now = DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds());
+
+        var marked = await store.MarkNoShowsAsync(now.AddHours(1), now, 100, TestContext.Current.CancellationToken);
+        var again = await store.MarkNoShowsAsync(now.AddHours(1), now, 100, TestContext.Current.CancellationToken);
+
+        Assert.Equal([place], marked);
+        Assert.Empty(again);
+        var roster = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(today)}&state=no-show"));
+        Assert.Equal(lateCode, Assert.Single(roster["rows"]!.AsArray())!["code"]!.GetValue<string>());
+        Assert.Equal(1, roster["counts"]!["noShow"]!.GetValue<int>());
+
+        var arrived = await door.SendAsync(CheckIn(place, lateCode));
+
+        Assert.Equal(HttpStatusCode.OK, arrived.StatusCode);
+        Assert.False((await JsonAsync(arrived))["alreadyCheckedIn"]!.GetValue<bool>());
+        var after = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(today)}"));
+        Assert.Equal(2, after["counts"]!["checkedIn"]!.GetValue<int>());
+        Assert.Equal(0, after["counts"]!["noShow"]!.GetValue<int>());
+        var trail = await ArrayAsync(await As(_tokens.For("lead", "site-manager", place)).GetAsync($"/api/staff/places/{place}/audit"));
+        Assert.Contains(trail, e => e!["action"]!.GetValue<string>() == "no-show-override" && e["target"]!.GetValue<string>() == lateCode);
     }
 
     // Exactly one of the two wins, however they interleave; the loser is told why.

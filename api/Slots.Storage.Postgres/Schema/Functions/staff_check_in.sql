@@ -17,7 +17,9 @@ BEGIN
         o_status := 4;
         RETURN;
     END IF;
-    INSERT INTO attendance (code, place_id, day, state, at, by) VALUES (r.code, r.place_id, r.day, 2, p_now, p_by);
+    -- Over a no-show (state 3, marked after the slot's end and grace) the late arrival's check-in replaces it.
+    INSERT INTO attendance (code, place_id, day, state, at, by) VALUES (r.code, r.place_id, r.day, 2, p_now, p_by)
+    ON CONFLICT (code) DO UPDATE SET state = 2, at = EXCLUDED.at, by = EXCLUDED.by WHERE attendance.state = 3;
     o_status := 1;
     o_at := p_now;
     o_by := p_by;

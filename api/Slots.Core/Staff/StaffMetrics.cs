@@ -1,0 +1,23 @@
+using System.Diagnostics.Metrics;
+
+namespace Slots.Staff;
+
+/// <summary>Meter Slots.Staff: check-ins at the door and no-shows, by place. Counts only, no personal data.</summary>
+public sealed class StaffMetrics
+{
+    public const string MeterName = "Slots.Staff";
+
+    private readonly Counter<long> _checkIns;
+    private readonly Counter<long> _noShows;
+
+    public StaffMetrics(IMeterFactory meters)
+    {
+        var meter = meters.Create(MeterName);
+        _checkIns = meter.CreateCounter<long>("slots.staff.check_ins", "{booking}", "Bookings checked in at the door, by place");
+        _noShows = meter.CreateCounter<long>("slots.staff.no_shows", "{booking}", "Bookings marked no-show after their slot ended and its grace passed, by place");
+    }
+
+    public void CheckedIn(int placeId) => _checkIns.Add(1, new KeyValuePair<string, object?>("place", placeId));
+
+    public void NoShows(int placeId, int count) => _noShows.Add(count, new KeyValuePair<string, object?>("place", placeId));
+}
