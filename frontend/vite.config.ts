@@ -25,7 +25,13 @@ export default defineConfig(({ mode }) => {
           })),
       },
     ],
-    build: { outDir: 'dist', emptyOutDir: true },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      // Everything the landing page runs in one script: left to itself, the bundler moves code the lazy
+      // screens share with it (Preact, the texts) into extra chunks, and a phone fetches three files.
+      rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } } },
+    },
     test: { include: ['src/**/*.test.ts'], environment: 'node' },
   };
 });

@@ -48,6 +48,7 @@ describe('a person books, looks up, reschedules and cancels', () => {
     await expect.poll(() => page.locator('h1').textContent()).toBe('Rezervácia je potvrdená');
     code = (await page.getByTestId('code').textContent()) ?? '';
     expect(code).toMatch(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/);
+    await expect.poll(() => page.getByRole('img', { name: `QR kód rezervácie ${code}` }).count()).toBe(1);
     await expectAccessible(page, 'confirmation');
     await screenshot(page, '04-confirmation');
 

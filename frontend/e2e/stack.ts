@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,7 +24,7 @@ export function assertBuilt(): void {
   if (!existsSync(join(frontendDir, 'dist', 'index.html'))) throw new Error('Run `npm run build` before `npm run e2e`.');
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -92,9 +92,9 @@ async function startServer(
   return { url, stop };
 }
 
-export async function startApi(name: string, settings: Record<string, string> = {}): Promise<RunningApi> {
+export async function startApi(name: string, settings: Record<string, string> = {}, port?: number): Promise<RunningApi> {
   const dir = mkdtempSync(join(tmpdir(), `slots-e2e-${name}-`));
-  const url = `http://127.0.0.1:${await freePort()}`;
+  const url = `http://127.0.0.1:${port ?? (await freePort())}`;
   const env = {
     ...process.env,
     ASPNETCORE_ENVIRONMENT: 'Development',
@@ -117,4 +117,60 @@ export async function startProxy(apiUrls: string[]): Promise<RunningApi & { stat
   // Ready when HAProxy's health checks have marked the servers up and a request gets through.
   const proxy = await startServer('HAProxy', 'haproxy', ['-db', '-f', join(repoRoot, 'haproxy', 'haproxy.cfg')], { env }, dir, 'haproxy.log', `http://127.0.0.1:${front}`, 30_000);
   return { ...proxy, statsUrl: `http://127.0.0.1:${stats}` };
+}
+
+/** The SPA built again into a folder of its own, with build variables (a staff provider's address). */
+export function buildSpa(env: Record<string, string>): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'slots-e2e-dist-'));
+  const result = spawnSync('npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
+    // NODE_ENV as a real build has it: the test runner's "test" would make it a development build.
+    cwd: frontendDir, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: 'inherit', timeout: 120_000,
+  });
+  if (result.status !== 0) throw new Error(`vite build failed (${result.status ?? result.signal})`);
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The test OpenID provider (tools/oidc-test-provider: oidc-provider on loopback) on the given port,
+ * with the users and clients of `config`; answers once it prints "listening <issuer>".
+ */
+export async function startOidcProvider(port: number, config: object): Promise<RunningApi> {
+  const providerDir = join(repoRoot, 'tools', 'oidc-test-provider');
+  if (!existsSync(join(providerDir, 'node_modules'))) {
+    const installed = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: providerDir, stdio: 'inherit', timeout: 180_000 });
+    if (installed.status !== 0) throw new Error('npm ci in tools/oidc-test-provider failed');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'slots-e2e-oidc-'));
+  const configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  const child = spawn('node', ['provider.mjs', '--port', String(port), '--config', configPath], {
+    cwd: providerDir, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(join(dir, 'provider.log'));
+  child.stderr?.pipe(log);
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`OIDC provider not listening; log in ${dir}`)), 30_000);
+    let seen = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\S+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`OIDC provider exited with ${code}; log in ${dir}`)));
+  });
+  child.stdout?.pipe(log);
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null && child.pid) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid, 'SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

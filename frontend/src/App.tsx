@@ -10,6 +10,7 @@ import { type Route, useHashRoute } from './ui/useHashRoute';
 // fetched when their route is opened, so a phone on the landing page downloads and parses less.
 const ManagePage = lazy(() => import('./manage/ManagePage').then((m) => ({ default: m.ManagePage })));
 const AdminPage = lazy(() => import('./admin/AdminPage').then((m) => ({ default: m.AdminPage })));
+const StaffPage = lazy(() => import('./staff/StaffPage').then((m) => ({ default: m.StaffPage })));
 
 const languages: { code: Language; label: string }[] = [
   { code: 'sk', label: 'Slovensky' },
@@ -19,7 +20,7 @@ const languages: { code: Language; label: string }[] = [
 export function App() {
   const { t, lang, setLang } = useI18n();
   const route = useHashRoute();
-  // The staff tools are not advertised to the public: staff open #/admin themselves.
+  // The staff tools are not advertised to the public: staff open #/admin and #/staff themselves.
   const links: { route: Route; label: string }[] = [
     { route: 'book', label: t('navBook') },
     { route: 'manage', label: t('navManage') },
@@ -56,7 +57,7 @@ export function App() {
         {route !== 'book' && (
           <ScreenBoundary key={route} failed={<Notice kind="error">{t('loadFailed')} <button type="button" className="link" onClick={() => location.reload()}>{t('retry')}</button></Notice>}>
             <Suspense fallback={<p role="status" className="loading">{t('loading')}</p>}>
-              {route === 'manage' ? <ManagePage /> : <AdminPage />}
+              {route === 'manage' ? <ManagePage /> : route === 'staff' ? <StaffPage /> : <AdminPage />}
             </Suspense>
           </ScreenBoundary>
         )}

@@ -133,3 +133,18 @@ export type RequiredFieldsAreRequired = [
   Holds<IsRequired<Schemas['RescheduleRequest'], 'day'>>,
   Holds<IsRequired<Schemas['RescheduleRequest'], 'time'>>,
 ];
+
+/** Who a staff token signs in: its subject, highest role and places (empty for admin: every place). */
+export type StaffMe = Schemas['StaffMeDto'];
+export type StaffRole = StaffMe['role'];
+
+export type Roster = Schemas['RosterDto'];
+export type RosterRow = Schemas['RosterRowDto'];
+export type RosterState = RosterRow['state'];
+export type RosterCounts = Schemas['RosterCountsDto'];
+
+/** The door's answer: checked in now, or (alreadyCheckedIn) when and by whom it was the first time. */
+export type CheckIn = Schemas['CheckInDto'];
+export type CheckInRequest = Schemas['CheckInRequest'];
+
+export type AuditEntry = Schemas['AuditEntryDto'];

@@ -1,8 +1,9 @@
 import type { Place, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
+import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
 import { formatDay } from './dates';
-import { toIcs } from './ics';
+import { bookingDescription, toIcs } from './ics';
 
 interface ConfirmationProps {
   reservation: Reservation;
@@ -20,7 +21,7 @@ export function Confirmation({ reservation, place, minutes, onNew }: Confirmatio
       uid: `${reservation.code}@slots`,
       summary: t('icsSummary', { place: reservation.placeName }),
       location: `${reservation.placeName}, ${reservation.address}`,
-      description: `${t('code')}: ${reservation.code}`,
+      description: bookingDescription(reservation.code, t('code')),
       day: reservation.day,
       time: reservation.time,
       minutes,
@@ -50,6 +51,8 @@ export function Confirmation({ reservation, place, minutes, onNew }: Confirmatio
         <dt>{t('time')}</dt>
         <dd>{reservation.time}</dd>
       </dl>
+      <QrCode text={reservation.code} label={t('qrLabel', { code: reservation.code })} />
+      <p className="hint">{t('qrHint')}</p>
       <div className="actions">
         <button type="button" className="primary" onClick={download}>{t('downloadIcs')}</button>
         <button type="button" className="secondary" onClick={onNew}>{t('bookAnother')}</button>

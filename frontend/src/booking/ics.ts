@@ -20,6 +20,11 @@ function text(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 }
 
+/** The event's description: the booking code, which the person shows (or its QR code) at the door. */
+export function bookingDescription(code: string, codeLabel: string): string {
+  return `${codeLabel}: ${code}`;
+}
+
 /** An iCalendar file with one event, times in UTC so every calendar agrees. */
 export function toIcs(event: CalendarEvent, now: Date): string {
   const start = zonedToUtc(event.day, event.time, event.timeZone);

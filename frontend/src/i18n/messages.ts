@@ -195,6 +195,9 @@ export const sk = {
   closeOpening: 'Zatvoriť',
   closeOpeningNumber: 'Zatvoriť otvorenie č. {id}',
   invalidInput: 'Skontrolujte zadané hodnoty.',
+
+  qrLabel: 'QR kód rezervácie {code}',
+  qrHint: 'Pri príchode ukážte tento QR kód alebo povedzte kód rezervácie.',
 };
 
 export type MessageKey = keyof typeof sk;
@@ -393,6 +396,9 @@ export const en: Record<MessageKey, string> = {
   closeOpening: 'Close',
   closeOpeningNumber: 'Close opening {id}',
   invalidInput: 'Check the values entered.',
+
+  qrLabel: 'QR code of booking {code}',
+  qrHint: 'Show this QR code when you arrive, or tell the booking code.',
 };
 
 /** One language's texts, with each {name} replaced by its value. */

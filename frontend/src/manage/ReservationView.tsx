@@ -9,6 +9,7 @@ import { WeekView } from '../booking/WeekView';
 import { useI18n } from '../i18n/I18n';
 import { Notice } from '../ui/Notice';
 import { problemMessage } from '../ui/problemMessage';
+import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
 
 interface ReservationViewProps {
@@ -107,6 +108,8 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
         <dt>{t('time')}</dt>
         <dd data-testid="reservation-time">{reservation.time}</dd>
       </dl>
+      <QrCode text={reservation.code} label={t('qrLabel', { code: reservation.code })} />
+      <p className="hint">{t('qrHint')}</p>
       {mode === 'confirm-cancel' ? (
         <div className="confirm-box" role="group" aria-labelledby="cancel-question">
           <p id="cancel-question">{t('cancelConfirm')}</p>

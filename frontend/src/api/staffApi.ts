@@ -1,0 +1,76 @@
+import { ApiError, query, readJson, readProblem } from './http';
+import type { AuditEntry, CheckIn, CheckInRequest, Roster, RosterState, StaffMe } from './types';
+
+/** What the roster screen asks for: the place's day, optionally narrowed, a page at a time. */
+export interface RosterQuery {
+  day?: string;
+  from?: string;
+  to?: string;
+  state?: RosterState;
+  code?: string;
+  page?: number;
+  pageSize?: number;
+}
+
+/**
+ * The roster's query string. Blank filters are left out, a code is sent as people read it off a
+ * ticket (trimmed, upper case), and page 1 and the server's page size are the defaults.
+ */
+export function rosterQuery(q: RosterQuery): string {
+  const code = q.code?.trim().toUpperCase();
+  return query({
+    day: q.day,
+    from: q.from,
+    to: q.to,
+    state: q.state,
+    code: code || undefined,
+    page: q.page && q.page > 1 ? q.page : undefined,
+    pageSize: q.pageSize,
+  });
+}
+
+/** The staff endpoints, with the member's bearer token from the site's OpenID provider. */
+export class StaffApi {
+  private readonly base: string;
+  private readonly token: string;
+
+  constructor(base: string, token: string) {
+    this.base = base.replace(/\/$/, '');
+    this.token = token;
+  }
+
+  async me(): Promise<StaffMe> {
+    return readJson(await this.get('/api/staff/me'));
+  }
+
+  async roster(placeId: number, q: RosterQuery, signal?: AbortSignal): Promise<Roster> {
+    return readJson(await this.get(`/api/staff/places/${placeId}/roster${rosterQuery(q)}`, signal));
+  }
+
+  /** The day's roster as CSV; fetched with the token (a plain link could not send it) and saved as a file. */
+  async rosterCsv(placeId: number, q: RosterQuery): Promise<Blob> {
+    const response = await this.get(`/api/staff/places/${placeId}/roster.csv${rosterQuery({ ...q, page: undefined, pageSize: undefined })}`);
+    if (!response.ok) throw new ApiError(await readProblem(response));
+    return response.blob();
+  }
+
+  async checkIn(placeId: number, request: CheckInRequest): Promise<CheckIn> {
+    return readJson(await fetch(`${this.base}/api/staff/places/${placeId}/check-ins`, {
+      method: 'POST',
+      headers: { ...this.auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+    }));
+  }
+
+  async audit(placeId: number, from?: string, to?: string): Promise<AuditEntry[]> {
+    return readJson(await this.get(`/api/staff/places/${placeId}/audit${query({ from, to })}`));
+  }
+
+  private get(path: string, signal?: AbortSignal): Promise<Response> {
+    return fetch(`${this.base}${path}`, { headers: this.auth(), signal });
+  }
+
+  private auth(): Record<string, string> {
+    return { Authorization: `Bearer ${this.token}` };
+  }
+}
