@@ -37,11 +37,12 @@ internal static class Frontend
             return app;
         }
         var provider = new PhysicalFileProvider(root);
+        var policy = PolicyFor(app.Configuration["Authentication:Schemes:Bearer:Authority"]);
         var files = new StaticFileOptions
         {
             FileProvider = provider,
             ContentTypeProvider = new PrecompressedContentTypes(),
-            OnPrepareResponse = PrepareResponse,
+            OnPrepareResponse = context => PrepareResponse(context, policy),
         };
         // "/" is answered by the default file; the SPA's other paths by ClientRoute.
         app.UseDefaultFiles(new DefaultFilesOptions { FileProvider = files.FileProvider });
@@ -109,7 +110,17 @@ internal static class Frontend
     /// hashes) is revalidated on every load, or a release would leave browsers on the old page.
     /// Every file goes with nosniff; the page itself with its policy and no referrer to send on.
     /// </summary>
-    private static void PrepareResponse(StaticFileResponseContext context)
+    /// <summary>
+    /// The page's policy; with staff signing in at an OpenID provider on another origin, the staff
+    /// screens fetch its discovery document and token endpoint, so that origin joins connect-src.
+    /// (The redirect to its login page is a navigation, which the policy does not govern.)
+    /// </summary>
+    internal static string PolicyFor(string? authority) =>
+        Uri.TryCreate(authority, UriKind.Absolute, out var issuer)
+            ? $"{ContentSecurityPolicy}; connect-src 'self' {issuer.GetLeftPart(UriPartial.Authority)}"
+            : ContentSecurityPolicy;
+
+    private static void PrepareResponse(StaticFileResponseContext context, string policy)
     {
         var headers = context.Context.Response.Headers;
         var hashed = context.Context.Request.Path.StartsWithSegments("/assets", StringComparison.Ordinal);
@@ -117,7 +128,7 @@ internal static class Frontend
         headers.XContentTypeOptions = "nosniff";
         if (PrecompressedContentTypes.Original(context.File.Name).EndsWith(".html", StringComparison.OrdinalIgnoreCase))
         {
-            headers.ContentSecurityPolicy = ContentSecurityPolicy;
+            headers.ContentSecurityPolicy = policy;
             headers["Referrer-Policy"] = "no-referrer";
         }
     }

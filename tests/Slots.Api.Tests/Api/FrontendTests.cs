@@ -17,7 +17,7 @@ public sealed class FrontendTests : ApiTestBase
 
     private readonly DirectoryInfo _dist = Directory.CreateTempSubdirectory("slots-dist-");
 
-    private async Task<HttpClient> ServeFakeBuildAsync()
+    private async Task<HttpClient> ServeFakeBuildAsync(string? staffAuthority = null)
     {
         File.WriteAllText(Path.Combine(_dist.FullName, "index.html"), Index);
         Directory.CreateDirectory(Path.Combine(_dist.FullName, "assets"));
@@ -25,7 +25,11 @@ public sealed class FrontendTests : ApiTestBase
         // What the build writes beside a script (frontend/build/precompress.ts); the bytes only need to differ.
         File.WriteAllBytes(Path.Combine(_dist.FullName, "assets", "x-abc123.js.br"), Brotli);
         File.WriteAllBytes(Path.Combine(_dist.FullName, "assets", "x-abc123.js.gz"), Gzip);
-        var host = await StartAsync(new Dictionary<string, string?> { ["Slots:Frontend:Root"] = _dist.FullName });
+        var host = await StartAsync(new Dictionary<string, string?>
+        {
+            ["Slots:Frontend:Root"] = _dist.FullName,
+            ["Authentication:Schemes:Bearer:Authority"] = staffAuthority,
+        });
         return host.Client();
     }
 
@@ -161,6 +165,18 @@ public sealed class FrontendTests : ApiTestBase
         Assert.DoesNotContain("unsafe-inline", policy, StringComparison.Ordinal);
         Assert.Equal(["nosniff"], response.Headers.GetValues("X-Content-Type-Options"));
         Assert.Equal(["no-referrer"], response.Headers.GetValues("Referrer-Policy"));
+    }
+
+    // The staff screens sign in at the site's OpenID provider: the page may fetch from its origin, and only from it.
+    [Fact]
+    public async Task With_a_staff_authority_the_page_may_connect_to_its_origin()
+    {
+        var client = await ServeFakeBuildAsync("https://login.example.sk/realms/slots");
+
+        var policy = Assert.Single((await client.GetAsync("/")).Headers.GetValues("Content-Security-Policy"));
+
+        Assert.EndsWith("; connect-src 'self' https://login.example.sk", policy, StringComparison.Ordinal);
+        Assert.Contains("default-src 'self'", policy, StringComparison.Ordinal);
     }
 
     [Fact]
