@@ -18,7 +18,8 @@ public enum CheckInStatus
     NotThePerson = 9,
 }
 
-public sealed record CheckInCommand(string Code, int PlaceId, string By, DateTimeOffset Now);
+/// <summary>A check-in to write, with the trail entry it writes in the same step (check-in, or no-show-override).</summary>
+public sealed record CheckInCommand(string Code, int PlaceId, string By, DateTimeOffset Now, string Action = AuditActions.CheckIn);
 
 /// <summary>What a check-in did, with the time and the staff member of the check-in that holds.</summary>
 public sealed record CheckInAnswer(CheckInStatus Status, DateTimeOffset? At = null, string? By = null, int? StartMinute = null, string? Name = null);

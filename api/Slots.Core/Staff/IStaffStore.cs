@@ -12,6 +12,7 @@ public interface IStaffStore
     /// <summary>
     /// Checks the booking in, in one step with the check that it is still active: against the
     /// citizen's own cancel exactly one wins. A second check-in changes nothing and answers the first.
+    /// A check-in that holds is written to the audit trail in the same step (the command's Action).
     /// </summary>
     Task<CheckInAnswer> CheckInAsync(CheckInCommand command, CancellationToken ct);
 

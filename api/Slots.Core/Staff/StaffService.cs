@@ -72,12 +72,12 @@ public sealed class StaffService(
         {
             return new CheckInAnswer(CheckInStatus.NotThePerson);
         }
-        var answer = await store.CheckInAsync(new CheckInCommand(code, placeId, by, now), ct);
+        // A late arrival checked in over a no-show is its own action in the trail: it changes what the day's counts said.
+        var action = found.State == RosterState.NoShow ? AuditActions.NoShowOverride : AuditActions.CheckIn;
+        var answer = await store.CheckInAsync(new CheckInCommand(code, placeId, by, now, action), ct);
         if (answer.Status == CheckInStatus.CheckedIn)
         {
             metrics.CheckedIn(placeId);
-            // A late arrival checked in over a no-show is its own action in the trail: it changes what the day's counts said.
-            await RecordAsync(by, placeId, found.State == RosterState.NoShow ? AuditActions.NoShowOverride : AuditActions.CheckIn, code, null, ct);
         }
         return answer with { StartMinute = booking.Slot.StartMinute, Name = booking.Name };
     }

@@ -11,11 +11,12 @@ internal sealed class PostgresStaffStore(IServiceScopeFactory scopes, NpgsqlData
 {
     public override async Task<CheckInAnswer> CheckInAsync(CheckInCommand command, CancellationToken ct)
     {
-        await using var call = dataSource.CreateCommand("SELECT o_status, o_at, o_by FROM staff_check_in($1, $2, $3, $4)");
+        await using var call = dataSource.CreateCommand("SELECT o_status, o_at, o_by FROM staff_check_in($1, $2, $3, $4, $5)");
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = command.Code });
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Integer, Value = command.PlaceId });
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = command.By });
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bigint, Value = command.Now.ToUnixTimeSeconds() });
+        call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = command.Action });
         await using var row = await call.ExecuteReaderAsync(ct);
         await row.ReadAsync(ct);
         return row.GetInt32(0) switch

@@ -212,7 +212,13 @@ public sealed partial class SqlServerStaffStore : IStaffStore
         await using var connection = await OpenAsync(ct);
         await using var proc = SqlServerCommands.StaffCheckIn(command).On(connection);
         await proc.ExecuteNonQueryAsync(ct);
-        return new CheckInProcAnswer((int)proc.Out("@status")!, (long?)proc.Out("@held_at"), (string?)proc.Out("@held_by"));
+        var answer = new CheckInProcAnswer((int)proc.Out("@status")!, (long?)proc.Out("@held_at"), (string?)proc.Out("@held_by"));
+        if (answer.Status == 1)
+        {
+            // staff_audit is a disk table, which a natively compiled proc cannot write: its entry follows the check-in.
+            await AppendAuditAsync(new AuditEntry(0, command.Now, command.By, command.PlaceId, command.Action, command.Code, null), ct);
+        }
+        return answer;
     }
 
     private async Task<SqlConnection> OpenAsync(CancellationToken ct)

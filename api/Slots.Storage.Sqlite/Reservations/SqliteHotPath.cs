@@ -114,6 +114,7 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             }
         }
         Command(Sql.InsertAttendance, ("$code", c.Code), ("$place", c.PlaceId), ("$at", c.Now.ToUnixTimeSeconds()), ("$by", c.By)).ExecuteNonQuery();
+        Command(Sql.InsertAudit, ("$at", c.Now.ToUnixTimeSeconds()), ("$by", c.By), ("$place", c.PlaceId), ("$action", c.Action), ("$code", c.Code)).ExecuteNonQuery();
         return new CheckInAnswer(CheckInStatus.CheckedIn, c.Now, c.By);
     }
 
@@ -284,6 +285,9 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
         public const string FindAttendance = "SELECT 1 FROM attendance WHERE code = $code AND state = 2";
 
         public const string ReadAttendance = "SELECT at, by FROM attendance WHERE code = $code AND state = 2";
+
+        // The trail's entry in the same transaction as the check-in: one write, and no second writer on the file.
+        public const string InsertAudit = "INSERT INTO staff_audit (at, actor, place_id, action, target) VALUES ($at, $by, $place, $action, $code)";
 
         public const string FindHotAtPlace = "SELECT day FROM hot_reservations WHERE code = $code AND place_id = $place";
 
