@@ -1,5 +1,3 @@
-using System.Globalization;
-using CsvHelper;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Places;
 using Slots.Reservations;
@@ -11,7 +9,7 @@ namespace Slots.Api.Staff;
 /// <summary>The site's day for signed-in staff: who they are, the roster and its export, check-in at the door, the audit trail.</summary>
 internal static class StaffEndpoints
 {
-    private const int MaxPageSize = 500;
+    public const int MaxPageSize = 500;
 
     public static IEndpointRouteBuilder MapStaff(this IEndpointRouteBuilder app)
     {
@@ -72,7 +70,7 @@ internal static class StaffEndpoints
         StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
-        var query = await QueryAsync(placeId, day, from, to, state, code, page, pageSize, places, clock, v, ct);
+        var query = await RosterRequests.QueryAsync(placeId, day, from, to, state, code, page, pageSize, places, clock, v, ct);
         if (query is null)
         {
             return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
@@ -83,14 +81,14 @@ internal static class StaffEndpoints
         }
         var c = roster.Counts;
         return TypedResults.Ok(new RosterDto(query.PlaceId, Formats.Day(query.Day), new RosterCountsDto(c.Booked, c.CheckedIn, c.NoShow, c.Cancelled),
-            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(Row)]));
+            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(RosterRequests.Row)]));
     }
 
     public static async Task<Results<FileContentHttpResult, ProblemHttpResult, ValidationProblem>> Export(
         string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
-        var query = await QueryAsync(placeId, day, null, null, null, null, null, null, places, clock, v, ct);
+        var query = await RosterRequests.QueryAsync(placeId, day, null, null, null, null, null, null, places, clock, v, ct);
         if (query is null)
         {
             return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
@@ -100,7 +98,7 @@ internal static class StaffEndpoints
             return Problem.UnknownPlace();
         }
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, query.PlaceId, AuditActions.RosterExport, Formats.Day(query.Day), null, ct);
-        return TypedResults.File(Csv(roster.Rows.Select(Row)), "text/csv; charset=utf-8", $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
+        return TypedResults.File(RosterRequests.Csv(roster.Rows.Select(RosterRequests.Row)), "text/csv; charset=utf-8", $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
     }
 
     public static async Task<Results<Ok<CheckInDto>, ProblemHttpResult, ValidationProblem>> CheckIn(
@@ -172,97 +170,5 @@ internal static class StaffEndpoints
         var entries = await staff.AuditAsync(place, new DateTimeOffset(first.ToDateTime(TimeOnly.MinValue), TimeSpan.Zero),
             new DateTimeOffset(last.ToDateTime(TimeOnly.MaxValue), TimeSpan.Zero), 1000, ct);
         return TypedResults.Ok(entries.Select(e => new AuditEntryDto(e.Id, e.At, e.Actor, e.PlaceId, e.Action, e.Target, e.Reason)).ToArray());
-    }
-
-    private static async Task<RosterQuery?> QueryAsync(string placeId, string? day, string? from, string? to, string? state, string? code,
-        string? page, string? pageSize, PlaceDirectory places, TimeProvider clock, Validation v, CancellationToken ct)
-    {
-        Formats.TryId(placeId, out int id);
-        var place = await places.FindAsync(id, ct);
-        var date = place is null ? default : LocalClock.Today(place, clock.GetUtcNow());
-        if (day is not null && !Formats.TryDay(day, out date))
-        {
-            v.Add("day", $"Use {Formats.DayFormat}.");
-        }
-        var first = 0;
-        if (from is not null)
-        {
-            first = Formats.TryTime(from, out var t) ? SlotKey.MinuteOf(t) : Invalid(v, "from", "Use HH:mm.");
-        }
-        var last = 24 * 60;
-        if (to is not null)
-        {
-            last = Formats.TryTime(to, out var t) ? SlotKey.MinuteOf(t) : Invalid(v, "to", "Use HH:mm.");
-        }
-        RosterState? wanted = state switch
-        {
-            null => null,
-            "booked" => RosterState.Booked,
-            "checked-in" => RosterState.CheckedIn,
-            "no-show" => RosterState.NoShow,
-            "cancelled" => RosterState.Cancelled,
-            _ => null,
-        };
-        if (state is not null && wanted is null)
-        {
-            v.Add("state", "One of booked, checked-in, no-show, cancelled.");
-        }
-        if (code is { Length: > 32 })
-        {
-            v.Add("code", "A booking code has at most 32 characters.");
-        }
-        var pageNo = 1;
-        if (page is not null && (!Formats.TryWhole(page, out pageNo) || pageNo is < 1 or > 10_000))
-        {
-            v.Add("page", "A whole number from 1 to 10000.");
-        }
-        var size = 100;
-        if (pageSize is not null && (!Formats.TryWhole(pageSize, out size) || size < 1 || size > MaxPageSize))
-        {
-            v.Add("pageSize", $"A whole number from 1 to {MaxPageSize}.");
-        }
-        if (!v.IsValid || place is null)
-        {
-            return null;
-        }
-        var normalized = code is null ? null : ConfirmationCode.Normalize(code) ?? code;
-        return new RosterQuery(id, date, first, last, wanted, normalized, pageNo, size);
-    }
-
-    private static int Invalid(Validation v, string field, string message)
-    {
-        v.Add(field, message);
-        return 0;
-    }
-
-    private static RosterRowDto Row(RosterRow r) => new(
-        Formats.Time(r.StartMinute), r.Minutes, r.SeatNo, r.Code, r.Name, StaffAccess.Mask(r.Phone), r.Language, State(r.State), r.At, r.By);
-
-    private static string State(RosterState state) => state switch
-    {
-        RosterState.Booked => "booked",
-        RosterState.CheckedIn => "checked-in",
-        RosterState.NoShow => "no-show",
-        RosterState.Cancelled => "cancelled",
-        _ => throw new InvalidOperationException($"Unmapped roster state {state}."),
-    };
-
-    /// <summary>
-    /// RFC 4180 through CsvHelper (CRLF, quotes, commas and line breaks inside a field quoted), UTF-8
-    /// with a BOM; a name starting with = + - @ is escaped so a spreadsheet never runs it as a formula.
-    /// </summary>
-    private static byte[] Csv(IEnumerable<RosterRowDto> rows)
-    {
-        using var buffer = new MemoryStream();
-        using (var csv = CsvWriter.Create(buffer, new CsvWriterOptions { WriteByteOrderMark = true, Injection = CsvInjection.Escape }, leaveOpen: true))
-        {
-            csv.WriteHeader(["time", "minutes", "seat", "code", "name", "phone", "language", "state", "at", "by"]);
-            foreach (var r in rows)
-            {
-                csv.WriteRecord([r.Time, r.Minutes.ToString(CultureInfo.InvariantCulture), r.Seat.ToString(CultureInfo.InvariantCulture), r.Code,
-                    r.Name, r.Phone, r.Language, r.State, r.At?.ToString("O", CultureInfo.InvariantCulture) ?? "", r.By ?? ""]);
-            }
-        }
-        return buffer.ToArray();
     }
 }
