@@ -64,9 +64,9 @@ internal static class ContractMetadata
         }));
 
     /// <summary>A path id, read as text so that "x5" or an overflow is a 400 naming it rather than a 404.</summary>
-    public static TBuilder PathId<TBuilder>(this TBuilder builder, string description, bool wide = false)
+    public static TBuilder PathId<TBuilder>(this TBuilder builder, string description, bool wide = false, string name = "id")
         where TBuilder : IEndpointConventionBuilder =>
-        builder.WithMetadata(new ParameterMetadata("id", description, new OpenApiSchema
+        builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema
         {
             Type = JsonSchemaType.Integer,
             Format = wide ? "int64" : "int32",

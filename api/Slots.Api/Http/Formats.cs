@@ -38,6 +38,9 @@ internal static class Formats
     public static bool TryWhole(string text, out int value) =>
         int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out value);
 
+    /// <summary>What a place id in a path must be, for its error message.</summary>
+    public const string PlaceIdExpected = "A place id is a whole number from 1 to 2147483647.";
+
     /// <summary>A positive whole number from a path, digits only (an id).</summary>
     public static bool TryId(string text, out long id) =>
         long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out id) && id >= 1;

@@ -155,7 +155,7 @@ internal static class PlacesEndpoints
         return answer;
     }
 
-    private static ValidationProblem InvalidId() => Problem.Invalid("id", "A place id is a whole number from 1 to 2147483647.");
+    private static ValidationProblem InvalidId() => Problem.Invalid("id", Formats.PlaceIdExpected);
 
     internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active);
 }

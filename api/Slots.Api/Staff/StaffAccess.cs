@@ -12,14 +12,14 @@ internal static class StaffAccess
     public static RouteHandlerBuilder AtPlace(this RouteHandlerBuilder endpoint, string role) =>
         endpoint
             .WithMetadata(new StaffRoleMetadata(role))
-            .PathPlaceId()
+            .PathId("The place's id.", name: "placeId")
             .Problems(ProblemTypes.Forbidden, ProblemTypes.PlaceForbidden, ProblemTypes.ValidationFailed)
             .AddEndpointFilter(async (context, next) =>
             {
                 var http = context.HttpContext;
                 if (!Formats.TryId(http.Request.RouteValues["placeId"] as string ?? "", out int placeId))
                 {
-                    return Problem.Invalid("placeId", "A place id is a whole number from 1 to 2147483647.");
+                    return Problem.Invalid("placeId", Formats.PlaceIdExpected);
                 }
                 var member = StaffMember.Of(http.User);
                 if (member.MayAt(placeId, role))
@@ -30,15 +30,6 @@ internal static class StaffAccess
                     ? Problem.Of(ProblemTypes.PlaceForbidden, "This place is not among yours.")
                     : Problem.Of(ProblemTypes.Forbidden, "Your role may not do this.", $"It needs {role} or above.");
             });
-
-    private static RouteHandlerBuilder PathPlaceId(this RouteHandlerBuilder endpoint) =>
-        endpoint.WithMetadata(new ParameterMetadata("placeId", "The place's id.", new Microsoft.OpenApi.OpenApiSchema
-        {
-            Type = Microsoft.OpenApi.JsonSchemaType.Integer,
-            Format = "int32",
-            Minimum = "1",
-            Maximum = "2147483647",
-        }));
 
     /// <summary>+421905123456 → +421******456: enough to tell two people apart at the door, not to call them.</summary>
     public static string Mask(string phone) =>

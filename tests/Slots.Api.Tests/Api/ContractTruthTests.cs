@@ -9,14 +9,6 @@ namespace Slots.Api.Tests.Api;
 /// <summary>What an integrator found the server doing differently from what the document says.</summary>
 public sealed class ContractTruthTests : ApiTestBase
 {
-    private static async Task AssertInvalidAsync(HttpResponseMessage response, string field)
-    {
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        Assert.Equal("application/problem+json", response.Content.Headers.ContentType!.MediaType);
-        var errors = (await JsonAsync(response))["errors"]!.AsObject();
-        Assert.True(errors.ContainsKey(field), $"errors name {string.Join(", ", errors.Select(e => e.Key))}, not {field}");
-    }
-
     // "placeId":"2" booked: the Web JSON defaults read numbers from strings, the document says integer.
     [Fact]
     public async Task Regression_a_number_sent_as_a_string_was_accepted()

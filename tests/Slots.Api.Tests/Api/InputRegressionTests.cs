@@ -15,14 +15,6 @@ public sealed class InputRegressionTests : ApiTestBase
     private async Task<SlotsHost> StartLikeDevelopmentAsync() =>
         await StartAsync(services: s => s.Configure<RouteHandlerOptions>(o => o.ThrowOnBadRequest = true));
 
-    private static async Task AssertInvalidAsync(HttpResponseMessage response, string field)
-    {
-        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
-        Assert.Equal("application/problem+json", response.Content.Headers.ContentType!.MediaType);
-        var errors = (await JsonAsync(response))["errors"]!.AsObject();
-        Assert.True(errors.ContainsKey(field), $"errors name {string.Join(", ", errors.Select(e => e.Key))}, not {field}");
-    }
-
     [Theory]
     [InlineData("page=99999999999", "page")]
     [InlineData("pageSize=2147483648", "pageSize")]

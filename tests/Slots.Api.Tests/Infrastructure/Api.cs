@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json;
 using System.Text.Json.Nodes;
@@ -65,6 +66,15 @@ public static class Api
 
     public static async Task<JsonObject> JsonAsync(HttpResponseMessage response) =>
         JsonNode.Parse(await response.Content.ReadAsStringAsync())!.AsObject();
+
+    /// <summary>A 400 problem whose errors name <paramref name="field"/>.</summary>
+    public static async Task AssertInvalidAsync(HttpResponseMessage response, string field)
+    {
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType!.MediaType);
+        var errors = (await JsonAsync(response))["errors"]!.AsObject();
+        Assert.True(errors.ContainsKey(field), $"errors name {string.Join(", ", errors.Select(e => e.Key))}, not {field}");
+    }
 
     public static async Task<string?> ProblemCodeAsync(HttpResponseMessage response)
     {
