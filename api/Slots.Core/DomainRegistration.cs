@@ -26,6 +26,7 @@ public static class DomainRegistration
         builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
         builder.Services.AddOptions<CheckInOptions>().BindConfiguration(CheckInOptions.Section);
+        builder.Services.AddOptions<BlockCancelOptions>().BindConfiguration(BlockCancelOptions.Section);
         builder.Services.AddScoped<StaffService>();
         builder.Services.AddSingleton<StaffMetrics>();
         builder.AddWaitingRooms();

@@ -76,6 +76,9 @@ public sealed class OutboxMessage
     public int StartMinute { get; set; }
     public long CreatedAt { get; set; }
     public long? SentAt { get; set; }
+
+    /// <summary>What the text needs beyond the booking: a site's reason for its cancel.</summary>
+    public string? Note { get; set; }
 }
 
 /// <summary>A hot change waiting to be flushed to the disk tables.</summary>
@@ -108,7 +111,24 @@ public sealed class JobRunRecord
     public required string Instance { get; set; }
 }
 
-/// <summary>The door's record of a booking: checked in (2) or a no-show (3), when and by whom.</summary>
+/// <summary>A site's cancel of a block of its slots (see the site_cancels script).</summary>
+public sealed class SiteCancelRecord
+{
+    public long Id { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int FromMinute { get; set; }
+    public int ToMinute { get; set; }
+    public required string Reason { get; set; }
+    public required string Actor { get; set; }
+    public long CreatedAt { get; set; }
+    public long ProgressAt { get; set; }
+    public long? FinishedAt { get; set; }
+    public int Cancelled { get; set; }
+    public int Kept { get; set; }
+}
+
+/// <summary>The door's record of a booking: checked in (2), a no-show (3) or cancelled by the site (5), when and by whom.</summary>
 public sealed class AttendanceRecord
 {
     public required string Code { get; set; }

@@ -19,6 +19,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<ActivePerson> ActivePersons => Set<ActivePerson>();
     public DbSet<IdempotencyRecord> Idempotency => Set<IdempotencyRecord>();
     public DbSet<OutboxMessage> Outbox => Set<OutboxMessage>();
+    public DbSet<SiteCancelRecord> SiteCancels => Set<SiteCancelRecord>();
     public DbSet<ChangeRecord> Changes => Set<ChangeRecord>();
     public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
     public DbSet<AttendanceRecord> Attendance => Set<AttendanceRecord>();
@@ -80,6 +81,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
             e.HasKey(x => x.Code);
         });
         modelBuilder.Entity<StaffAuditRecord>().ToTable("staff_audit");
+        modelBuilder.Entity<SiteCancelRecord>().ToTable("site_cancels");
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

@@ -15,7 +15,7 @@ public sealed class SqliteDialect(SqliteWriter writer) : EfDialect
         INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
         SELECT s.place_id, s.day, s.start_minute, seat.n, s.minutes, s.starts_at, NULL
         FROM slots s JOIN seat ON seat.n <= s.capacity
-        WHERE s.place_id = {0} AND s.day >= {1} AND s.day <= {2}
+        WHERE s.place_id = {0} AND s.day >= {1} AND s.day <= {2} AND s.closed_by IS NULL
         ON CONFLICT DO NOTHING
         """;
 

@@ -11,4 +11,7 @@ public sealed class SlotRow
 
     /// <summary>Start instant as Unix seconds, so every backend compares it the same way.</summary>
     public long StartsAt { get; set; }
+
+    /// <summary>The site's block cancel that closed the slot to bookings (site_cancels.id), or null while it is open.</summary>
+    public long? ClosedBy { get; set; }
 }

@@ -1,9 +1,18 @@
 namespace Slots.Reservations;
 
-/// <summary>Kinds of booking change, shared by the outbox and the change records.</summary>
+/// <summary>
+/// Kinds of booking change, shared by the outbox and the change records. The change records use
+/// the first three only: a site's cancel is a Cancelled change and a reminder changes nothing.
+/// </summary>
 public enum ChangeKind
 {
     Reserved = 1,
     Cancelled = 2,
     Rescheduled = 3,
+
+    /// <summary>The site cancelled a block of its slots (the outbox row's note holds the reason).</summary>
+    SiteCancelled = 4,
+
+    /// <summary>The day-before reminder.</summary>
+    Reminder = 5,
 }

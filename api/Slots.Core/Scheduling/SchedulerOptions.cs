@@ -25,6 +25,9 @@ public sealed class SchedulerOptions
     /// <summary>How often ended slots' bookings nobody checked in are marked no-shows.</summary>
     public TimeSpan NoShowsEvery { get; set; } = TimeSpan.FromMinutes(1);
 
+    /// <summary>How often the scheduler looks for a site's block cancel whose runner died, to finish it.</summary>
+    public TimeSpan ResumeBlockCancelsEvery { get; set; } = TimeSpan.FromSeconds(10);
+
     /// <summary>Most change records one flush transaction drains.</summary>
     public int FlushBatch { get; set; } = 500;
 

@@ -4,7 +4,7 @@ using Slots.Storage;
 namespace Slots.Sms;
 
 /// <summary>An unsent outbox row, as the relay reads it.</summary>
-public sealed record OutboxRow(long Id, ChangeKind Kind, string Code, string Phone, string Language, int PlaceId, DateOnly Day, int StartMinute);
+public sealed record OutboxRow(long Id, ChangeKind Kind, string Code, string Phone, string Language, int PlaceId, DateOnly Day, int StartMinute, string? Note = null);
 
 public enum SmsSendStatus
 {

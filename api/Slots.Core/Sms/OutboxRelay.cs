@@ -48,7 +48,7 @@ public sealed partial class OutboxRelay(
             {
                 var place = await places.FindAsync(row.PlaceId, ct);
                 messages.Add(SmsEvent.From(row.Kind, row.Id, row.Code, row.Phone, row.Language, place?.Name ?? $"#{row.PlaceId}",
-                    row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute))));
+                    row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute)), row.PlaceId, row.Note));
             }
             return await RelayWavesAsync(messages, ct);
         }

@@ -43,7 +43,7 @@ public sealed partial class SmsDelivery(
                 return false;
             }
             await rate.WaitAsync(ct);
-            await sender.SendAsync(new OutgoingSms(message.Id, message.Phone, SmsTemplates.Render(message)), ct);
+            await sender.SendAsync(new OutgoingSms(message.Id, message.Phone, SmsTemplates.Render(message, options.Value.PublicUrl)), ct);
             metrics.Sent.Add(1);
             await RecordAfterSendAsync(
                 new SmsSendRecord(message.Id, message.Kind, message.Code, SmsSendStatus.Sent, attempt, clock.GetUtcNow().ToUnixTimeSeconds()));

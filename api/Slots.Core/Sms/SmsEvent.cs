@@ -11,17 +11,23 @@ namespace Slots.Sms;
 [JsonDerivedType(typeof(SlotReserved), "reserved")]
 [JsonDerivedType(typeof(ReservationCancelled), "cancelled")]
 [JsonDerivedType(typeof(ReservationRescheduled), "rescheduled")]
+[JsonDerivedType(typeof(SiteCancelled), "site-cancelled")]
+[JsonDerivedType(typeof(ReservationReminder), "reminder")]
 public abstract record SmsEvent(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
 {
     [JsonIgnore]
     public abstract ChangeKind Kind { get; }
 
-    public static SmsEvent From(ChangeKind kind, long id, string code, string phone, string language, string place, DateOnly date, TimeOnly time) =>
+    /// <summary>The message of an outbox row; <paramref name="note"/> is the row's note (a site's reason for its cancel).</summary>
+    public static SmsEvent From(ChangeKind kind, long id, string code, string phone, string language, string place, DateOnly date, TimeOnly time,
+        int placeId = 0, string? note = null) =>
         kind switch
         {
             ChangeKind.Reserved => new SlotReserved(id, code, phone, language, place, date, time),
             ChangeKind.Cancelled => new ReservationCancelled(id, code, phone, language, place, date, time),
             ChangeKind.Rescheduled => new ReservationRescheduled(id, code, phone, language, place, date, time),
+            ChangeKind.SiteCancelled => new SiteCancelled(id, code, phone, language, place, date, time, placeId, note ?? ""),
+            ChangeKind.Reminder => new ReservationReminder(id, code, phone, language, place, date, time),
             _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Unknown change kind in the outbox"),
         };
 }

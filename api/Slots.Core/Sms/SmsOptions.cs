@@ -30,6 +30,9 @@ public sealed class SmsOptions
     public const string ConnectionStringName = "RabbitMq";
 
     public SmsTransport Transport { get; set; } = SmsTransport.Auto;
+
+    /// <summary>The public address of the served page, for the links in texts (a site's cancel, a reminder).</summary>
+    public Uri PublicUrl { get; set; } = SmsTemplates.DefaultSite;
     public SmsSenderKind Sender { get; set; } = SmsSenderKind.File;
 
     /// <summary>The work queue; the delay and dead-letter queues are named after it.</summary>

@@ -6,7 +6,9 @@ using Slots.Storage;
 namespace Slots.Sms;
 
 /// <summary>
-/// The SMS texts, one per kind and language. Placeholders: {place}, {date}, {time}, {code}.
+/// The SMS texts, one per kind and language. Placeholders: {place}, {date}, {time}, {code}, and
+/// for a site's cancel {reason} and {link} (booking again at the place), for a reminder {link}
+/// (the manage page with the code filled in).
 /// Short on purpose: a text past 160 GSM characters costs two messages; diacritics are left out
 /// of the Slovak texts for the same reason (they switch the SMS to UCS-2, 70 characters).
 /// </summary>
@@ -22,12 +24,19 @@ public static partial class SmsTemplates
         [("en", ChangeKind.Reserved)] = "Booking confirmed: {place}, {date} at {time}. Code: {code}",
         [("en", ChangeKind.Cancelled)] = "Booking {code} ({place}, {date} at {time}) has been cancelled.",
         [("en", ChangeKind.Rescheduled)] = "Booking {code} moved: {place}, {date} at {time}.",
+        [("sk", ChangeKind.SiteCancelled)] = "{place} zrusilo termin {date} o {time} (kod {code}): {reason}. Novy termin: {link}",
+        [("en", ChangeKind.SiteCancelled)] = "{place} cancelled {date} at {time} (code {code}): {reason}. Book again: {link}",
+        [("sk", ChangeKind.Reminder)] = "Pripomienka: zajtra {date} o {time}, {place}. Kod {code}. Zrusit/presunut: {link}",
+        [("en", ChangeKind.Reminder)] = "Reminder: tomorrow {date} at {time}, {place}. Code {code}. Cancel/move: {link}",
     };
 
     public static IEnumerable<string> Languages => Texts.Keys.Select(k => k.Language).Distinct();
 
-    /// <summary>The text for the event in its language (Slovak when the language has no texts).</summary>
-    public static string Render(SmsEvent e)
+    /// <summary>
+    /// The text for the event in its language (Slovak when the language has no texts). Links point
+    /// at <paramref name="site"/>, the public address of the served page.
+    /// </summary>
+    public static string Render(SmsEvent e, Uri? site = null)
     {
         var language = Texts.ContainsKey((e.Language, e.Kind)) ? e.Language : DefaultLanguage;
         var date = language == "en"
@@ -40,10 +49,25 @@ public static partial class SmsTemplates
             "place" => e.Place,
             "date" => date,
             "time" => time,
+            "reason" => e is SiteCancelled cancel ? cancel.Reason : "",
+            "link" => Link(e, site ?? DefaultSite),
             _ => e.Code,
         });
     }
 
-    [GeneratedRegex(@"\{(place|date|time|code)\}")]
+    /// <summary>Where links point when no public address is configured: the development run's.</summary>
+    public static readonly Uri DefaultSite = new("http://127.0.0.1:5080/");
+
+    /// <summary>
+    /// The page an SMS links to. Hash routes: the fragment never reaches a server or its logs, and
+    /// the booking code in it is not enough to see or change anything (the page asks for proof).
+    /// </summary>
+    public static string Link(SmsEvent e, Uri site) => e switch
+    {
+        SiteCancelled cancel => new Uri(site, $"#/place/{cancel.PlaceId.ToString(CultureInfo.InvariantCulture)}").AbsoluteUri,
+        _ => new Uri(site, $"#/manage/{e.Code}").AbsoluteUri,
+    };
+
+    [GeneratedRegex(@"\{(place|date|time|code|reason|link)\}")]
     private static partial Regex Placeholder();
 }

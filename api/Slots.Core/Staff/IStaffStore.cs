@@ -22,6 +22,25 @@ public interface IStaffStore
     /// </summary>
     Task<IReadOnlyList<int>> MarkNoShowsAsync(DateTimeOffset endedBefore, DateTimeOffset at, int batch, CancellationToken ct);
 
+    /// <summary>
+    /// Writes the block with its audit entry and closes its slots to bookings (the free hot seats go,
+    /// the catalogue rows are marked), all in one step; or answers the block as it was asked before.
+    /// </summary>
+    Task<OpenedBlock> OpenBlockCancelAsync(BlockCancelRequest request, CancellationToken ct);
+
+    /// <summary>
+    /// Cancels up to <paramref name="batch"/> more bookings of the block in one transaction: each one
+    /// cancelled, marked cancelled by the site and its SMS queued together. Checked-in bookings and
+    /// slots started by <paramref name="now"/> are left. Returns how many it cancelled (0: none left).
+    /// </summary>
+    Task<int> CancelBlockBatchAsync(long blockId, DateTimeOffset now, int batch, CancellationToken ct);
+
+    /// <summary>Marks the block finished with the count of bookings it left, and answers it.</summary>
+    Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct);
+
+    /// <summary>The unfinished blocks with no progress since <paramref name="idleSince"/>: their runner died.</summary>
+    Task<IReadOnlyList<long>> StalledBlockCancelsAsync(DateTimeOffset idleSince, CancellationToken ct);
+
     Task AppendAuditAsync(AuditEntry entry, CancellationToken ct);
 
     /// <summary>The trail at a place (or everywhere), newest first, between two instants.</summary>

@@ -9,6 +9,9 @@ public enum RosterState
     CheckedIn = 2,
     NoShow = 3,
     Cancelled = 4,
+
+    /// <summary>Cancelled by the site with a block (attendance state 5; At and By say when and who).</summary>
+    CancelledBySite = 5,
 }
 
 /// <summary>One booking on a place's day, as staff see it (the phone unmasked here; the API masks it).</summary>

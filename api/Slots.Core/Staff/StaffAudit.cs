@@ -14,4 +14,5 @@ public static class AuditActions
     public const string RosterExport = "roster-export";
     public const string PlaceCreated = "place-created";
     public const string SlotsGenerated = "slots-generated";
+    public const string BlockCancel = "block-cancel";
 }

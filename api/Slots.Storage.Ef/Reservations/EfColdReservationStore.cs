@@ -265,7 +265,7 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
             return (horizon, []);
         }
         var rows = await db.Slots.AsNoTracking()
-            .Where(s => s.PlaceId == placeId && s.Day >= first && s.Day <= to)
+            .Where(s => s.PlaceId == placeId && s.Day >= first && s.Day <= to && s.ClosedBy == null)
             .Select(s => new
             {
                 s.Day,
@@ -342,7 +342,8 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
 
         private static class Sql
         {
-            public const string Slot = "SELECT * FROM slots WHERE place_id = {0} AND day = {1} AND start_minute = {2}";
+            // A slot the site closed takes no booking: as far as a booking can tell, it is not there.
+            public const string Slot = "SELECT * FROM slots WHERE place_id = {0} AND day = {1} AND start_minute = {2} AND closed_by IS NULL";
             public const string SlotForUpdate = Slot + " FOR UPDATE";
             public const string Reservation = "SELECT * FROM reservations WHERE code = {0} AND cancelled_at IS NULL";
             public const string ReservationForUpdate = Reservation + " FOR UPDATE";

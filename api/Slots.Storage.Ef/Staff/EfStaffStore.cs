@@ -9,7 +9,7 @@ namespace Slots.Storage.Ef.Staff;
 /// The staff side through EF Core on SQLite and PostgreSQL: the roster, a booking at the door and
 /// the audit trail. The check-in itself is the backend's, in one step with its own cancel.
 /// </summary>
-public abstract class EfStaffStore(IServiceScopeFactory scopes) : IStaffStore
+public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaffStore
 {
     public async Task<IReadOnlyList<RosterRow>> DayAsync(int placeId, DateOnly day, CancellationToken ct)
     {

@@ -12,7 +12,7 @@ internal sealed class PostgresSmsStore(NpgsqlDataSource dataSource) : ISmsStore
     public async Task<IReadOnlyList<OutboxRow>> ReadUnsentAsync(int max, CancellationToken ct)
     {
         await using var read = dataSource.CreateCommand("""
-            SELECT id, kind, code, phone, language, place_id, day, start_minute
+            SELECT id, kind, code, phone, language, place_id, day, start_minute, note
             FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1
             """);
         read.Parameters.Add(new NpgsqlParameter<int> { TypedValue = max });
@@ -21,7 +21,7 @@ internal sealed class PostgresSmsStore(NpgsqlDataSource dataSource) : ISmsStore
         while (await row.ReadAsync(ct))
         {
             rows.Add(new OutboxRow(row.GetInt64(0), (ChangeKind)row.GetInt32(1), row.GetString(2), row.GetString(3), row.GetString(4),
-                row.GetInt32(5), row.GetFieldValue<DateOnly>(6), row.GetInt32(7)));
+                row.GetInt32(5), row.GetFieldValue<DateOnly>(6), row.GetInt32(7), row.IsDBNull(8) ? null : row.GetString(8)));
         }
         return rows;
     }

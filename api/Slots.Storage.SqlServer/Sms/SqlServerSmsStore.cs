@@ -22,7 +22,7 @@ internal sealed class SqlServerSmsStore(SqlServerConnectionString connectionStri
         await using var connection = await OpenAsync(ct);
         // (sent_at, id) puts the unsent rows (NULL first) at the front of the range index, in id order.
         await using var read = new SqlCommand("""
-            SELECT TOP (@max) id, kind, code, phone, language, place_id, day, start_minute
+            SELECT TOP (@max) id, kind, code, phone, language, place_id, day, start_minute, note
             FROM dbo.outbox WITH (SNAPSHOT) WHERE sent_at IS NULL ORDER BY sent_at, id
             """, connection);
         read.Parameters.Add("@max", SqlDbType.Int).Value = max;
@@ -31,7 +31,7 @@ internal sealed class SqlServerSmsStore(SqlServerConnectionString connectionStri
         while (await row.ReadAsync(ct))
         {
             rows.Add(new OutboxRow(row.GetInt64(0), (ChangeKind)row.GetInt32(1), row.GetString(2), row.GetString(3), row.GetString(4),
-                row.GetInt32(5), DateOnly.FromDateTime(row.GetDateTime(6)), row.GetInt32(7)));
+                row.GetInt32(5), DateOnly.FromDateTime(row.GetDateTime(6)), row.GetInt32(7), row.IsDBNull(8) ? null : row.GetString(8)));
         }
         return rows;
     }

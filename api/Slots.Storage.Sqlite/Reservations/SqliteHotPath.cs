@@ -343,7 +343,12 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             SELECT place_id, day, start_minute, seat_no, starts_at, phone, person_hash FROM hot_reservations WHERE code = $code
             """;
 
+        // A seat of a slot the site closed goes with its booking instead of opening again.
         public const string ReleaseSeat = """
+            DELETE FROM hot_seats
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
+              AND EXISTS (SELECT 1 FROM slots s WHERE s.place_id = $place AND s.day = $day AND s.start_minute = $minute
+                          AND s.closed_by IS NOT NULL);
             UPDATE hot_seats SET code = NULL
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
             """;

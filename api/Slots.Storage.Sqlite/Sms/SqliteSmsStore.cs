@@ -20,7 +20,7 @@ internal sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString
         await connection.OpenAsync(ct);
         await using var read = connection.CreateCommand();
         read.CommandText = """
-            SELECT id, kind, code, phone, language, place_id, day, start_minute
+            SELECT id, kind, code, phone, language, place_id, day, start_minute, note
             FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $max
             """;
         read.Parameters.AddWithValue("$max", max);
@@ -29,7 +29,7 @@ internal sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString
         while (await row.ReadAsync(ct))
         {
             rows.Add(new OutboxRow(row.GetInt64(0), (ChangeKind)row.GetInt32(1), row.GetString(2), row.GetString(3), row.GetString(4),
-                row.GetInt32(5), row.GetFieldValue<DateOnly>(6), row.GetInt32(7)));
+                row.GetInt32(5), row.GetFieldValue<DateOnly>(6), row.GetInt32(7), row.IsDBNull(8) ? null : row.GetString(8)));
         }
         return rows;
     }

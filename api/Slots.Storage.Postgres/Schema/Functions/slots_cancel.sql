@@ -19,8 +19,7 @@ BEGIN
     VALUES (2, r.code, r.phone, r.language, r.place_id, r.day, r.start_minute, p_now);
     INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
     VALUES (2, r.code, r.place_id, r.day, r.start_minute, r.seat_no, r.person_hash, r.phone, r.name, r.language, r.created_at, p_now);
-    UPDATE hot_seats SET code = NULL
-    WHERE place_id = r.place_id AND day = r.day AND start_minute = r.start_minute AND seat_no = r.seat_no AND code = p_code;
+    PERFORM slots_release_seat(r.place_id, r.day, r.start_minute, r.seat_no, p_code);
     DELETE FROM hot_reservations WHERE code = p_code;
     DELETE FROM active_persons WHERE person_hash = r.person_hash AND code = p_code;
     RETURN 1;

@@ -24,8 +24,7 @@ BEGIN
     IF v_seat IS NULL THEN
         RETURN CASE slots_probe(p_place, p_day, p_minute, p_now) WHEN 4 THEN 4 WHEN 5 THEN 5 ELSE 3 END;
     END IF;
-    UPDATE hot_seats SET code = NULL
-    WHERE place_id = r.place_id AND day = r.day AND start_minute = r.start_minute AND seat_no = r.seat_no AND code = p_code;
+    PERFORM slots_release_seat(r.place_id, r.day, r.start_minute, r.seat_no, p_code);
     UPDATE hot_reservations SET place_id = p_place, day = p_day, start_minute = p_minute, seat_no = v_seat,
         minutes = v_minutes, starts_at = v_starts
     WHERE code = p_code;

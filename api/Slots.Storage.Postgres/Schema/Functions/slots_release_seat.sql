@@ -1,0 +1,15 @@
+-- Gives a seat back when its booking is cancelled or moved away. A seat of a slot the site closed
+-- (slots.closed_by) goes with its booking instead of opening again: a closed slot takes no booking.
+CREATE OR REPLACE FUNCTION slots_release_seat(p_place integer, p_day date, p_minute integer, p_seat integer, p_code text)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM slots s WHERE s.place_id = p_place AND s.day = p_day AND s.start_minute = p_minute
+               AND s.closed_by IS NOT NULL) THEN
+        DELETE FROM hot_seats
+        WHERE place_id = p_place AND day = p_day AND start_minute = p_minute AND seat_no = p_seat AND code = p_code;
+    ELSE
+        UPDATE hot_seats SET code = NULL
+        WHERE place_id = p_place AND day = p_day AND start_minute = p_minute AND seat_no = p_seat AND code = p_code;
+    END IF;
+END;
+$$;
