@@ -28,6 +28,7 @@ public static class DomainRegistration
         builder.Services.AddOptions<CheckInOptions>().BindConfiguration(CheckInOptions.Section);
         builder.Services.AddOptions<BlockCancelOptions>().BindConfiguration(BlockCancelOptions.Section);
         builder.Services.AddScoped<StaffService>();
+        builder.Services.AddSingleton<BlockCancels>();
         builder.Services.AddSingleton<StaffMetrics>();
         builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();

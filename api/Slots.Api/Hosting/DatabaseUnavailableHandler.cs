@@ -34,6 +34,8 @@ internal sealed partial class DatabaseUnavailableHandler(ApiMetrics metrics, ILo
                 "Nothing was booked twice; retry after the seconds in Retry-After with the same Idempotency-Key.").ExecuteAsync(http);
             return true;
         }
+        // Handled here, the framework no longer logs it: this line is the bug's only trace.
+        LogBug(logger, exception, http.Request.Method, http.GetEndpoint()?.DisplayName);
         await Problem.Of(ProblemTypes.InternalError, "Something went wrong on our side.").ExecuteAsync(http);
         return true;
     }
@@ -41,4 +43,7 @@ internal sealed partial class DatabaseUnavailableHandler(ApiMetrics metrics, ILo
     // The exception type only: database messages can quote the statement's values.
     [LoggerMessage(EventId = 1001, Level = LogLevel.Warning, Message = "Database unavailable: {ExceptionType}")]
     private static partial void LogDatabaseUnavailable(ILogger logger, string exceptionType);
+
+    [LoggerMessage(EventId = 1002, Level = LogLevel.Error, Message = "Unhandled exception in {Method} {Endpoint}")]
+    private static partial void LogBug(ILogger logger, Exception exception, string method, string? endpoint);
 }

@@ -38,6 +38,8 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(RosterDto))]
 [JsonSerializable(typeof(CheckInRequest))]
 [JsonSerializable(typeof(CheckInDto))]
+[JsonSerializable(typeof(BlockCancelRequestDto))]
+[JsonSerializable(typeof(BlockCancelDto))]
 [JsonSerializable(typeof(AuditEntryDto[]))]
 [JsonSerializable(typeof(long))]
 [JsonSerializable(typeof(string[]))]

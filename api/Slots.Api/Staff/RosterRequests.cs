@@ -39,11 +39,12 @@ internal static class RosterRequests
             "checked-in" => RosterState.CheckedIn,
             "no-show" => RosterState.NoShow,
             "cancelled" => RosterState.Cancelled,
+            "cancelled-by-site" => RosterState.CancelledBySite,
             _ => null,
         };
         if (state is not null && wanted is null)
         {
-            v.Add("state", "One of booked, checked-in, no-show, cancelled.");
+            v.Add("state", "One of booked, checked-in, no-show, cancelled, cancelled-by-site.");
         }
         if (code is { Length: > 32 })
         {
@@ -82,6 +83,7 @@ internal static class RosterRequests
         RosterState.CheckedIn => "checked-in",
         RosterState.NoShow => "no-show",
         RosterState.Cancelled => "cancelled",
+        RosterState.CancelledBySite => "cancelled-by-site",
         _ => throw new InvalidOperationException($"Unmapped roster state {state}."),
     };
 

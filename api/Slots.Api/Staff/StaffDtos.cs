@@ -1,5 +1,6 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
+using Slots.Staff;
 
 namespace Slots.Api.Staff;
 
@@ -15,10 +16,11 @@ public sealed record RosterRowDto(
     string Name,
     [property: Description("The phone with all but its country code and last three digits hidden.")] string Phone,
     [property: AllowedValues("sk", "en")] string Language,
-    [property: AllowedValues("booked", "checked-in", "no-show", "cancelled")] string State,
+    [property: AllowedValues("booked", "checked-in", "no-show", "cancelled", "cancelled-by-site")] string State,
     [property: Description("When it was checked in, marked a no-show, or cancelled.")] DateTimeOffset? At,
-    [property: Description("Who checked it in (the token's subject).")] string? By);
+    [property: Description("Who checked it in, or cancelled it for the site (the token's subject).")] string? By);
 
+/// <summary>The day's bookings by state; cancelled counts cancels by the citizen and by the site.</summary>
 public sealed record RosterCountsDto(int Booked, int CheckedIn, int NoShow, int Cancelled);
 
 /// <summary>A page of a place's day, with the day's counts by state (before the filters).</summary>
@@ -41,3 +43,29 @@ public sealed record CheckInDto(
 
 /// <summary>One staff action from the trail.</summary>
 public sealed record AuditEntryDto(long Id, DateTimeOffset At, string Actor, int? PlaceId, string Action, string? Target, string? Reason);
+
+/// <summary>A site's cancel of a block of its slots: one day, the slots starting from <c>from</c> up to (not including) <c>to</c>.</summary>
+public sealed record BlockCancelRequestDto(
+    [property: Required, Day, Description("The day; today at the place or later.")] string? Day,
+    [property: TimeOfDay, Description("The first start time in the block; the day's start when left out.")] string? From,
+    [property: TimeOfDay, Description("Slots starting at or after this time are not in the block; the day's end when left out.")] string? To,
+    [property: Required, StringLength(BlockCancelOptions.MaxReason, MinimumLength = 1),
+        Description("Why, in a few words: every person booked gets it in their SMS, with a link to book again.")] string? Reason);
+
+/// <summary>
+/// Where a block cancel stands. Cancelled: bookings cancelled, each with its SMS queued. Kept: bookings left as they were
+/// (checked in at the door, or already started). Created is false when the same block was asked for before.
+/// </summary>
+public sealed record BlockCancelDto(
+    long Id,
+    int PlaceId,
+    [property: Day] string Day,
+    [property: TimeOfDay] string From,
+    [property: Description("The end of the block (24:00: the day's end).")] string To,
+    string Reason,
+    int Cancelled,
+    int Kept,
+    bool Finished,
+    bool Created,
+    DateTimeOffset CreatedAt,
+    DateTimeOffset? FinishedAt);

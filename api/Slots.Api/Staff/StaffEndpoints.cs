@@ -28,7 +28,7 @@ internal static class StaffEndpoints
             .QueryDay("day", "The day; today at the place when left out.")
             .QueryTime("from", "The earliest start.")
             .QueryTime("to", "The latest start.")
-            .QueryOneOf("state", "Only bookings in this state.", "booked", "checked-in", "no-show", "cancelled")
+            .QueryOneOf("state", "Only bookings in this state.", "booked", "checked-in", "no-show", "cancelled", "cancelled-by-site")
             .QueryText("code", 32, "One booking code.")
             .QueryInteger("page", 1, 10_000, 1, "The page, from 1.")
             .QueryInteger("pageSize", 1, MaxPageSize, 100, "Rows per page.")
@@ -50,10 +50,11 @@ internal static class StaffEndpoints
                 + "nothing and answers the first (alreadyCheckedIn, with its time and who did it). Against the citizen's own cancel, exactly one wins.")
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.CheckInCancelled, ProblemTypes.CheckInOtherPlace,
                 ProblemTypes.CheckInOtherDay, ProblemTypes.CheckInTooEarly, ProblemTypes.CheckInTooLate, ProblemTypes.CheckInNotThePerson);
+        place.MapBlockCancels();
         place.MapGet("/audit", Audit).WithName("GetAudit").RequireRateLimiting(RateLimits.Reads)
             .AtPlace(StaffRoles.SiteManager)
             .WithSummary("What staff did at the place")
-            .WithDescription("The audit trail, newest first: check-ins, exports, slot generation and place changes, with who, when and why.")
+            .WithDescription("The audit trail, newest first: check-ins, exports, block cancels, slot generation and place changes, with who, when and why.")
             .QueryDay("from", "The first day (UTC); 7 days ago when left out.")
             .QueryDay("to", "The last day (UTC); today when left out.");
         return app;

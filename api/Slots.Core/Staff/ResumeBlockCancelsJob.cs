@@ -25,11 +25,11 @@ public sealed class ResumeBlockCancelsJob(
     protected override async Task<long> RunAsync(IServiceProvider services, CancellationToken ct)
     {
         var store = services.GetRequiredService<IStaffStore>();
-        var staff = services.GetRequiredService<StaffService>();
+        var blocks = services.GetRequiredService<BlockCancels>();
         var stalled = await store.StalledBlockCancelsAsync(Clock.GetUtcNow() - options.Value.ResumeAfter, ct);
         foreach (var id in stalled)
         {
-            await staff.RunBlockAsync(id, ct);
+            await blocks.RunAsync(id, ct);
         }
         return stalled.Count;
     }

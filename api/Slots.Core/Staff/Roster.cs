@@ -43,7 +43,7 @@ public sealed record RosterCounts(int Booked, int CheckedIn, int NoShow, int Can
                 case RosterState.Booked: booked++; break;
                 case RosterState.CheckedIn: checkedIn++; break;
                 case RosterState.NoShow: noShow++; break;
-                case RosterState.Cancelled: cancelled++; break;
+                case RosterState.Cancelled or RosterState.CancelledBySite: cancelled++; break;
             }
         }
         return new RosterCounts(booked, checkedIn, noShow, cancelled);

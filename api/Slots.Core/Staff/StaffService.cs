@@ -7,8 +7,7 @@ namespace Slots.Staff;
 
 /// <summary>The site's day: its roster, the check-in at the door, and the trail of what staff did.</summary>
 public sealed class StaffService(
-    IStaffStore store, PlaceDirectory places, PersonIdentity persons, TimeProvider clock, IOptions<CheckInOptions> options,
-    IOptions<BlockCancelOptions> blocks, StaffMetrics metrics)
+    IStaffStore store, PlaceDirectory places, PersonIdentity persons, TimeProvider clock, IOptions<CheckInOptions> options, StaffMetrics metrics)
 {
     /// <summary>A page of the place's day, or null when there is no such place.</summary>
     public async Task<RosterPage?> RosterAsync(RosterQuery query, CancellationToken ct)
@@ -81,35 +80,6 @@ public sealed class StaffService(
             metrics.CheckedIn(placeId);
         }
         return answer with { StartMinute = booking.Slot.StartMinute, Name = booking.Name };
-    }
-
-    /// <summary>
-    /// Cancels a block of the place's slots: closes them at once, then cancels their bookings a batch
-    /// at a time until none is left, each with its SMS. Asking for the same block again answers it
-    /// (running it to the end if its first runner died). Stopped half-way (the caller gone, the process
-    /// killed), the block is finished by <see cref="ResumeBlockCancelsJob"/>.
-    /// </summary>
-    public async Task<OpenedBlock> CancelBlockAsync(BlockCancelRequest request, CancellationToken ct)
-    {
-        var opened = await store.OpenBlockCancelAsync(request, ct);
-        if (opened.Block.Finished)
-        {
-            return opened;
-        }
-        return opened with { Block = await RunBlockAsync(opened.Block.Id, ct) };
-    }
-
-    /// <summary>Cancels what is left of the block and marks it finished.</summary>
-    public async Task<BlockCancel> RunBlockAsync(long blockId, CancellationToken ct)
-    {
-        int taken;
-        do
-        {
-            taken = await store.CancelBlockBatchAsync(blockId, clock.GetUtcNow(), blocks.Value.Batch, ct);
-            metrics.CancelledBySite(taken);
-        }
-        while (taken > 0);
-        return await store.FinishBlockCancelAsync(blockId, clock.GetUtcNow(), ct);
     }
 
     /// <summary>Adds a staff action to the trail.</summary>

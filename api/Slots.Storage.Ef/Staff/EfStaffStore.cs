@@ -35,14 +35,14 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
                 .Where(r => r.PlaceId == placeId && r.Day == day && r.CancelledAt != null).ToListAsync(ct);
             foreach (var r in cancelled)
             {
-                rows.Add(Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, r.CancelledAt!.Value));
+                rows.Add(Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, r.CancelledAt!.Value, door));
             }
             var seen = cancelled.Select(r => r.Code).ToHashSet(StringComparer.Ordinal);
             var waiting = await db.Changes.AsNoTracking()
                 .Where(c => c.Kind == (int)ChangeKind.Cancelled && c.PlaceId == placeId && c.Day == day).ToListAsync(ct);
             foreach (var c in waiting.Where(c => seen.Add(c.Code)))
             {
-                rows.Add(Cancelled(c.Code, c.StartMinute, minutes, c.SeatNo, c.Name, c.Phone, c.Language, c.At));
+                rows.Add(Cancelled(c.Code, c.StartMinute, minutes, c.SeatNo, c.Name, c.Phone, c.Language, c.At, door));
             }
         }
         else
@@ -50,7 +50,7 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
             foreach (var r in await db.Reservations.AsNoTracking().Where(r => r.PlaceId == placeId && r.Day == day).ToListAsync(ct))
             {
                 rows.Add(r.CancelledAt is { } at
-                    ? Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, at)
+                    ? Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, at, door)
                     : Row(r.Code, r.StartMinute, minutes.GetValueOrDefault(r.StartMinute), r.SeatNo, r.Name, r.Phone, r.Language, door));
             }
         }
@@ -149,6 +149,11 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
             ? new RosterRow(code, start, minutes, seat, name, phone, language, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By)
             : new RosterRow(code, start, minutes, seat, name, phone, language, RosterState.Booked, null, null);
 
-    private static RosterRow Cancelled(string code, int start, Dictionary<int, int> minutes, int seat, string name, string phone, string language, long at) =>
-        new(code, start, minutes.GetValueOrDefault(start), seat, name, phone, language, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null);
+    /// <summary>A cancelled booking: by the site when the door's record says so (with who did it), by the citizen otherwise.</summary>
+    private static RosterRow Cancelled(string code, int start, Dictionary<int, int> minutes, int seat, string name, string phone, string language, long at,
+        Dictionary<string, AttendanceRecord> door) =>
+        door.TryGetValue(code, out var mark) && mark.State == (int)RosterState.CancelledBySite
+            ? new(code, start, minutes.GetValueOrDefault(start), seat, name, phone, language, RosterState.CancelledBySite,
+                DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By)
+            : new(code, start, minutes.GetValueOrDefault(start), seat, name, phone, language, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null);
 }

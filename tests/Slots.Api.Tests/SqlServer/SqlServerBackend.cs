@@ -70,3 +70,4 @@ public sealed class SqlServerReservationContract(SqlServerBackend b) : Reservati
 public sealed class SqlServerColdPathContract(SqlServerBackend b) : ColdPathContract<SqlServerBackend>(b);
 
 public sealed class SqlServerStaffContract(SqlServerBackend b) : Slots.Api.Tests.Staff.StaffContract<SqlServerBackend>(b);
+public sealed class SqlServerBlockCancelContract(SqlServerBackend b) : Slots.Api.Tests.Staff.BlockCancelContract<SqlServerBackend>(b);

@@ -118,6 +118,10 @@ public abstract class StaffContract<TBackend>(TBackend backend) : IClassFixture<
             "roster" => new HttpRequestMessage(HttpMethod.Get, $"/api/staff/places/{place}/roster"),
             "export" => new HttpRequestMessage(HttpMethod.Get, $"/api/staff/places/{place}/roster.csv"),
             "audit" => new HttpRequestMessage(HttpMethod.Get, $"/api/staff/places/{place}/audit"),
+            "block-cancel" => new HttpRequestMessage(HttpMethod.Post, $"/api/staff/places/{place}/block-cancels")
+            {
+                Content = JsonContent.Create(new { day = Day(Today.AddDays(2)), from = "08:00", to = "08:20", reason = "Matrix" }),
+            },
             _ => CheckIn(place, "AAAA-BBBB-CC"),
         };
 
@@ -401,6 +405,14 @@ public static class StaffMatrix
         { "audit", "site-manager", false, HttpStatusCode.Forbidden, "place-forbidden" },
         { "audit", "admin", false, HttpStatusCode.OK, null },
         { "audit", "admin-key", false, HttpStatusCode.OK, null },
+        { "block-cancel", "nobody", true, HttpStatusCode.Unauthorized, "unauthenticated" },
+        { "block-cancel", "viewer-key", true, HttpStatusCode.Forbidden, "forbidden" },
+        { "block-cancel", "site-staff", true, HttpStatusCode.Forbidden, "forbidden" },
+        { "block-cancel", "site-staff", false, HttpStatusCode.Forbidden, "forbidden" },
+        { "block-cancel", "site-manager", true, HttpStatusCode.OK, null },
+        { "block-cancel", "site-manager", false, HttpStatusCode.Forbidden, "place-forbidden" },
+        { "block-cancel", "admin", false, HttpStatusCode.OK, null },
+        { "block-cancel", "admin-key", false, HttpStatusCode.OK, null },
     };
 }
 
