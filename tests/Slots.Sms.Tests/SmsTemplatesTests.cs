@@ -22,6 +22,31 @@ public sealed class SmsTemplatesTests
         Assert.Equal(expected, SmsTemplates.Render(message));
     }
 
+    [Theory]
+    [InlineData("sk", "Poliklinika Ruzinov zrusilo termin 23.11.2026 o 08:15 (kod K7Q2MX): Porucha chladenia. Novy termin: https://slots.example.sk/#/place/12")]
+    [InlineData("en", "Poliklinika Ruzinov cancelled 23 Nov 2026 at 08:15 (code K7Q2MX): Porucha chladenia. Book again: https://slots.example.sk/#/place/12")]
+    public void A_sites_cancel_names_its_reason_and_links_to_booking_again_at_the_place(string language, string expected)
+    {
+        var message = SmsEvent.From(ChangeKind.SiteCancelled, 1, "K7Q2MX", "+421905000001", language, "Poliklinika Ruzinov", Day, Time, 12, "Porucha chladenia");
+        Assert.Equal(expected, SmsTemplates.Render(message, new Uri("https://slots.example.sk/")));
+    }
+
+    [Fact]
+    public void A_reminder_links_to_the_manage_page_with_the_code_and_nothing_personal()
+    {
+        var message = SmsEvent.From(ChangeKind.Reminder, 1, "K7Q2MX", "+421905000001", "en", "Poliklinika Ruzinov", Day, Time);
+        var text = SmsTemplates.Render(message, new Uri("https://slots.example.sk/"));
+        Assert.Equal("Reminder: tomorrow 23 Nov 2026 at 08:15, Poliklinika Ruzinov. Code K7Q2MX. Cancel/move: https://slots.example.sk/#/manage/K7Q2MX", text);
+        Assert.DoesNotContain("905000001", text);
+    }
+
+    [Fact]
+    public void A_reason_that_looks_like_a_placeholder_is_kept_as_written()
+    {
+        var message = new SiteCancelled(1, "K7Q2MX", "+421905000001", "en", "P", Day, Time, 3, "{code} {link}");
+        Assert.StartsWith("P cancelled 23 Nov 2026 at 08:15 (code K7Q2MX): {code} {link}. Book again: ", SmsTemplates.Render(message));
+    }
+
     [Fact]
     public void Place_name_with_a_placeholder_in_it_is_kept_as_written()
     {
@@ -57,5 +82,14 @@ public sealed class SmsTemplatesTests
         var json = System.Text.Encoding.UTF8.GetString(SmsBroker.Body(new ReservationCancelled(42, "K7Q2MX", "+421905000001", "en", "P", Day, Time)).Span);
         Assert.Equal("""{"kind":"cancelled","id":42,"code":"K7Q2MX","phone":"\u002B421905000001","language":"en","place":"P","date":"2026-11-23","time":"08:15:00"}""", json);
         Assert.Equal(new ReservationCancelled(42, "K7Q2MX", "+421905000001", "en", "P", Day, Time), SmsBroker.Read(System.Text.Encoding.UTF8.GetBytes(json)));
+    }
+
+    [Fact]
+    public void A_sites_cancel_travels_with_its_place_and_reason()
+    {
+        var sent = new SiteCancelled(42, "K7Q2MX", "+421905000001", "sk", "P", Day, Time, 12, "Porucha");
+        var json = System.Text.Encoding.UTF8.GetString(SmsBroker.Body(sent).Span);
+        Assert.Contains("\"kind\":\"site-cancelled\"", json);
+        Assert.Equal(sent, SmsBroker.Read(System.Text.Encoding.UTF8.GetBytes(json)));
     }
 }
