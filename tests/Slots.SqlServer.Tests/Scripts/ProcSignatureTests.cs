@@ -48,6 +48,8 @@ public sealed class ProcSignatureTests
         ["waiting_room_claim"] = () => SqlServerCommands.WaitingRoomClaim(new AdmissionClaim(3, 12, 4, "booking-key-1", Now)),
         ["staff_check_in"] = () => SqlServerCommands.StaffCheckIn(new CheckInCommand("ABCDE-FGHJK", 7, "nurse-1", Now)),
         ["add_slots"] = () => SqlServerCommands.AddSlots(7, [new SlotRow { PlaceId = 7, Day = Slot.Day, StartMinute = 480, Minutes = 15, Capacity = 4, StartsAt = 1 }], dryRun: false),
+        ["site_cancel_open"] = () => SqlServerStaffStore.BlockCommands.Open(new BlockCancelRequest(7, Slot.Day, 780, 1020, "Doctor ill", "site-admin-1", Now)),
+        ["site_cancel_batch"] = () => SqlServerStaffStore.BlockCommands.Batch(12, Now, 200),
     };
 
     public static TheoryData<string> ProcNames() => [.. Commands.Keys.Order(StringComparer.Ordinal)];
@@ -63,7 +65,7 @@ public sealed class ProcSignatureTests
             .Where(n => n.StartsWith("proc_", StringComparison.Ordinal))
             .Select(n => n["proc_".Length..])
             .Distinct(); // a proc redefined by a later script (cancel) is one proc
-        // sms and Quartz have no procs; every proc in sql/ has a command built by SqlServerCommands.
+        // sms and Quartz have no procs; every proc in sql/ has a command built by SqlServerCommands (the block cancel's by SqlServerStaffStore.BlockCommands).
         Assert.Equal(procs.Order(StringComparer.Ordinal), Commands.Keys.Order(StringComparer.Ordinal));
     }
 
