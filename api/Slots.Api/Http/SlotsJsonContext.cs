@@ -38,7 +38,7 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(RosterDto))]
 [JsonSerializable(typeof(CheckInRequest))]
 [JsonSerializable(typeof(CheckInDto))]
-[JsonSerializable(typeof(BlockCancelRequestDto))]
+[JsonSerializable(typeof(CancelBlockRequest))]
 [JsonSerializable(typeof(BlockCancelDto))]
 [JsonSerializable(typeof(AuditEntryDto[]))]
 [JsonSerializable(typeof(long))]

@@ -16,7 +16,7 @@ internal static class BlockCancelEndpoints
     {
         place.MapPost("/block-cancels", Cancel).WithName("CancelBlock").RequireRateLimiting(RateLimits.Writes)
             .AtPlace(StaffRoles.SiteManager)
-            .WithJsonBody<BlockCancelRequestDto>()
+            .WithJsonBody<CancelBlockRequest>()
             .WithSummary("Cancel a block of the place's slots")
             .WithDescription("Closes the slots of the day starting in [from, to) to new bookings at once, then cancels every booking in them "
                 + "that is not checked in and has not started; each person gets one SMS in their language with the reason and a link to "
@@ -28,17 +28,12 @@ internal static class BlockCancelEndpoints
     }
 
     public static async Task<Results<Ok<BlockCancelDto>, ProblemHttpResult, ValidationProblem>> Cancel(
-        string placeId, JsonBody<BlockCancelRequestDto> body, HttpContext http, BlockCancels blocks, PlaceDirectory places, TimeProvider clock,
+        string placeId, JsonBody<CancelBlockRequest> body, HttpContext http, BlockCancels blocks, PlaceDirectory places, TimeProvider clock,
         CancellationToken ct)
     {
         Formats.TryId(placeId, out int id); // the place filter has checked it
-        if (await places.FindAsync(id, ct) is not { } place)
-        {
-            return Problem.UnknownPlace();
-        }
         var request = body.Value;
         var v = new Validation();
-        var now = DateTimeOffset.FromUnixTimeSeconds(clock.GetUtcNow().ToUnixTimeSeconds());
         var day = default(DateOnly);
         if (request.Day is null)
         {
@@ -47,10 +42,6 @@ internal static class BlockCancelEndpoints
         else if (!Formats.TryDay(request.Day, out day))
         {
             v.Add("day", $"Use {Formats.DayFormat}.");
-        }
-        else if (day < LocalClock.Today(place, now))
-        {
-            v.Add("day", "A day that has passed cannot be cancelled.");
         }
         var from = Minute(request.From, 0, "from", v);
         var to = Minute(request.To, EndOfDay, "to", v);
@@ -69,6 +60,16 @@ internal static class BlockCancelEndpoints
         }
         if (!v.IsValid)
         {
+            return v.ToProblem();
+        }
+        if (await places.FindAsync(id, ct) is not { } place)
+        {
+            return Problem.UnknownPlace();
+        }
+        var now = DateTimeOffset.FromUnixTimeSeconds(clock.GetUtcNow().ToUnixTimeSeconds());
+        if (day < LocalClock.Today(place, now))
+        {
+            v.Add("day", "A day that has passed cannot be cancelled.");
             return v.ToProblem();
         }
         var actor = StaffMember.Of(http.User).Subject;

@@ -45,7 +45,7 @@ public sealed record CheckInDto(
 public sealed record AuditEntryDto(long Id, DateTimeOffset At, string Actor, int? PlaceId, string Action, string? Target, string? Reason);
 
 /// <summary>A site's cancel of a block of its slots: one day, the slots starting from <c>from</c> up to (not including) <c>to</c>.</summary>
-public sealed record BlockCancelRequestDto(
+public sealed record CancelBlockRequest(
     [property: Required, Day, Description("The day; today at the place or later.")] string? Day,
     [property: TimeOfDay, Description("The first start time in the block; the day's start when left out.")] string? From,
     [property: TimeOfDay, Description("Slots starting at or after this time are not in the block; the day's end when left out.")] string? To,

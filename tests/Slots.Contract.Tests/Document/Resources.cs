@@ -26,6 +26,9 @@ public sealed class Resources
         ["JoinWaitingRoom"] = ["opening", "person"],
         ["GetOpening"] = ["opening"],
         ["CloseOpening"] = ["opening!"],
+        // A block cancel closes slots and cancels bookings: it gets a place this run created, whose
+        // slots and bookings no other operation draws on, and runs last.
+        ["CancelBlock"] = ["new-place!"],
     };
 
     private readonly Dictionary<string, List<JsonObject>> _pools = new(StringComparer.Ordinal);
@@ -67,8 +70,12 @@ public sealed class Resources
                     Add("place", new JsonObject { ["id"] = item?["id"]?.DeepClone() });
                 }
                 break;
-            case "GetPlace" or "CreatePlace":
+            case "GetPlace":
                 Add("place", new JsonObject { ["id"] = answer?["id"]?.DeepClone() });
+                break;
+            case "CreatePlace":
+                Add("place", new JsonObject { ["id"] = answer?["id"]?.DeepClone() });
+                Add("new-place", new JsonObject { ["placeId"] = answer?["id"]?.DeepClone() });
                 break;
             case "GetAvailability":
                 foreach (var day in answer?["days"]?.AsArray() ?? [])
