@@ -40,6 +40,7 @@ BEGIN
     FROM dbo.slots s
     JOIN seat ON seat.seat_no <= s.capacity
     WHERE s.place_id = @place_id AND s.day BETWEEN @from AND @to
+      AND s.closed_by IS NULL   -- a slot the site closed (sql/064) gets no seats
       AND NOT EXISTS (SELECT 1 FROM dbo.hot_seats h WITH (SNAPSHOT)
                       WHERE h.place_id = s.place_id AND h.day = s.day AND h.start_minute = s.start_minute
                         AND h.seat_no = seat.seat_no);

@@ -81,7 +81,8 @@ BEGIN
     DECLARE @starts_at bigint = NULL;
     SELECT @capacity = capacity, @minutes = minutes, @starts_at = starts_at
     FROM dbo.slots WITH (UPDLOCK, HOLDLOCK, ROWLOCK)
-    WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute;
+    WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute
+      AND closed_by IS NULL;   -- a slot the site closed (sql/064) takes no booking: as if it were not there
 
     -- 4. The person's active reservation (hot or cold) answers first, as on the hot path; its code
     -- only to the phone that made it. A row whose reservation is over is stale and gets replaced.

@@ -108,7 +108,8 @@ BEGIN
     DECLARE @starts_at bigint = NULL;
     SELECT @capacity = capacity, @minutes = minutes, @starts_at = starts_at
     FROM dbo.slots WITH (UPDLOCK, HOLDLOCK, ROWLOCK)
-    WHERE place_id = @to_place_id AND day = @to_day AND start_minute = @to_start_minute;
+    WHERE place_id = @to_place_id AND day = @to_day AND start_minute = @to_start_minute
+      AND closed_by IS NULL;   -- a slot the site closed (sql/064) takes no booking
     IF @capacity IS NULL
         SET @outcome = 4;
     ELSE IF @starts_at <= @now

@@ -20,7 +20,7 @@ BEGIN
     CROSS APPLY (SELECT COUNT(*) AS taken FROM dbo.reservations r
                  WHERE r.place_id = s.place_id AND r.day = s.day AND r.start_minute = s.start_minute
                    AND r.cancelled_at IS NULL) AS t
-    WHERE s.place_id = @place_id AND s.day >= @from AND s.day >= @horizon AND s.day <= @to
+    WHERE s.place_id = @place_id AND s.day >= @from AND s.day >= @horizon AND s.day <= @to AND s.closed_by IS NULL
     ORDER BY s.day, s.start_minute;
 END
 GO

@@ -6,10 +6,14 @@ using Microsoft.Data.SqlClient;
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// Applies the embedded sql/NNN_*.sql scripts in order, each once, recording what ran in
-/// dbo.schema_migrations. Scripts are split on GO lines, as sqlcmd does. A script runs without a
-/// wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every script is
-/// written to be safe to re-run, so a crash half-way is repaired by the next run.
+/// Applies the embedded sql/NNN_*.sql scripts in order, recording what ran, with the SHA-256 of
+/// its text, in dbo.schema_migrations. Scripts are split on GO lines, as sqlcmd does. A script runs
+/// without a wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every
+/// script is written to be safe to re-run, so a crash half-way is repaired by the next run.
+/// A procedure script (NNN_proc_*.sql, CREATE OR ALTER) is the one live definition of its procs:
+/// when its text changes it runs again, and so does every procedure script after it, so a later
+/// script that redefines the same proc still has the last word. Any other script runs once; a
+/// change to a table is a new script.
 /// </summary>
 public static partial class SqlServerMigrator
 {
@@ -32,31 +36,74 @@ public static partial class SqlServerMigrator
                 CREATE TABLE dbo.schema_migrations (
                     version    nvarchar(200) NOT NULL CONSTRAINT pk_schema_migrations PRIMARY KEY,
                     applied_at datetime2(0)  NOT NULL CONSTRAINT df_schema_migrations_applied DEFAULT (SYSUTCDATETIME()));
+            IF COL_LENGTH(N'dbo.schema_migrations', N'checksum') IS NULL
+                ALTER TABLE dbo.schema_migrations ADD checksum char(64) NULL;
             """, ct);
 
-        var applied = new List<string>();
-        foreach (var (version, text) in Scripts())
+        var recorded = new Dictionary<string, string?>(StringComparer.Ordinal);
+        await using (var read = new SqlCommand("SELECT version, checksum FROM dbo.schema_migrations", connection))
+        await using (var row = await read.ExecuteReaderAsync(ct))
         {
-            await using (var check = new SqlCommand("SELECT COUNT(*) FROM dbo.schema_migrations WHERE version = @v", connection))
+            while (await row.ReadAsync(ct))
             {
-                check.Parameters.Add("@v", System.Data.SqlDbType.NVarChar, 200).Value = version;
-                if ((int)(await check.ExecuteScalarAsync(ct))! > 0)
+                recorded[row.GetString(0)] = row.IsDBNull(1) ? null : row.GetString(1);
+            }
+        }
+
+        var applied = new List<string>();
+        foreach (var step in Plan(Scripts(), recorded))
+        {
+            if (step.Run)
+            {
+                foreach (var batch in SplitBatches(step.Text))
                 {
-                    continue;
+                    await ExecuteAsync(connection, batch, ct);
                 }
+                applied.Add(step.Version);
             }
-            foreach (var batch in SplitBatches(text))
-            {
-                await ExecuteAsync(connection, batch, ct);
-            }
-            await using (var record = new SqlCommand("INSERT dbo.schema_migrations (version) VALUES (@v)", connection))
-            {
-                record.Parameters.Add("@v", System.Data.SqlDbType.NVarChar, 200).Value = version;
-                await record.ExecuteNonQueryAsync(ct);
-            }
-            applied.Add(version);
+            await using var record = new SqlCommand("""
+                UPDATE dbo.schema_migrations SET checksum = @sum, applied_at = SYSUTCDATETIME() WHERE version = @v;
+                IF @@ROWCOUNT = 0 INSERT dbo.schema_migrations (version, checksum) VALUES (@v, @sum);
+                """, connection);
+            record.Parameters.Add("@v", System.Data.SqlDbType.NVarChar, 200).Value = step.Version;
+            record.Parameters.Add("@sum", System.Data.SqlDbType.Char, 64).Value = step.Checksum;
+            await record.ExecuteNonQueryAsync(ct);
         }
         return applied;
+    }
+
+    /// <summary>One script's turn: whether it runs, and the checksum recorded for it afterwards.</summary>
+    public sealed record MigrationStep(string Version, string Text, string Checksum, bool Run);
+
+    /// <summary>
+    /// What to do with each script, in order, given what ran before (version to recorded checksum,
+    /// null when it was recorded before checksums were). Scripts whose record already holds their
+    /// checksum are left out, unless an earlier procedure script runs again.
+    /// </summary>
+    public static IReadOnlyList<MigrationStep> Plan(IEnumerable<(string Version, string Text)> scripts, IReadOnlyDictionary<string, string?> recorded)
+    {
+        var steps = new List<MigrationStep>();
+        var procsAgain = false;
+        foreach (var (version, text) in scripts)
+        {
+            var sum = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(Encoding.UTF8.GetBytes(text)));
+            var isProc = version.Contains("_proc_", StringComparison.Ordinal);
+            if (!recorded.TryGetValue(version, out var before))
+            {
+                steps.Add(new MigrationStep(version, text, sum, Run: true));
+                procsAgain |= isProc;
+            }
+            else if (isProc && (before != sum || procsAgain))
+            {
+                steps.Add(new MigrationStep(version, text, sum, Run: true));
+                procsAgain = true;
+            }
+            else if (before != sum)
+            {
+                steps.Add(new MigrationStep(version, text, sum, Run: false)); // ran once; only its record is brought up to date
+            }
+        }
+        return steps;
     }
 
     /// <summary>The embedded scripts in deploy order, as (file name, text).</summary>

@@ -29,7 +29,10 @@ public sealed partial class SqlServerStaffStore
             await row.NextResultAsync(ct);
             while (await row.ReadAsync(ct))
             {
-                rows[row.GetString(0)] = Roster(row, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(7)), null);
+                // A site's block cancel left its door record (state 5): when, and who.
+                rows[row.GetString(0)] = row.IsDBNull(8)
+                    ? Roster(row, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(7)), null)
+                    : Roster(row, RosterState.CancelledBySite, DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(8)), row.GetString(9));
             }
         }
         return [.. rows.Values];

@@ -32,8 +32,9 @@ public sealed partial class SqlServerStaffStore : IStaffStore
         /// <summary>
         /// A place's day, in one round trip: the active bookings with their door records (a hot day's
         /// hot rows, or a disk day's rows), then cancels still waiting for the flush, then cancels on
-        /// disk. Read in that order so a cancel or a flush between two statements shows a booking
-        /// twice (the adapter keeps the later state) rather than not at all.
+        /// disk, each cancel with the door record a site's block cancel left (state 5). Read in that
+        /// order so a cancel or a flush between two statements shows a booking twice (the adapter
+        /// keeps the later state) rather than not at all.
         /// </summary>
         public const string Day = """
             DECLARE @hot bit = 0;
@@ -48,13 +49,15 @@ public sealed partial class SqlServerStaffStore : IStaffStore
             LEFT JOIN dbo.slots s ON s.place_id = r.place_id AND s.day = r.day AND s.start_minute = r.start_minute
             LEFT JOIN dbo.attendance a WITH (SNAPSHOT) ON a.code = r.code
             WHERE @hot = 0 AND r.place_id = @place_id AND r.day = @day AND r.cancelled_at IS NULL;
-            SELECT c.code, c.start_minute, COALESCE(s.minutes, 0), c.seat_no, c.name, c.phone, c.language, c.at
+            SELECT c.code, c.start_minute, COALESCE(s.minutes, 0), c.seat_no, c.name, c.phone, c.language, c.at, a.at, a.[by]
             FROM dbo.changes c WITH (SNAPSHOT)
             LEFT JOIN dbo.slots s ON s.place_id = c.place_id AND s.day = c.day AND s.start_minute = c.start_minute
+            LEFT JOIN dbo.attendance a WITH (SNAPSHOT) ON a.code = c.code AND a.state = 5
             WHERE @hot = 1 AND c.kind = 2 AND c.place_id = @place_id AND c.day = @day;
-            SELECT r.code, r.start_minute, COALESCE(s.minutes, 0), r.seat_no, r.name, r.phone, r.language, r.cancelled_at
+            SELECT r.code, r.start_minute, COALESCE(s.minutes, 0), r.seat_no, r.name, r.phone, r.language, r.cancelled_at, a.at, a.[by]
             FROM dbo.reservations r
             LEFT JOIN dbo.slots s ON s.place_id = r.place_id AND s.day = r.day AND s.start_minute = r.start_minute
+            LEFT JOIN dbo.attendance a WITH (SNAPSHOT) ON a.code = r.code AND a.state = 5
             WHERE r.place_id = @place_id AND r.day = @day AND r.cancelled_at IS NOT NULL;
             """;
 
