@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Place } from '../src/api/types';
@@ -12,7 +14,20 @@ import { chooseSlot, choosePlace, fillPerson, newPerson } from './steps';
 const adminKey = { 'X-Api-Key': 'dev-admin-key-0000' };
 inject('apiUrl'); // the shared stack has built the API this file starts again
 
-async function placeOpenNow(apiUrl: string): Promise<{ place: Place; day: string; soon: string }> {
+/** HH:mm the given minutes later (the place's day is at noon: no test time runs past midnight). */
+function minutesAfter(time: string, minutes: number): string {
+  const [h, m] = time.split(':').map(Number);
+  const total = h * 60 + m + minutes;
+  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
+}
+
+/** The SMS the API's development sink wrote (one JSON line each), as { to, text }. */
+function sentSms(path: string): { to: string; text: string }[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string; text: string });
+}
+
+async function placeOpenNow(apiUrl: string): Promise<{ place: Place; day: string; soon: string; later: string }> {
   const utc = new Date();
   const offset = 12 - utc.getUTCHours();
   const zone = offset === 0 ? 'Etc/GMT' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
@@ -33,7 +48,7 @@ async function placeOpenNow(apiUrl: string): Promise<{ place: Place; day: string
     placeIds: [place.id], from: day, to: day,
     template: { firstStart: soon, lastStart: later, intervalMinutes: 120, lengthMinutes: 10 }, capacity: 5,
   });
-  return { place, day, soon };
+  return { place, day, soon, later };
 }
 
 async function signIn(page: Page, appUrl: string, issuer: string, user: string): Promise<void> {
@@ -51,7 +66,10 @@ describe('staff at the door', () => {
   const stopping: { stop: () => Promise<void> | void }[] = [];
   let api: RunningApi;
   let issuer: string;
-  let open: { place: Place; day: string; soon: string };
+  let open: { place: Place; day: string; soon: string; later: string };
+  // This API's SMS go to a file of the test's own, read to see what each person got.
+  const smsDir = mkdtempSync(join(tmpdir(), 'slots-e2e-sms-'));
+  const smsFile = join(smsDir, 'sms.jsonl');
   let browser: Browser;
   let code = '';
   // The provider is another origin: its discovery document and token endpoint are fetched by the page,
@@ -72,6 +90,7 @@ describe('staff at the door', () => {
       Authentication__Schemes__Bearer__Authority: issuer,
       Authentication__Schemes__Bearer__RequireHttpsMetadata: 'false',
       Authentication__Schemes__Bearer__ValidAudiences__0: 'slots-api',
+      Slots__Sms__File__Path: smsFile,
     }, apiPort);
     stopping.push(api);
     open = await placeOpenNow(api.url);
@@ -95,6 +114,7 @@ describe('staff at the door', () => {
   afterAll(async () => {
     await browser?.close();
     for (const s of stopping.reverse()) await s.stop();
+    rmSync(smsDir, { recursive: true, force: true });
   });
 
   it('signs in through the provider, keeping the token for the tab only', async (ctx) => {
@@ -176,6 +196,65 @@ describe('staff at the door', () => {
       await expect.poll(() => page.getByRole('heading', { name: 'Audit trail' }).count()).toBe(1);
       await expectAccessible(page, 'staff desk of a manager in English');
       await screenshot(page, '11-staff-audit');
+    } finally {
+      await manager.close();
+    }
+  });
+
+  it('lets a site manager cancel a block: each booked person gets one SMS, the checked-in one is kept', async (ctx) => {
+    if (blockedBy) return ctx.skip(blockedBy);
+    const citizen = await openBrowser();
+    let cancelled = '';
+    try {
+      const { page } = citizen;
+      await page.goto(api.url);
+      await choosePlace(page, open.place);
+      await chooseSlot(page, open.day, open.later);
+      await fillPerson(page, newPerson('Peter Blokový'));
+      await page.getByRole('button', { name: 'Potvrdiť rezerváciu' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Rezervácia je potvrdená');
+      cancelled = (await page.getByTestId('code').textContent()) ?? '';
+    } finally {
+      await citizen.close();
+    }
+
+    const manager = await openBrowser();
+    try {
+      const { page } = manager;
+      await signIn(page, api.url, issuer, 'manager-1');
+      const card = page.locator('section.card', { has: page.getByRole('heading', { name: 'Zrušiť termíny' }) });
+      // [soon, later + 10 min): both bookings; the roster's "to" takes starts up to it, the block's stops before.
+      const reason = 'Výpadok elektriny';
+      await card.getByLabel('Deň', { exact: true }).fill(open.day);
+      await card.getByLabel('Od (nepovinné)').fill(open.soon);
+      await card.getByLabel('Do (nepovinné)').fill(minutesAfter(open.later, 10));
+      await card.getByRole('button', { name: 'Pokračovať' }).click();
+      await expect.poll(() => card.getByRole('alert').textContent()).toBe('Skontrolujte vyznačené polia.');
+      expect(await card.locator('.error').textContent()).toBe('Zadajte dôvod (najviac 100 znakov).');
+      await card.getByLabel(/^Dôvod/).fill(reason);
+      expect(await card.getByText(`${reason.length} zo 100 znakov`).count()).toBe(1);
+      await card.getByRole('button', { name: 'Pokračovať' }).click();
+
+      const confirm = card.getByTestId('block-confirm');
+      await expect.poll(() => confirm.locator('#block-question').textContent()).toBe('Zrušiť 1 rezerváciu a poslať 1 SMS?');
+      expect(await confirm.textContent()).toContain(`${open.soon} – ${minutesAfter(open.later, 10)}: „${reason}“`);
+      await expectAccessible(page, 'block cancel confirmation');
+      await screenshot(page, 'staff-block-cancel');
+
+      await confirm.getByRole('button', { name: 'Áno, zrušiť' }).click();
+      await expect.poll(() => card.getByRole('status').textContent()).toBe('Zrušené: 1, ponechané: 1 (už prišli).');
+      await expect.poll(() => page.locator(`tr[data-code="${cancelled}"]`).getAttribute('data-state')).toBe('cancelled-by-site');
+      expect(await page.locator(`tr[data-code="${cancelled}"]`).textContent()).toContain('zrušené miestom');
+      expect(await page.locator(`tr[data-code="${code}"]`).getAttribute('data-state')).toBe('checked-in');
+      await expect.poll(() => page.locator('table.audit tr[data-action="block-cancel"]').count()).toBe(1);
+      expect(await page.locator('table.audit tr[data-action="block-cancel"]').textContent()).toContain(reason);
+      await expectAccessible(page, 'block cancelled');
+
+      // The outbox relay sends within a few seconds: one SMS to the cancelled booking, naming the reason and where to book again.
+      const toCancelled = () => sentSms(smsFile).filter((sms) => sms.text.includes(cancelled) && sms.text.includes(reason));
+      await expect.poll(() => toCancelled().length, { timeout: 20_000 }).toBe(1);
+      expect(toCancelled()[0].text).toContain(`#/place/${open.place.id}`);
+      expect(sentSms(smsFile).filter((sms) => sms.text.includes(code) && sms.text.includes(reason))).toEqual([]);
     } finally {
       await manager.close();
     }

@@ -4,7 +4,7 @@ import { BookingFlow } from './booking/BookingFlow';
 import { useI18n } from './i18n/I18n';
 import { Notice } from './ui/Notice';
 import { ScreenBoundary } from './ui/ScreenBoundary';
-import { type Route, useHashRoute } from './ui/useHashRoute';
+import { type RouteName, useHashRoute } from './ui/useHashRoute';
 
 // A citizen's first load is the booking flow only: looking a reservation up and the staff tools are
 // fetched when their route is opened, so a phone on the landing page downloads and parses less.
@@ -21,7 +21,7 @@ export function App() {
   const { t, lang, setLang } = useI18n();
   const route = useHashRoute();
   // The staff tools are not advertised to the public: staff open #/admin and #/staff themselves.
-  const links: { route: Route; label: string }[] = [
+  const links: { route: RouteName; label: string }[] = [
     { route: 'book', label: t('navBook') },
     { route: 'manage', label: t('navManage') },
   ];
@@ -37,7 +37,7 @@ export function App() {
           <ul>
             {links.map((link) => (
               <li key={link.route}>
-                <a href={`#/${link.route === 'book' ? '' : link.route}`} aria-current={route === link.route ? 'page' : undefined}>
+                <a href={`#/${link.route === 'book' ? '' : link.route}`} aria-current={route.name === link.route ? 'page' : undefined}>
                   {link.label}
                 </a>
               </li>
@@ -53,11 +53,12 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        {route === 'book' && <BookingFlow />}
-        {route !== 'book' && (
-          <ScreenBoundary key={route} failed={<Notice kind="error">{t('loadFailed')} <button type="button" className="link" onClick={() => location.reload()}>{t('retry')}</button></Notice>}>
+        {/* A new place link (#/place/12) starts the booking over at that place. */}
+        {route.name === 'book' && <BookingFlow key={route.placeId ?? ''} placeId={route.placeId} />}
+        {route.name !== 'book' && (
+          <ScreenBoundary key={route.name} failed={<Notice kind="error">{t('loadFailed')} <button type="button" className="link" onClick={() => location.reload()}>{t('retry')}</button></Notice>}>
             <Suspense fallback={<p role="status" className="loading">{t('loading')}</p>}>
-              {route === 'manage' ? <ManagePage /> : route === 'staff' ? <StaffPage /> : <AdminPage />}
+              {route.name === 'manage' ? <ManagePage key={route.code ?? ''} code={route.code} /> : route.name === 'staff' ? <StaffPage /> : <AdminPage />}
             </Suspense>
           </ScreenBoundary>
         )}

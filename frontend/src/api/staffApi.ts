@@ -1,5 +1,5 @@
 import { ApiError, query, readJson, readProblem } from './http';
-import type { AuditEntry, CheckIn, CheckInRequest, Roster, RosterState, StaffMe } from './types';
+import type { AuditEntry, BlockCancel, CancelBlockRequest, CheckIn, CheckInRequest, Roster, RosterState, StaffMe } from './types';
 
 /** What the roster screen asks for: the place's day, optionally narrowed, a page at a time. */
 export interface RosterQuery {
@@ -56,6 +56,15 @@ export class StaffApi {
 
   async checkIn(placeId: number, request: CheckInRequest): Promise<CheckIn> {
     return readJson(await fetch(`${this.base}/api/staff/places/${placeId}/check-ins`, {
+      method: 'POST',
+      headers: { ...this.auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+    }));
+  }
+
+  /** Cancels every booking in the block, each person told by SMS; the same block again answers the first. */
+  async cancelBlock(placeId: number, request: CancelBlockRequest): Promise<BlockCancel> {
+    return readJson(await fetch(`${this.base}/api/staff/places/${placeId}/block-cancels`, {
       method: 'POST',
       headers: { ...this.auth(), 'Content-Type': 'application/json' },
       body: JSON.stringify(request),

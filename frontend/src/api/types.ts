@@ -116,6 +116,7 @@ export type RequestsFitTheContract = [
   Fits<SlotRef, Schemas['RescheduleRequest']>,
   Fits<{ nationalId: string }, Schemas['JoinRequest']>,
   Fits<NewOpening, Schemas['CreateOpeningRequest']>,
+  Fits<CancelBlockRequest, Schemas['CancelBlockRequest']>,
 ];
 
 // And the document's required fields are required here: a booking or a move lacking one does not
@@ -148,3 +149,14 @@ export type CheckIn = Schemas['CheckInDto'];
 export type CheckInRequest = Schemas['CheckInRequest'];
 
 export type AuditEntry = Schemas['AuditEntryDto'];
+
+/** A site's cancel of a day or a time range ([from, to): to is exclusive, 24:00 the day's end). */
+export interface CancelBlockRequest {
+  day: string;
+  from?: string;
+  to?: string;
+  reason: string;
+}
+
+/** The block as it stands: how many bookings it cancelled and kept (checked in); created false when asked before. */
+export type BlockCancel = Schemas['BlockCancelDto'];

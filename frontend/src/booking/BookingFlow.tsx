@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { ApiError } from '../api/http';
 import { api } from '../api/slotsApi';
 import type { Alternative, Opening, Person, Place, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
@@ -14,7 +15,8 @@ import { PlacePicker } from './PlacePicker';
 import { type PickedSlot, WeekView } from './WeekView';
 
 type Step =
-  | { name: 'place' }
+  | { name: 'place'; notice?: MessageKey }
+  | { name: 'link'; placeId: number }
   | { name: 'room'; place: Place; opening: Opening }
   | { name: 'slot'; place: Place; notice?: MessageKey }
   | { name: 'person'; place: Place; slot: PickedSlot }
@@ -24,11 +26,12 @@ const nobody: Person = { name: '', phone: '', nationalId: '' };
 
 /**
  * Place → (waiting room, while the place is in an opening) → week → person → confirmation.
- * Personal data lives only in this component's memory.
+ * Personal data lives only in this component's memory. A link that names the place (placeId, from
+ * a site's cancel SMS) starts at that place's week.
  */
-export function BookingFlow() {
+export function BookingFlow({ placeId }: { placeId?: number }) {
   const { t } = useI18n();
-  const [step, setStep] = useState<Step>({ name: 'place' });
+  const [step, setStep] = useState<Step>(placeId === undefined ? { name: 'place' } : { name: 'link', placeId });
   const [person, setPerson] = useState<Person>(nobody);
   const [admission, setAdmission] = useState<Admission | null>(null);
 
@@ -51,6 +54,22 @@ export function BookingFlow() {
     const hasTurn = refusedBy === undefined && opening !== undefined && turnAt(place)?.openingId === opening.id;
     setStep(opening && !hasTurn ? { name: 'room', place, opening } : { name: 'slot', place });
   };
+
+  useEffect(() => {
+    if (step.name !== 'link') return;
+    let current = true;
+    api.place(step.placeId).then(
+      (place) => current && void enter(place),
+      (error: unknown) => {
+        // An unknown (or no longer listed) place: the person picks another; anything else may pass.
+        const gone = error instanceof ApiError && (error.problem.status === 404 || error.problem.code === 'unknown-place');
+        if (current) setStep({ name: 'place', notice: gone ? 'linkedPlaceUnknown' : 'linkedPlaceFailed' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
 
   const takeAlternative = async (place: Place, current: PickedSlot, alternative: Alternative) => {
     try {
@@ -76,8 +95,15 @@ export function BookingFlow() {
 
   function body() {
     switch (step.name) {
+      case 'link':
+        return <p role="status" className="loading">{t('loading')}</p>;
       case 'place':
-        return <PlacePicker onPick={(place) => void enter(place)} />;
+        return (
+          <>
+            {step.notice && <Notice kind="info">{t(step.notice)}</Notice>}
+            <PlacePicker onPick={(place) => void enter(place)} />
+          </>
+        );
       case 'room':
         return (
           <WaitingRoom

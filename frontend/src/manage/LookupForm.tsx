@@ -7,12 +7,14 @@ import { Field } from '../ui/Field';
 interface LookupFormProps {
   busy: boolean;
   onFind: (code: string, proof: Proof) => void;
+  /** The code from the page's link, filled in for the person to check. */
+  initialCode?: string;
 }
 
 /** Code plus phone or national id; the proof goes to the API in a header, never the URL. */
-export function LookupForm({ busy, onFind }: LookupFormProps) {
+export function LookupForm({ busy, onFind, initialCode = '' }: LookupFormProps) {
   const { t } = useI18n();
-  const [code, setCode] = useState('');
+  const [code, setCode] = useState(initialCode);
   const [kind, setKind] = useState<Proof['kind']>('phone');
   const [value, setValue] = useState('');
   const [checked, setChecked] = useState(false);

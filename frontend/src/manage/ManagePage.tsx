@@ -8,8 +8,11 @@ import { LookupForm } from './LookupForm';
 import { type LookupFailure, lookupFailure, lookupFailureText } from './lookupFailure';
 import { ReservationView } from './ReservationView';
 
-/** Look a reservation up by code and proof, then cancel or move it. */
-export function ManagePage() {
+/**
+ * Look a reservation up by code and proof, then cancel or move it. A reminder's link (#/manage/CODE)
+ * fills the code in; nothing is looked up until the person gives the proof and submits.
+ */
+export function ManagePage({ code }: { code?: string }) {
   const { t } = useI18n();
   const [found, setFound] = useState<{ reservation: Reservation; proof: Proof } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -54,7 +57,7 @@ export function ManagePage() {
         </Notice>
       )}
       {failure && failure.kind !== 'cancelled' && <Notice kind="error">{lookupFailureText(failure, t)}</Notice>}
-      <LookupForm busy={busy} onFind={find} />
+      <LookupForm busy={busy} onFind={find} initialCode={code} />
     </section>
   );
 }

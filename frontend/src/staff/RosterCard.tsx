@@ -13,13 +13,16 @@ import { clockTime, isSignedOut, staffError } from './staffMessages';
 const refreshMs = 10_000;
 const pageSize = 25;
 
-const states: { state: RosterState; label: StaffKey; count: StaffKey }[] = [
+// A site's cancel has a state (and filter) of its own; the day's counts take it as cancelled.
+const states: { state: RosterState; label: StaffKey; count?: StaffKey }[] = [
   { state: 'booked', label: 'stateBooked', count: 'countBooked' },
   { state: 'checked-in', label: 'stateCheckedIn', count: 'countCheckedIn' },
   { state: 'no-show', label: 'stateNoShow', count: 'countNoShow' },
   { state: 'cancelled', label: 'stateCancelled', count: 'countCancelled' },
+  { state: 'cancelled-by-site', label: 'stateCancelledBySite' },
 ];
-const countOf = { booked: 'booked', 'checked-in': 'checkedIn', 'no-show': 'noShow', cancelled: 'cancelled' } as const;
+const counted = states.flatMap((s) => (s.count ? [{ state: s.state, count: s.count }] : []));
+const countOf = { booked: 'booked', 'checked-in': 'checkedIn', 'no-show': 'noShow', cancelled: 'cancelled', 'cancelled-by-site': 'cancelled' } as const;
 
 interface RosterCardProps {
   api: StaffApi;
@@ -90,7 +93,7 @@ export function RosterCard({ api, placeId, refresh, manager, onSignedOut }: Rost
       <h2 id="roster">{data ? t('rosterOfDay', { day: formatDay(data.day, lang, true) }) : t('rosterTitle')}</h2>
       {data && (
         <dl className="room-figures roster-counts">
-          {states.map((s) => (
+          {counted.map((s) => (
             <div key={s.state} data-testid={`count-${s.state}`}>
               <dt>{t(s.count)}</dt>
               <dd>{data.counts[countOf[s.state]]}</dd>

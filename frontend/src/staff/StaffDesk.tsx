@@ -5,17 +5,20 @@ import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { useLoad } from '../ui/useLoad';
 import { AuditCard } from './AuditCard';
+import { BlockCancelCard } from './BlockCancelCard';
 import { CheckInCard } from './CheckInCard';
 import { RosterCard } from './RosterCard';
 import { isManager, isSignedOut, roleName, staffError } from './staffMessages';
 
-/** The signed-in member's desk: their place, the door and the day's roster (and the audit for managers). */
+/** The signed-in member's desk: their place, the door and the day's roster (for managers also cancelling a block and the audit). */
 export function StaffDesk({ api, onSignOut }: { api: StaffApi; onSignOut: (message?: string) => void }) {
   const { t } = useStaffI18n();
   const me = useLoad(() => api.me(), [api]);
   const [place, setPlace] = useState<number | null>(null);
   const [typed, setTyped] = useState('');
-  const [checkIns, setCheckIns] = useState(0);
+  // Each check-in or cancelled block here: the roster and the audit are read again at once.
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
 
   // A token that no longer holds (expired, another provider) sends the member back to sign in.
   const signedOut = () => onSignOut(t('tokenRejected'));
@@ -67,9 +70,10 @@ export function StaffDesk({ api, onSignOut }: { api: StaffApi; onSignOut: (messa
       {place !== null && (
         <div className="cards" key={place}>
           <h2 className="place-title">{t('placeNumber', { id: place })}</h2>
-          <CheckInCard api={api} placeId={place} onCheckedIn={() => setCheckIns((n) => n + 1)} onSignedOut={signedOut} />
-          <RosterCard api={api} placeId={place} refresh={checkIns} manager={isManager(role)} onSignedOut={signedOut} />
-          {isManager(role) && <AuditCard api={api} placeId={place} refresh={checkIns} />}
+          <CheckInCard api={api} placeId={place} onCheckedIn={changed} onSignedOut={signedOut} />
+          <RosterCard api={api} placeId={place} refresh={changes} manager={isManager(role)} onSignedOut={signedOut} />
+          {isManager(role) && <BlockCancelCard api={api} placeId={place} onCancelled={changed} onSignedOut={signedOut} />}
+          {isManager(role) && <AuditCard api={api} placeId={place} refresh={changes} />}
         </div>
       )}
     </>

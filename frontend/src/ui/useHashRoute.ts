@@ -1,6 +1,17 @@
 import { useEffect, useState } from 'react';
 
-export type Route = 'book' | 'manage' | 'admin' | 'staff';
+/**
+ * Where the page is. Booking and manage may carry what an SMS link names: the place to book again at
+ * (#/place/12, after a site cancelled a block) or the booking code to look up (#/manage/K7Q2M-X4P9A,
+ * from a reminder); the code only fills the form in, the page still asks for the proof.
+ */
+export type Route =
+  | { name: 'book'; placeId?: number }
+  | { name: 'manage'; code?: string }
+  | { name: 'admin' }
+  | { name: 'staff' };
+
+export type RouteName = Route['name'];
 
 /** Whether the page is the staff OpenID provider's answer to a sign-in (?code=…&state=… or ?error=…&state=…). */
 export function isSignInAnswer(search: string): boolean {
@@ -8,12 +19,37 @@ export function isSignInAnswer(search: string): boolean {
   return params.has('state') && (params.has('code') || params.has('error'));
 }
 
-// Hash routes work from any folder on a CDN and need no server rewrite; they carry no personal data.
-// The provider sends the browser back to the page's own address (a redirect URI has no hash).
+function segment(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return '';
+  }
+}
+
+// Hash routes work from any folder on a CDN and need no server rewrite; what they carry (a place id, a
+// booking code) never reaches a server or its logs. The provider sends the browser back to the page's
+// own address (a redirect URI has no hash).
+export function parseRoute(hash: string, search = ''): Route {
+  if (isSignInAnswer(search)) return { name: 'staff' };
+  const [first = '', second, ...rest] = hash.replace(/^#\/?/, '').replace(/\/$/, '').split('/');
+  if (rest.length > 0) return { name: 'book' };
+  if (first === 'admin' || first === 'staff') return second === undefined ? { name: first } : { name: 'book' };
+  if (first === 'manage') {
+    if (second === undefined) return { name: 'manage' };
+    // A code as people read it off an SMS or a ticket; anything else is not one and fills nothing in.
+    const code = segment(second).trim().toUpperCase();
+    return /^[A-Z0-9-]{1,32}$/.test(code) ? { name: 'manage', code } : { name: 'manage' };
+  }
+  if (first === 'place' && second !== undefined && /^\d{1,10}$/.test(second)) {
+    const placeId = Number(second);
+    if (placeId > 0 && placeId <= 2_147_483_647) return { name: 'book', placeId };
+  }
+  return { name: 'book' };
+}
+
 function current(): Route {
-  if (isSignInAnswer(window.location.search)) return 'staff';
-  const hash = window.location.hash.replace(/^#\/?/, '');
-  return hash === 'manage' || hash === 'admin' || hash === 'staff' ? hash : 'book';
+  return parseRoute(window.location.hash, window.location.search);
 }
 
 export function useHashRoute(): Route {

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseRoute } from './useHashRoute';
+
+describe('the hash route', () => {
+  it('is the booking flow for no hash, the root and anything unknown', () => {
+    for (const hash of ['', '#', '#/', '#/nowhere', '#main', '#/place', '#/place/', '#/place/abc', '#/place/0', '#/place/-3', '#/place/1.5', '#/place/12/x', '#/place/99999999999']) {
+      expect(parseRoute(hash), hash).toEqual({ name: 'book' });
+    }
+  });
+
+  it('names the screens', () => {
+    expect(parseRoute('#/manage')).toEqual({ name: 'manage' });
+    expect(parseRoute('#/manage/')).toEqual({ name: 'manage' });
+    expect(parseRoute('#/admin')).toEqual({ name: 'admin' });
+    expect(parseRoute('#/staff')).toEqual({ name: 'staff' });
+    expect(parseRoute('#staff')).toEqual({ name: 'staff' });
+  });
+
+  it('opens a place\'s week from a site\'s cancel SMS', () => {
+    expect(parseRoute('#/place/12')).toEqual({ name: 'book', placeId: 12 });
+    expect(parseRoute('#/place/12/')).toEqual({ name: 'book', placeId: 12 });
+    expect(parseRoute('#place/7')).toEqual({ name: 'book', placeId: 7 });
+  });
+
+  it('fills the code in from a reminder\'s link, as printed on the ticket', () => {
+    expect(parseRoute('#/manage/K7Q2MX')).toEqual({ name: 'manage', code: 'K7Q2MX' });
+    expect(parseRoute('#/manage/k7q2m-x4p9a')).toEqual({ name: 'manage', code: 'K7Q2M-X4P9A' });
+    expect(parseRoute('#/manage/%20K7Q2M-X4P9A%20')).toEqual({ name: 'manage', code: 'K7Q2M-X4P9A' });
+  });
+
+  it('fills nothing in from a manage link whose code is not one', () => {
+    for (const hash of ['#/manage/%E0%A4%A', '#/manage/<script>', '#/manage/a%20b', `#/manage/${'A'.repeat(33)}`]) {
+      expect(parseRoute(hash), hash).toEqual({ name: 'manage' });
+    }
+  });
+
+  it('does not take a place or a screen with more parts', () => {
+    expect(parseRoute('#/staff/1')).toEqual({ name: 'book' });
+    expect(parseRoute('#/manage/ABC/DEF')).toEqual({ name: 'book' });
+  });
+
+  it('is the staff screen on the sign-in provider\'s answer, whatever the hash', () => {
+    expect(parseRoute('#/place/12', '?code=abc&state=xyz')).toEqual({ name: 'staff' });
+    expect(parseRoute('', '?error=access_denied&state=xyz')).toEqual({ name: 'staff' });
+    expect(parseRoute('#/manage', '?code=abc')).toEqual({ name: 'manage' });
+  });
+});
