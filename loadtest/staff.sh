@@ -3,7 +3,9 @@
 #   - the roster of that day (a page of 100 of the 1,200, with the day's counts), read by 8 clients
 #     at once for SLOTS_STAFF_SECONDS with `hey`;
 #   - check-in at the door: each of the 1,200 codes checked in once, 8 at a time, with `wrk` and a
-#     Lua script that hands every request the next code (loadtest/staff/check_in.lua).
+#     Lua script that hands every request the next code (loadtest/staff/check_in.lua);
+#   - a site's block cancel of the next day's 1,200 bookings in one request: how long it takes, and
+#     that it queued one SMS per booking.
 # SQLite, one API instance (Release build), its own port and data folder, stopped at the end; the
 # staff token is a standard HS256 JWT for a signing key given to the API in its configuration.
 #
@@ -85,6 +87,26 @@ SLOTS_STAFF_CODES="$work/codes.txt" SLOTS_STAFF_TOKEN="$token" \
   wrk -t 2 -c 8 -d 30s --latency -s loadtest/staff/check_in.lua "$base/api/staff/places/$place/check-ins" >"$work/check_in.txt"
 counts=$(curl -fs -H "Authorization: Bearer $token" "$roster" | python3 -c 'import json,sys; print(json.load(sys.stdin)["counts"])')
 
+# The site cancels the next day's 1,200 bookings (other people: one active booking each) as one block.
+day2=$(date -u -d "@$((first + 86400))" +%F)
+curl -fs -H "X-Api-Key: $admin_key" -H 'Content-Type: application/json' "$base/api/admin/slots/generate" \
+  -d "{\"placeIds\":[$place],\"from\":\"$day2\",\"to\":\"$day2\",\"template\":{\"firstStart\":\"$from\",\"lastStart\":\"$last\",\"intervalMinutes\":10,\"lengthMinutes\":10},\"capacity\":240}" >/dev/null
+export day2
+book2() {
+  local i=$1 minute=$(( $1 % 5 * 10 ))
+  local time; time=$(date -u -d "@$((first + minute * 60))" +%H:%M)
+  curl -fs -o /dev/null -w '%{http_code}\n' -H 'Content-Type: application/json' -H "Idempotency-Key: staff-bench-block-$i" "$base/api/reservations" \
+    -d "{\"placeId\":$place,\"day\":\"$day2\",\"time\":\"$time\",\"name\":\"Osoba $i\",\"phone\":\"+42191$(printf '%07d' "$i")\",\"nationalId\":\"$(printf 'SC%08d' "$i")\"}"
+}
+export -f book2
+booked2=$(seq 1 1200 | xargs -P 8 -I{} bash -c 'book2 {}' | grep -c '^201$' || true)
+block_start=$(date +%s%N)
+curl -fs -H "Authorization: Bearer $token" -H 'Content-Type: application/json' "$base/api/staff/places/$place/block-cancels" \
+  -d "{\"day\":\"$day2\",\"reason\":\"Vypadok dodavky vakcin\"}" >"$work/block.json"
+block_ms=$(( ($(date +%s%N) - block_start) / 1000000 ))
+block=$(python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print("cancelled %d, kept %d, finished %s" % (b["cancelled"], b["kept"], b["finished"]))' "$work/block.json")
+queued=$(python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); print(*c.execute("SELECT count(*), count(DISTINCT code) FROM outbox WHERE kind = 4").fetchone())' "$work/slots.db")
+
 {
   echo "# The site's day under load ($(date -u +%FT%TZ), $(nproc) cores, SQLite, 1 instance, Release)"
   echo
@@ -100,5 +122,9 @@ counts=$(curl -fs -H "Authorization: Bearer $token" "$roster" | python3 -c 'impo
   sed -n '/Latency Distribution/,/Requests\/sec/p' "$work/check_in.txt"
   grep -E "^check-ins" "$work/check_in.txt" || true
   echo '```'
+  echo
+  echo "## A site cancels a block: the next day's $booked2 bookings, one request"
+  echo
+  echo "Answered in $block_ms ms: $block. SMS queued for the site's cancel (rows, distinct codes): $queued."
 } >"$results/summary.md"
 cat "$results/summary.md"
