@@ -4,6 +4,7 @@ using Slots.Catalogue;
 using Slots.Persons;
 using Slots.Places;
 using Slots.Reservations;
+using Slots.Reminders;
 using Slots.Staff;
 using Slots.WaitingRoom;
 using Slots.Window;
@@ -29,6 +30,9 @@ public static class DomainRegistration
         builder.Services.AddOptions<BlockCancelOptions>().BindConfiguration(BlockCancelOptions.Section);
         builder.Services.AddScoped<StaffService>();
         builder.Services.AddSingleton<BlockCancels>();
+        builder.Services.AddOptions<ReminderOptions>().BindConfiguration(ReminderOptions.Section);
+        builder.Services.AddSingleton<ReminderMetrics>();
+        builder.Services.AddSingleton<DayBeforeReminders>();
         builder.Services.AddSingleton<StaffMetrics>();
         builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();

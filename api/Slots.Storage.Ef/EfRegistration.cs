@@ -1,5 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Slots.Reminders;
+using Slots.Storage.Ef.Reminders;
 using Slots.Catalogue;
 using Slots.Idempotency;
 using Slots.Reservations;
@@ -28,6 +30,7 @@ public static class EfRegistration
         services.AddScoped<IWindowSync, EfWindowSync>();
         services.AddScoped<IIdempotencyPurge, EfIdempotencyPurge>();
         services.AddScoped<IJobRunLog, EfJobRunLog>();
+        services.AddSingleton<IReminderStore, EfReminderStore>();
         return services;
     }
 }

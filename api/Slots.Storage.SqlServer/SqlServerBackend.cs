@@ -7,6 +7,7 @@ using Slots.Idempotency;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Sms;
+using Slots.Reminders;
 using Slots.Staff;
 using Slots.WaitingRoom;
 using Slots.Window;
@@ -61,5 +62,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IWaitingRoomStore, SqlServerWaitingRoomStore>();
         // The site's day: roster and trail through SqlClient, the check-in in the native dbo.staff_check_in (sql/060-063).
         builder.Services.AddSingleton<IStaffStore, SqlServerStaffStore>();
+        // Day-before reminders (sql/070).
+        builder.Services.AddSingleton<IReminderStore, SqlServerReminderStore>();
     }
 }

@@ -28,6 +28,9 @@ public sealed class SchedulerOptions
     /// <summary>How often the scheduler looks for a site's block cancel whose runner died, to finish it.</summary>
     public TimeSpan ResumeBlockCancelsEvery { get; set; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>How often due day-before reminders are queued (each run queues at most Slots:Reminders:PerSecond times this).</summary>
+    public TimeSpan RemindersEvery { get; set; } = TimeSpan.FromSeconds(15);
+
     /// <summary>Most change records one flush transaction drains.</summary>
     public int FlushBatch { get; set; } = 500;
 

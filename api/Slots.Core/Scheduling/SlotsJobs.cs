@@ -1,5 +1,6 @@
 using Quartz;
 using Slots.Idempotency;
+using Slots.Reminders;
 using Slots.Sms;
 using Slots.Staff;
 using Slots.WaitingRoom;
@@ -20,6 +21,7 @@ public static class SlotsJobs
         // A relay run that was missed has nothing special to catch up: the next one drains the whole outbox.
         q.AddSlotsJob<RelayOutboxJob>(RelayOutboxJob.Key.Name, sms.RelayInterval, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<MarkNoShowsJob>(MarkNoShowsJob.JobName, options.NoShowsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
+        q.AddSlotsJob<QueueRemindersJob>(QueueRemindersJob.JobName, options.RemindersEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<ResumeBlockCancelsJob>(ResumeBlockCancelsJob.JobName, options.ResumeBlockCancelsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<AdvanceWaitingRoomsJob>(AdvanceWaitingRoomsJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         return q;
