@@ -11,4 +11,7 @@ public interface IReminderStore
     /// there to remind. Returns how many it queued (fewer than the batch: the day is done).
     /// </summary>
     Task<int> QueueAsync(int placeId, DateOnly day, DateTimeOffset now, int batch, CancellationToken ct);
+
+    /// <summary>Forgets the reminders of days before <paramref name="day"/>: their bookings are over.</summary>
+    Task<int> ForgetBeforeAsync(DateOnly day, CancellationToken ct);
 }

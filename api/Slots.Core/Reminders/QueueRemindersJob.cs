@@ -29,7 +29,11 @@ public sealed class QueueRemindersJob(
         {
             return 0;
         }
+        var now = Clock.GetUtcNow();
         var allowance = (int)Math.Max(1, options.Value.PerSecond * scheduler.Value.RemindersEvery.TotalSeconds);
-        return await services.GetRequiredService<DayBeforeReminders>().QueueDueAsync(Clock.GetUtcNow(), allowance, ct);
+        var queued = await services.GetRequiredService<DayBeforeReminders>().QueueDueAsync(now, allowance, ct);
+        // Two days back in UTC is before yesterday everywhere (offsets reach ±14 h): those bookings are over.
+        await services.GetRequiredService<IReminderStore>().ForgetBeforeAsync(DateOnly.FromDateTime(now.UtcDateTime).AddDays(-2), ct);
+        return queued;
     }
 }

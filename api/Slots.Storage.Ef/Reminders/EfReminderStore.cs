@@ -46,4 +46,11 @@ public sealed class EfReminderStore(IServiceScopeFactory scopes) : IReminderStor
         await tx.CommitAsync(ct);
         return taken;
     }
+
+    public async Task<int> ForgetBeforeAsync(DateOnly day, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        return await db.Database.ExecuteSqlAsync($"DELETE FROM reminders WHERE day < {day}", ct);
+    }
 }

@@ -35,6 +35,17 @@ public sealed class SqlServerReminderStore(SqlServerConnectionString connectionS
             COMMIT TRANSACTION;
             SELECT @taken;
             """;
+
+        public const string ForgetBefore = "DELETE FROM dbo.reminders WHERE day < @day;";
+    }
+
+    public async Task<int> ForgetBeforeAsync(DateOnly day, CancellationToken ct)
+    {
+        await using var connection = new SqlConnection(connectionString.Value);
+        await connection.OpenAsync(ct);
+        await using var forget = new SqlCommand(Sql.ForgetBefore, connection);
+        forget.Parameters.Add("@day", SqlDbType.Date).Value = day.ToDateTime(TimeOnly.MinValue);
+        return await forget.ExecuteNonQueryAsync(ct);
     }
 
     public async Task<int> QueueAsync(int placeId, DateOnly day, DateTimeOffset now, int batch, CancellationToken ct) =>

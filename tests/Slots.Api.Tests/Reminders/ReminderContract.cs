@@ -142,6 +142,22 @@ public abstract class ReminderContract<TBackend>(TBackend backend) : IClassFixtu
         Assert.Equal(booked.Select(b => (b.Code, (8 * 60) + 10)).Order(), await RemindedAsync(place));
     }
 
+    [Fact]
+    public async Task Reminders_of_days_gone_by_are_forgotten_and_later_ones_kept()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(1);
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 2, day: day);
+        await BookAsync(host.Client(), place, day, "08:00", 2);
+        var ct = TestContext.Current.CancellationToken;
+        Assert.Equal(2, await Reminders.QueueDueAsync(EveningBefore(day), 1000, ct));
+        var store = host.Services.GetRequiredService<IReminderStore>();
+
+        Assert.Equal(0, await store.ForgetBeforeAsync(day, ct));
+        Assert.Equal(2, await store.ForgetBeforeAsync(day.AddDays(1), ct));
+        Assert.Equal(0, await _rows!.CountAsync("SELECT COUNT(*) FROM reminders"));
+    }
+
     private static async Task<int> PlaceInAsync(HttpClient admin, string zone, DateOnly day)
     {
         var created = await admin.PostAsJsonAsync("/api/admin/places", new

@@ -33,6 +33,14 @@ public sealed class ReminderSqlTests
     }
 
     [Fact]
+    public void Forgetting_past_days_parses_and_reads_the_day_index()
+    {
+        Parse(SqlServerReminderStore.Sql.ForgetBefore, new TSql130Parser(initialQuotedIdentifiers: true));
+        var table = Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", "reminders"))));
+        Assert.Contains(table.Definition.Indexes, i => i.Name.Value == "ix_reminders_day");
+    }
+
+    [Fact]
     public void The_record_and_its_sms_are_one_transaction_in_that_order()
     {
         var tree = Parse(SqlServerReminderStore.Sql.Queue, new TSql160Parser(initialQuotedIdentifiers: true));
