@@ -73,6 +73,7 @@ describe('a staff member', () => {
     const stats = page.locator('section.card', { has: page.getByRole('heading', { name: 'Štatistika po dňoch' }) });
     await stats.getByRole('button', { name: 'Zobraziť' }).click();
     await expect.poll(() => stats.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await stats.locator('thead th').allTextContents()).toEqual(['Dátum', 'Termíny', 'Miesta', 'Voľné', 'Rezervácie', 'Prišli', 'Neprišli']);
     await expectAccessible(page, 'admin with statistics');
     await screenshot(page, '09-admin-stats');
   });

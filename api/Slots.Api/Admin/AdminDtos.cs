@@ -37,7 +37,7 @@ public sealed record GenerateSlotsDto(int Places, int SlotsCreated, int SlotsExi
 
 public sealed record DemoDataDto(int PlacesCreated, int SlotsCreated, long SeatsCreated);
 
-public sealed record DayStatsDto([property: Day] string Day, int Slots, long Seats, long FreeSeats, long Reservations);
+public sealed record DayStatsDto([property: Day] string Day, int Slots, long Seats, long FreeSeats, long Reservations, long CheckedIn, long NoShows);
 
 public sealed record StatsDto([property: Day] string From, [property: Day] string To, IReadOnlyList<DayStatsDto> Days);
 

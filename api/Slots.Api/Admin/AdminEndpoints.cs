@@ -30,11 +30,13 @@ internal static class AdminEndpoints
         // Viewers (e.g. a ministry dashboard) may read statistics but change nothing.
         ProblemType[] viewer = [.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated];
         app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy)
-            .WithSummary("Seats and reservations per day")
-            .WithDescription("Per day between from and to (default: today and the next 29 days, at most 366): slots, seats, free seats and reservations. Viewer or admin keys.")
+            .WithSummary("Seats, reservations and attendance per day")
+            .WithDescription("Per day between from and to (default: today and the next 29 days, at most 366), at every place or at one: "
+                + "slots, seats, free seats, reservations, and the bookings the door checked in or marked no-shows. Viewer or admin keys.")
             .QueryDay("from", "The first day (UTC); today when left out.")
             .QueryDay("to", "The last day; 29 days after from when left out, at most 365 days after it.")
-            .Problems([.. viewer, ProblemTypes.ValidationFailed]);
+            .QueryId("placeId", "Only this place (active or not); every place when left out.")
+            .Problems([.. viewer, ProblemTypes.ValidationFailed, ProblemTypes.UnknownPlace]);
         app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Scheduler jobs and flush lag")
             .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewer or admin keys.")
@@ -64,8 +66,8 @@ internal static class AdminEndpoints
         return TypedResults.Created($"/api/places/{place.Id}", PlacesEndpoints.ToDto(place));
     }
 
-    public static async Task<Results<Ok<StatsDto>, ValidationProblem>> Stats(
-        string? from, string? to, ICatalogStore catalogue, TimeProvider clock, CancellationToken ct)
+    public static async Task<Results<Ok<StatsDto>, ProblemHttpResult, ValidationProblem>> Stats(
+        string? from, string? to, string? placeId, ICatalogStore catalogue, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
         var today = DateOnly.FromDateTime(clock.GetUtcNow().UtcDateTime);
@@ -79,6 +81,18 @@ internal static class AdminEndpoints
         {
             v.Add("to", $"Use {Formats.DayFormat}.");
         }
+        int? place = null;
+        if (placeId is not null)
+        {
+            if (Formats.TryId(placeId, out int id))
+            {
+                place = id;
+            }
+            else
+            {
+                v.Add("placeId", Formats.PlaceIdExpected);
+            }
+        }
         if (v.IsValid && (last < first || last.DayNumber - first.DayNumber >= 366))
         {
             v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
@@ -87,9 +101,14 @@ internal static class AdminEndpoints
         {
             return v.ToProblem();
         }
-        var days = await catalogue.DayTotalsAsync(first, last, ct);
+        // A closed place keeps its history, so only an id that names no place at all is unknown.
+        if (place is { } one && await places.FindAsync(one, ct) is null)
+        {
+            return Problem.UnknownPlace();
+        }
+        var days = await catalogue.DayTotalsAsync(first, last, place, ct);
         return TypedResults.Ok(new StatsDto(Formats.Day(first), Formats.Day(last),
-            days.Select(d => new DayStatsDto(Formats.Day(d.Day), d.Slots, d.Seats, d.FreeSeats, d.Reservations)).ToList()));
+            days.Select(d => new DayStatsDto(Formats.Day(d.Day), d.Slots, d.Seats, d.FreeSeats, d.Reservations, d.CheckedIn, d.NoShows)).ToList()));
     }
 
     /// <summary>The scheduler as a person sees it: each job's last run, and how far the disk tables lag behind the hot ones.</summary>

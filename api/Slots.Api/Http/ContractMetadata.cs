@@ -74,6 +74,11 @@ internal static class ContractMetadata
             Maximum = (wide ? long.MaxValue : int.MaxValue).ToString(CultureInfo.InvariantCulture),
         }));
 
+    /// <summary>An optional id in the query, read as text for the same reason as <see cref="PathId"/>.</summary>
+    public static TBuilder QueryId<TBuilder>(this TBuilder builder, string name, string description)
+        where TBuilder : IEndpointConventionBuilder =>
+        builder.PathId(description, name: name);
+
     public static TBuilder QueryDay<TBuilder>(this TBuilder builder, string name, string description)
         where TBuilder : IEndpointConventionBuilder =>
         builder.WithMetadata(new ParameterMetadata(name, description, new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" }));

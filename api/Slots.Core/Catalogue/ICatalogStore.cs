@@ -37,6 +37,9 @@ public interface ICatalogStore
     /// </summary>
     Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct);
 
-    /// <summary>Per day of [first, last] with slots: slots and seats from the catalogue, active reservations hot and cold.</summary>
-    Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, CancellationToken ct);
+    /// <summary>
+    /// Per day of [first, last] with slots, at one place or (null) all: slots and seats from the
+    /// catalogue, active reservations hot and cold, and the door's check-ins and no-shows.
+    /// </summary>
+    Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct);
 }

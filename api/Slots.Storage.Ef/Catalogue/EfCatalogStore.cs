@@ -1,6 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Slots.Catalogue;
 using Slots.Places;
+using Slots.Staff;
 using Slots.Window;
 
 namespace Slots.Storage.Ef;
@@ -81,15 +82,15 @@ public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : 
         return added;
     }
 
-    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, CancellationToken ct)
+    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct)
     {
         var catalogue = await db.Slots.AsNoTracking()
-            .Where(s => s.Day >= first && s.Day <= last)
+            .Where(s => s.Day >= first && s.Day <= last && (placeId == null || s.PlaceId == placeId))
             .GroupBy(s => s.Day)
             .Select(g => new { Day = g.Key, Slots = g.Count(), Seats = g.Sum(s => (long)s.Capacity) })
             .ToListAsync(ct);
         var hot = await db.HotReservations.AsNoTracking()
-            .Where(r => r.Day >= first && r.Day <= last)
+            .Where(r => r.Day >= first && r.Day <= last && (placeId == null || r.PlaceId == placeId))
             .GroupBy(r => r.Day)
             .Select(g => new { Day = g.Key, Count = g.Count() })
             .ToDictionaryAsync(x => x.Day, x => (long)x.Count, ct);
@@ -98,12 +99,21 @@ public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : 
                 from r in db.Reservations.AsNoTracking()
                 join p in db.Places on r.PlaceId equals p.Id
                 where r.Day >= first && r.Day <= last && r.CancelledAt == null && r.Day >= p.HotUntil
+                    && (placeId == null || r.PlaceId == placeId)
                 group r by r.Day into g
                 select new { Day = g.Key, Count = g.Count() })
             .ToDictionaryAsync(x => x.Day, x => (long)x.Count, ct);
+        var door = (await db.Attendance.AsNoTracking()
+                .Where(a => a.Day >= first && a.Day <= last && (placeId == null || a.PlaceId == placeId)
+                    && (a.State == (int)RosterState.CheckedIn || a.State == (int)RosterState.NoShow))
+                .GroupBy(a => new { a.Day, a.State })
+                .Select(g => new { g.Key.Day, g.Key.State, Count = g.Count() })
+                .ToListAsync(ct))
+            .ToDictionary(x => (x.Day, (RosterState)x.State), x => (long)x.Count);
         return catalogue
             .OrderBy(c => c.Day)
-            .Select(c => DayStats.Of(c.Day, c.Slots, c.Seats, hot.GetValueOrDefault(c.Day) + cold.GetValueOrDefault(c.Day)))
+            .Select(c => DayStats.Of(c.Day, c.Slots, c.Seats, hot.GetValueOrDefault(c.Day) + cold.GetValueOrDefault(c.Day),
+                door.GetValueOrDefault((c.Day, RosterState.CheckedIn)), door.GetValueOrDefault((c.Day, RosterState.NoShow))))
             .ToList();
     }
 }

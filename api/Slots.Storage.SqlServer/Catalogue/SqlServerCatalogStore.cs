@@ -2,6 +2,7 @@ using System.Data;
 using Microsoft.Data.SqlClient;
 using Slots.Catalogue;
 using Slots.Places;
+using Slots.Staff;
 
 namespace Slots.Storage.SqlServer;
 
@@ -47,18 +48,24 @@ public sealed class SqlServerCatalogStore(SqlServerConnectionString connectionSt
             """;
 
         /// <summary>
-        /// Catalogue totals, hot reservations, and cold-path reservations (days from their place's
-        /// horizon on; before it they are counted hot). The memory-optimized table is read WITH (SNAPSHOT).
+        /// Catalogue totals, hot reservations, cold-path reservations (days from their place's
+        /// horizon on; before it they are counted hot), and the door's check-ins (2) and no-shows (3),
+        /// at one place or (@place NULL) all. Memory-optimized tables are read WITH (SNAPSHOT);
+        /// attendance's (place_id, day) index serves one place's days.
         /// </summary>
         public const string DayTotals = """
             SELECT day, COUNT(*) AS slots, SUM(CAST(capacity AS bigint)) AS seats
-            FROM dbo.slots WHERE day BETWEEN @first AND @last GROUP BY day;
+            FROM dbo.slots WHERE day BETWEEN @first AND @last AND (@place IS NULL OR place_id = @place) GROUP BY day;
             SELECT day, COUNT_BIG(*) FROM dbo.hot_reservations WITH (SNAPSHOT)
-            WHERE day BETWEEN @first AND @last GROUP BY day;
+            WHERE day BETWEEN @first AND @last AND (@place IS NULL OR place_id = @place) GROUP BY day;
             SELECT r.day, COUNT_BIG(*)
             FROM dbo.reservations r JOIN dbo.places p ON p.id = r.place_id
             WHERE r.day BETWEEN @first AND @last AND r.cancelled_at IS NULL AND r.day >= p.hot_until
+              AND (@place IS NULL OR r.place_id = @place)
             GROUP BY r.day;
+            SELECT day, state, COUNT_BIG(*) FROM dbo.attendance WITH (SNAPSHOT)
+            WHERE day BETWEEN @first AND @last AND (@place IS NULL OR place_id = @place) AND state IN (2, 3)
+            GROUP BY day, state;
             """;
     }
 
@@ -141,12 +148,13 @@ public sealed class SqlServerCatalogStore(SqlServerConnectionString connectionSt
         return new SlotsAdded(reader.GetInt32(0), reader.GetInt32(1), reader.GetInt32(2));
     }
 
-    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, CancellationToken ct)
+    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
         await using var command = Text(connection, Sql.DayTotals);
         command.Parameters.Add("@first", SqlDbType.Date).Value = first.ToDateTime(TimeOnly.MinValue);
         command.Parameters.Add("@last", SqlDbType.Date).Value = last.ToDateTime(TimeOnly.MinValue);
+        command.Parameters.Add("@place", SqlDbType.Int).Value = placeId is { } id ? id : DBNull.Value;
         await using var reader = await command.ExecuteReaderAsync(ct);
         var catalogue = new List<(DateOnly Day, int Slots, long Seats)>();
         while (await reader.ReadAsync(ct))
@@ -163,9 +171,16 @@ public sealed class SqlServerCatalogStore(SqlServerConnectionString connectionSt
                 taken[day] = taken.GetValueOrDefault(day) + reader.GetInt64(1);
             }
         }
+        var door = new Dictionary<(DateOnly, RosterState), long>();
+        await reader.NextResultAsync(ct);
+        while (await reader.ReadAsync(ct))
+        {
+            door[(DateOnly.FromDateTime(reader.GetDateTime(0)), (RosterState)reader.GetInt32(1))] = reader.GetInt64(2);
+        }
         return catalogue
             .OrderBy(c => c.Day)
-            .Select(c => DayStats.Of(c.Day, c.Slots, c.Seats, taken.GetValueOrDefault(c.Day)))
+            .Select(c => DayStats.Of(c.Day, c.Slots, c.Seats, taken.GetValueOrDefault(c.Day),
+                door.GetValueOrDefault((c.Day, RosterState.CheckedIn)), door.GetValueOrDefault((c.Day, RosterState.NoShow))))
             .ToList();
     }
 

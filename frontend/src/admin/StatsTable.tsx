@@ -44,6 +44,8 @@ export function StatsTable({ admin }: { admin: AdminApi }) {
                 <th scope="col">{t('seats')}</th>
                 <th scope="col">{t('freeSeatsCol')}</th>
                 <th scope="col">{t('reservations')}</th>
+                <th scope="col">{t('checkedInCol')}</th>
+                <th scope="col">{t('noShowsCol')}</th>
               </tr>
             </thead>
             <tbody>
@@ -54,6 +56,8 @@ export function StatsTable({ admin }: { admin: AdminApi }) {
                   <td>{d.seats}</td>
                   <td>{d.freeSeats}</td>
                   <td>{d.reservations}</td>
+                  <td>{d.checkedIn}</td>
+                  <td>{d.noShows}</td>
                 </tr>
               ))}
             </tbody>

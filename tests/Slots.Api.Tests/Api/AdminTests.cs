@@ -87,6 +87,25 @@ public sealed class AdminTests : ApiTestBase
     }
 
     [Fact]
+    public async Task Stats_name_a_bad_place_id_and_answer_404_for_a_place_that_does_not_exist()
+    {
+        var host = await StartAsync();
+        var viewer = host.ViewerClient();
+
+        var bad = await Task.WhenAll(new[] { "0", "-1", "x5", "2147483648", "" }
+            .Select(id => viewer.GetAsync($"/api/admin/stats?placeId={id}")));
+        var missing = await viewer.GetAsync("/api/admin/stats?placeId=2147483647");
+
+        Assert.All(bad, r => Assert.Equal(HttpStatusCode.BadRequest, r.StatusCode));
+        foreach (var response in bad)
+        {
+            Assert.Equal(["placeId"], (await JsonAsync(response))["errors"]!.AsObject().Select(e => e.Key));
+        }
+        Assert.Equal(HttpStatusCode.NotFound, missing.StatusCode);
+        Assert.Equal("unknown-place", await ProblemCodeAsync(missing));
+    }
+
+    [Fact]
     public async Task Places_filter_by_region_and_name_and_page()
     {
         var host = await StartAsync();

@@ -158,8 +158,9 @@ public sealed class JunkInputTests : ApiTestBase
                 (places, days, capacity, seed) => $"{{\"places\":{places},\"days\":{days},\"capacity\":{capacity},\"seed\":{seed}}}"))
             .Select(b => new Probe("demo-data", HttpMethod.Post, "/api/admin/demo-data", ["places", "days", "capacity", "seed", "body"],
                 adminKey, b.Body, b.ContentType));
-        var stats = Gen.Select(Maybe(QueryText), Maybe(QueryText), (from, to) =>
-            new Probe("stats", HttpMethod.Get, "/api/admin/stats" + Query(Q("from", from), Q("to", to)), ["from", "to"], adminKey, null, ""));
+        var stats = Gen.Select(Maybe(QueryText), Maybe(QueryText), Maybe(QueryText), (from, to, place) =>
+            new Probe("stats", HttpMethod.Get, "/api/admin/stats" + Query(Q("from", from), Q("to", to), Q("placeId", place)),
+                ["from", "to", "placeId"], adminKey, null, ""));
         var unknown = Segment(placeId).Select(t => new Probe("unknown", HttpMethod.Get, "/api/" + t, [], [], null, ""));
         var regionsOrJobs = Gen.OneOf(
             new Probe("regions", HttpMethod.Get, "/api/places/regions", [], [], null, ""),

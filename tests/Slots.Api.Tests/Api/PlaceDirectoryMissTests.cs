@@ -79,6 +79,6 @@ public sealed class PlaceDirectoryMissTests
 
         public Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct) => throw new NotSupportedException();
 
-        public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, CancellationToken ct) => throw new NotSupportedException();
+        public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct) => throw new NotSupportedException();
     }
 }

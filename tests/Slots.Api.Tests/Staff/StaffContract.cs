@@ -271,6 +271,36 @@ public abstract class StaffContract<TBackend>(TBackend backend) : IClassFixture<
         Assert.Contains(trail, e => e!["action"]!.GetValue<string>() == "no-show-override" && e["target"]!.GetValue<string>() == lateCode);
     }
 
+    // Issue #28: the door's check-ins and no-shows per day in the admin stats, for every place or one.
+    [Fact]
+    public async Task Stats_count_check_ins_and_no_shows_per_day_and_narrow_them_to_one_place()
+    {
+        var host = await StartAsync();
+        var admin = host.AdminClient();
+        var (place, soon, _, today, _) = await PlaceOpenNowAsync(admin);
+        var (other, otherSoon, _, _, _) = await PlaceOpenNowAsync(admin);
+        var came = await BookAsync(host.Client(), place, today, soon, People.Next());
+        await BookAsync(host.Client(), place, today, soon, People.Next());
+        var cameThere = await BookAsync(host.Client(), other, today, otherSoon, People.Next());
+        var door = As(_tokens.For("nurse", "site-staff", place, other));
+        Assert.Equal(HttpStatusCode.OK, (await door.SendAsync(CheckIn(place, came))).StatusCode);
+        Assert.Equal(HttpStatusCode.OK, (await door.SendAsync(CheckIn(other, cameThere))).StatusCode);
+        var now = DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds());
+        await host.Services.GetRequiredService<Slots.Staff.IStaffStore>().MarkNoShowsAsync(now.AddHours(1), now, 100, TestContext.Current.CancellationToken);
+
+        async Task<JsonNode> DayAsync(string filter) =>
+            Assert.Single((await JsonAsync(await host.ViewerClient().GetAsync($"/api/admin/stats?from={Day(today)}&to={Day(today)}{filter}")))["days"]!.AsArray())!;
+        var all = await DayAsync("");
+        var here = await DayAsync($"&placeId={place}");
+        var there = await DayAsync($"&placeId={other}");
+
+        Assert.Equal((3L, 2L, 1L), (all["reservations"]!.GetValue<long>(), all["checkedIn"]!.GetValue<long>(), all["noShows"]!.GetValue<long>()));
+        Assert.Equal((2L, 1L, 1L), (here["reservations"]!.GetValue<long>(), here["checkedIn"]!.GetValue<long>(), here["noShows"]!.GetValue<long>()));
+        Assert.Equal((1L, 1L, 0L), (there["reservations"]!.GetValue<long>(), there["checkedIn"]!.GetValue<long>(), there["noShows"]!.GetValue<long>()));
+        Assert.Equal(2, here["slots"]!.GetValue<int>());
+        Assert.Equal(4, all["slots"]!.GetValue<int>());
+    }
+
     // Exactly one of the two wins, however they interleave; the loser is told why.
     [Fact]
     public async Task A_check_in_racing_the_citizens_cancel_has_exactly_one_winner()

@@ -1,6 +1,7 @@
 using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Catalogue;
+using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
 
@@ -41,6 +42,19 @@ public sealed class CatalogueSqlTests
     {
         Assert.Contains(nameof(SqlServerCatalogStore.Sql.DayTotals), Names());
         Assert.Contains(nameof(SqlServerCatalogStore.Sql.ListPlaces), Names());
+    }
+
+    // Issue #28: the door's check-ins and no-shows in the stats; a place filter that misses one result set would mix places.
+    [Fact]
+    public void Day_totals_count_the_doors_check_ins_and_no_shows_and_every_result_set_takes_the_place_filter()
+    {
+        var tree = Parse(SqlServerCatalogStore.Sql.DayTotals, new TSql160Parser(initialQuotedIdentifiers: true));
+
+        var selects = SqlScripts.All<QuerySpecification>(tree);
+        Assert.Equal(4, selects.Count);
+        Assert.All(selects, q => Assert.Contains("@PLACE", SqlScripts.Text(q.WhereClause), StringComparison.Ordinal));
+        var door = Assert.Single(selects, q => SqlScripts.All<NamedTableReference>(q).Any(t => SqlScripts.NameOf(t.SchemaObject) == "attendance"));
+        Assert.Contains($"STATE IN ({(int)RosterState.CheckedIn}, {(int)RosterState.NoShow})", SqlScripts.Text(door.WhereClause), StringComparison.Ordinal);
     }
 
     [Fact]
