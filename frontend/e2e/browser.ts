@@ -18,15 +18,15 @@ export interface Browser {
   close: () => Promise<void>;
 }
 
-/** Headless Chromium from the system, with a throwaway profile. */
-export async function openBrowser(viewport = { width: 1280, height: 900 }): Promise<Browser> {
+/** Headless Chromium from the system, with a throwaway profile; extra command-line switches (a fake camera) where given. */
+export async function openBrowser(viewport = { width: 1280, height: 900 }, extraArgs: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'slots-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     viewport,
     acceptDownloads: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...extraArgs],
   });
   context.setDefaultTimeout(15_000);
   // Every page keeps the Content-Security-Policy violations it meets, for expectAccessible to check.

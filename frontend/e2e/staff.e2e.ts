@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
+import { writeQrVideo } from './fakeCamera';
 import { buildSpa, freePort, type RunningApi, startApi, startOidcProvider } from './stack';
 import { chooseSlot, choosePlace, fillPerson, newPerson } from './steps';
 
@@ -257,6 +258,43 @@ describe('staff at the door', () => {
       expect(sentSms(smsFile).filter((sms) => sms.text.includes(code) && sms.text.includes(reason))).toEqual([]);
     } finally {
       await manager.close();
+    }
+  });
+
+  it('checks a booking in from its QR code through the camera', async (ctx) => {
+    if (blockedBy) return ctx.skip(blockedBy);
+    // A slot of its own, five minutes before the first: outside the block cancelled above, and in time for the door.
+    const time = minutesAfter(open.soon, -5);
+    const post = async <T,>(path: string, body: object, headers: Record<string, string> = {}): Promise<T> => {
+      const response = await fetch(`${api.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    };
+    await post('/api/admin/slots/generate', {
+      placeIds: [open.place.id], from: open.day, to: open.day,
+      template: { firstStart: time, lastStart: time, intervalMinutes: 5, lengthMinutes: 5 }, capacity: 1,
+    }, adminKey);
+    const person = newPerson('Ján Skenovaný');
+    const { code: scanned } = await post<{ code: string }>('/api/reservations',
+      { placeId: open.place.id, day: open.day, time, ...person, language: 'sk' }, { 'Idempotency-Key': crypto.randomUUID() });
+
+    // Chromium's fake camera plays the booking's QR code (the picture the citizen shows at the door) on a loop.
+    const video = join(smsDir, 'qr.y4m');
+    writeQrVideo(video, scanned);
+    const camera = await openBrowser(undefined,
+      ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`]);
+    try {
+      const { page } = camera;
+      await signIn(page, api.url, issuer, 'nurse-1');
+      const door = page.locator('section.card', { has: page.getByRole('heading', { name: 'Registrácia príchodu' }) });
+      await door.getByRole('button', { name: 'Skenovať QR kód' }).click();
+      await expect.poll(() => door.locator('.notice').textContent(), { timeout: 20_000 })
+        .toMatch(new RegExp(`^Ján Skenovaný \\(${time}\\): príchod zaregistrovaný o \\d\\d:\\d\\d, nurse-1\\.$`));
+      await expect.poll(() => page.locator(`tr[data-code="${scanned}"]`).getAttribute('data-state')).toBe('checked-in');
+      expect(await door.getByLabel('Obraz z kamery na skenovanie QR kódu').count()).toBe(0);
+      expect(await door.getByRole('button', { name: 'Skenovať QR kód' }).getAttribute('aria-expanded')).toBe('false');
+    } finally {
+      await camera.close();
     }
   });
 });
