@@ -4,11 +4,12 @@ using Microsoft.Extensions.Hosting;
 using Quartz;
 using Slots.Catalogue;
 using Slots.Idempotency;
+using Slots.Reminders;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Sms;
-using Slots.Reminders;
 using Slots.Staff;
+using Slots.WaitingList;
 using Slots.WaitingRoom;
 using Slots.Window;
 
@@ -64,5 +65,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IStaffStore, SqlServerStaffStore>();
         // Day-before reminders (sql/070).
         builder.Services.AddSingleton<IReminderStore, SqlServerReminderStore>();
+        // The waiting list: disk entries and offers beside the hot seats, the claim in dbo.waitlist_claim (sql/080-082).
+        builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
     }
 }

@@ -50,6 +50,7 @@ public sealed class ProcSignatureTests
         ["add_slots"] = () => SqlServerCommands.AddSlots(7, [new SlotRow { PlaceId = 7, Day = Slot.Day, StartMinute = 480, Minutes = 15, Capacity = 4, StartsAt = 1 }], dryRun: false),
         ["site_cancel_open"] = () => SqlServerStaffStore.BlockCommands.Open(new BlockCancelRequest(7, Slot.Day, 780, 1020, "Doctor ill", "site-admin-1", Now)),
         ["site_cancel_batch"] = () => SqlServerStaffStore.BlockCommands.Batch(12, Now, 200),
+        ["waitlist_claim"] = () => SqlServerWaitingListStore.Commands.Claim("0123456789abcdef0123456789abcdef", "ABCDE-FGHJK", Now),
     };
 
     public static TheoryData<string> ProcNames() => [.. Commands.Keys.Order(StringComparer.Ordinal)];

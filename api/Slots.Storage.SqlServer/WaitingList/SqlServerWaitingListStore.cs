@@ -1,0 +1,465 @@
+using System.Data;
+using Microsoft.Data.SqlClient;
+using Slots.Reservations;
+using Slots.Sms;
+using Slots.WaitingList;
+
+namespace Slots.Storage.SqlServer;
+
+/// <summary>
+/// The waiting list on SQL Server, as <c>EfWaitingListStore</c> is on SQLite and PostgreSQL: the
+/// entries and offers in disk tables (sql/080-081), the seats in the hot ones, read and written
+/// WITH (SNAPSHOT). A seat kept for the line carries '~w' as its code and a seat held for one entry
+/// '~h' and the offer's id, so dbo.reserve and dbo.availability (which take and count only seats
+/// whose code is NULL) leave both alone. Each write is one batch and one transaction, retried on
+/// In-Memory OLTP conflicts; the claim is one call of dbo.waitlist_claim (sql/082), which books the
+/// held seat through dbo.reserve. Every writer of an offer locks its entry first, as the claim does.
+/// Not executed on the build machines (no SQL Server there): the statements and the proc are
+/// parse-checked by tests/Slots.SqlServer.Tests.
+/// </summary>
+public sealed class SqlServerWaitingListStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry) : IWaitingListStore
+{
+    /// <summary>
+    /// What the writes retry: the door's set (conflicts; a duplicate key from a racer's join, which the
+    /// retry reads as the entry on the list), and a deadlock victim, rolled back whole like the others.
+    /// </summary>
+    private static readonly IReadOnlySet<int> RetryOn = new HashSet<int>([.. SqlServerStaffStore.CheckInRetryOn, 1205]);
+
+    // Column sizes, as declared in sql/080 and sql/081.
+    private const int TokenSize = 64, NoteSize = 100;
+
+    /// <summary>The statements this store sends, public so the tests parse each one.</summary>
+    public static class Sql
+    {
+        /// <summary>
+        /// A join: the person's entry at the place if there is one (sought under a key-range update
+        /// lock, so two joins of one person queue and the second finds the first's), else a refusal
+        /// when the person holds a booking or a seat of those days can be booked now (a free hot seat,
+        /// or a disk day's open slot with room), else a new entry. Answers status, token, position.
+        /// </summary>
+        public const string Join = """
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
+            DECLARE @mine varchar(64) = NULL, @status int = 1, @position int = 0, @horizon date = NULL;
+            SELECT TOP (1) @mine = token FROM dbo.waitlist WITH (UPDLOCK, HOLDLOCK)
+            WHERE place_id = @place_id AND person_hash = @person_hash AND state IN (1, 2);
+            IF @mine IS NOT NULL
+                SET @status = 2;
+            ELSE IF EXISTS (SELECT 1 FROM dbo.active_persons WITH (SNAPSHOT) WHERE person_hash = @person_hash AND ends_at > @now)
+                SET @status = 4;
+            ELSE
+            BEGIN
+                SELECT @horizon = hot_until FROM dbo.places WHERE id = @place_id;
+                IF @horizon IS NULL
+                    THROW 50080, N'waitlist join: unknown place', 1;
+                IF EXISTS (SELECT 1 FROM dbo.hot_seats WITH (SNAPSHOT)
+                           WHERE place_id = @place_id AND day >= @from AND day <= @to AND code IS NULL AND starts_at > @now)
+                   OR EXISTS (SELECT 1 FROM dbo.slots s
+                              WHERE s.place_id = @place_id AND s.day >= IIF(@from < @horizon, @horizon, @from) AND s.day <= @to
+                                AND s.closed_by IS NULL
+                                AND s.capacity > (SELECT COUNT(*) FROM dbo.reservations r
+                                                  WHERE r.place_id = s.place_id AND r.day = s.day AND r.start_minute = s.start_minute
+                                                    AND r.cancelled_at IS NULL))
+                    SET @status = 3;
+                ELSE
+                BEGIN
+                    INSERT dbo.waitlist (place_id, from_day, to_day, person_hash, phone, name, language, token, joined_at, state)
+                    VALUES (@place_id, @from, @to, @person_hash, @phone, @name, @language, @token, @now, 1);
+                    SET @mine = @token;
+                END
+            END
+            IF @mine IS NOT NULL
+                SELECT @position = COUNT(*) FROM dbo.waitlist w JOIN dbo.waitlist me ON me.token = @mine
+                WHERE w.place_id = me.place_id AND w.state IN (1, 2) AND w.id <= me.id;
+            COMMIT TRANSACTION;
+            SELECT @status, @mine, @position;
+            """;
+
+        /// <summary>The entry, its offers newest first (with the slot's minutes), its place in line (0 when off the line).</summary>
+        public const string Find = """
+            SELECT id, place_id, from_day, to_day, state, name FROM dbo.waitlist WHERE token = @token;
+            SELECT o.id, o.place_id, o.day, o.start_minute, o.offered_at, o.expires_at, o.state, o.code, s.minutes
+            FROM dbo.waitlist me
+            JOIN dbo.waitlist_offers o ON o.entry_id = me.id
+            JOIN dbo.slots s ON s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute
+            WHERE me.token = @token
+            ORDER BY o.id DESC;
+            SELECT COUNT(*) FROM dbo.waitlist w JOIN dbo.waitlist me ON me.token = @token
+            WHERE me.state IN (1, 2) AND w.place_id = me.place_id AND w.state IN (1, 2) AND w.id <= me.id;
+            """;
+
+        /// <summary>
+        /// Takes the entry off the list (the entry first, as a claim locks it); a seat held for it
+        /// goes from the hold back to the line ('~w'). Answers whether it was on the list.
+        /// </summary>
+        public const string Leave = """
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
+            DECLARE @entry bigint = NULL;
+            DECLARE @freed TABLE (id bigint PRIMARY KEY, place_id int NOT NULL, day date NOT NULL, start_minute int NOT NULL, seat_no int NOT NULL);
+            UPDATE dbo.waitlist SET state = 4, decided_at = @now, @entry = id
+            WHERE token = @token AND state IN (1, 2);
+            IF @entry IS NOT NULL
+            BEGIN
+                UPDATE dbo.waitlist_offers SET state = 4, decided_at = @now
+                OUTPUT INSERTED.id, INSERTED.place_id, INSERTED.day, INSERTED.start_minute, INSERTED.seat_no INTO @freed
+                WHERE entry_id = @entry AND state = 1;
+                UPDATE s SET code = '~w'
+                FROM dbo.hot_seats s WITH (SNAPSHOT)
+                JOIN @freed f ON f.place_id = s.place_id AND f.day = s.day AND f.start_minute = s.start_minute AND f.seat_no = s.seat_no
+                WHERE s.code = '~h' + CONVERT(varchar(20), f.id);
+            END
+            COMMIT TRANSACTION;
+            SELECT CAST(IIF(@entry IS NULL, 0, 1) AS bit);
+            """;
+
+        /// <summary>
+        /// The offer job's first step, one transaction: holds that ran out expire (their entries
+        /// first, as a claim locks them: a claim in flight is waited for, and an entry it booked is
+        /// no longer offered), people who booked somewhere else leave the list, and the seats held
+        /// for either go back to the line ('~w'). Answers the offers expired and the entries left.
+        /// </summary>
+        public const string Settle = """
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
+            DECLARE @decided TABLE (entry_id bigint PRIMARY KEY);
+            DECLARE @freed TABLE (id bigint PRIMARY KEY, place_id int NOT NULL, day date NOT NULL, start_minute int NOT NULL, seat_no int NOT NULL);
+            DECLARE @expired int = 0, @left int = 0;
+            UPDATE w SET state = 5, decided_at = @now
+            OUTPUT INSERTED.id INTO @decided (entry_id)
+            FROM dbo.waitlist w
+            WHERE w.state = 2
+              AND EXISTS (SELECT 1 FROM dbo.waitlist_offers o WHERE o.entry_id = w.id AND o.state = 1 AND o.expires_at <= @now);
+            UPDATE o SET state = 3, decided_at = @now
+            OUTPUT INSERTED.id, INSERTED.place_id, INSERTED.day, INSERTED.start_minute, INSERTED.seat_no INTO @freed
+            FROM dbo.waitlist_offers o
+            JOIN @decided d ON d.entry_id = o.entry_id
+            WHERE o.state = 1;
+            SET @expired = @@ROWCOUNT;
+            DELETE @decided;
+            UPDATE w SET state = 4, decided_at = @now
+            OUTPUT INSERTED.id INTO @decided (entry_id)
+            FROM dbo.waitlist w
+            WHERE w.state IN (1, 2)
+              AND EXISTS (SELECT 1 FROM dbo.active_persons a WITH (SNAPSHOT) WHERE a.person_hash = w.person_hash AND a.ends_at > @now);
+            SET @left = @@ROWCOUNT;
+            UPDATE o SET state = 4, decided_at = @now
+            OUTPUT INSERTED.id, INSERTED.place_id, INSERTED.day, INSERTED.start_minute, INSERTED.seat_no INTO @freed
+            FROM dbo.waitlist_offers o
+            JOIN @decided d ON d.entry_id = o.entry_id
+            WHERE o.state = 1;
+            UPDATE s SET code = '~w'
+            FROM dbo.hot_seats s WITH (SNAPSHOT)
+            JOIN @freed f ON f.place_id = s.place_id AND f.day = s.day AND f.start_minute = s.start_minute AND f.seat_no = s.seat_no
+            WHERE s.code = '~h' + CONVERT(varchar(20), f.id);
+            COMMIT TRANSACTION;
+            SELECT @expired, @left;
+            """;
+
+        /// <summary>The places with a line, or whose line moved in the last hour (a kept seat may want giving back).</summary>
+        public const string Places = """
+            SELECT DISTINCT place_id FROM dbo.waitlist WHERE state IN (1, 2) OR decided_at > @since;
+            """;
+
+        /// <summary>A place's entries waiting for an offer, first in line first.</summary>
+        public const string Line = """
+            SELECT id, from_day, to_day, phone, language, token FROM dbo.waitlist
+            WHERE place_id = @place_id AND state = 1
+            ORDER BY id;
+            """;
+
+        /// <summary>A place's seats that could be offered: free or kept for the line, not starting before the last call.</summary>
+        public const string Seats = """
+            SELECT day, start_minute, seat_no, starts_at, code FROM dbo.hot_seats WITH (SNAPSHOT)
+            WHERE place_id = @place_id AND (code IS NULL OR code = '~w') AND starts_at > @last_call
+            ORDER BY day, start_minute, seat_no;
+            """;
+
+        /// <summary>
+        /// One offer, one transaction: the entry moves from waiting to offered (first, as a claim
+        /// locks it), the offer is written, the seat held under its code if still free or kept, and
+        /// the SMS queued; or nothing, when the entry or the seat went meanwhile (a booking that took
+        /// the seat first, or one that takes it while this runs and meets 41302, is the winner).
+        /// Answers the offer's id, or NULL.
+        /// </summary>
+        public const string Offer = """
+            SET XACT_ABORT ON;
+            BEGIN TRANSACTION;
+            DECLARE @id bigint = NULL, @hold varchar(16);
+            UPDATE dbo.waitlist SET state = 2 WHERE id = @entry_id AND state = 1;
+            IF @@ROWCOUNT = 1
+            BEGIN
+                INSERT dbo.waitlist_offers (entry_id, place_id, day, start_minute, seat_no, offered_at, expires_at, state)
+                VALUES (@entry_id, @place_id, @day, @start_minute, @seat_no, @now, @expires_at, 1);
+                SET @id = CONVERT(bigint, SCOPE_IDENTITY());
+                SET @hold = '~h' + CONVERT(varchar(20), @id);
+                UPDATE dbo.hot_seats WITH (SNAPSHOT) SET code = @hold
+                WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
+                  AND (code IS NULL OR code = '~w');
+                IF @@ROWCOUNT = 1
+                    INSERT dbo.outbox WITH (SNAPSHOT) (kind, code, phone, language, place_id, day, start_minute, created_at, sent_at, note)
+                    VALUES (6, @hold, @phone, @language, @place_id, @day, @start_minute, @now, NULL, @note);
+                ELSE
+                    SET @id = NULL;
+            END
+            IF @id IS NULL
+                ROLLBACK TRANSACTION;
+            ELSE
+                COMMIT TRANSACTION;
+            SELECT @id;
+            """;
+
+        /// <summary>Those on the lists after the step, waiting or offered (the job's gauge).</summary>
+        public const string Waiting = "SELECT COUNT_BIG(*) FROM dbo.waitlist WHERE state IN (1, 2);";
+
+        /// <summary>A seat kept for a line that no longer wants it is anybody's again.</summary>
+        public const string Release = """
+            UPDATE dbo.hot_seats WITH (SNAPSHOT) SET code = NULL
+            WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no AND code = '~w';
+            """;
+    }
+
+    /// <summary>The call of dbo.waitlist_claim, public so the tests match it to sql/082.</summary>
+    public static class Commands
+    {
+        /// <summary>dbo.waitlist_claim: outputs @status (1-4), and on 1 @booked_code, the slot and @minutes.</summary>
+        public static SqlCommand Claim(string token, string newCode, DateTimeOffset now)
+        {
+            var proc = new SqlCommand("dbo.waitlist_claim") { CommandType = CommandType.StoredProcedure };
+            proc.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = token;
+            proc.Parameters.Add("@code", SqlDbType.VarChar, SqlServerCommands.CodeSize).Value = newCode;
+            proc.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            Output(proc, "@status", SqlDbType.Int);
+            Output(proc, "@booked_code", SqlDbType.VarChar, SqlServerCommands.CodeSize);
+            Output(proc, "@place_id", SqlDbType.Int);
+            Output(proc, "@day", SqlDbType.Date);
+            Output(proc, "@start_minute", SqlDbType.Int);
+            Output(proc, "@minutes", SqlDbType.Int);
+            return proc;
+        }
+
+        private static void Output(SqlCommand proc, string name, SqlDbType type, int size = 0) =>
+            proc.Parameters.Add(name, type, size).Direction = ParameterDirection.Output;
+    }
+
+    public async Task<JoinAnswer> JoinAsync(JoinCommand command, CancellationToken ct) =>
+        await retry.ExecuteAsync(async token =>
+        {
+            var c = command;
+            await using var connection = await OpenAsync(token);
+            await using var join = new SqlCommand(Sql.Join, connection);
+            join.Parameters.Add("@place_id", SqlDbType.Int).Value = c.PlaceId;
+            join.Parameters.Add("@from", SqlDbType.Date).Value = c.From.ToDateTime(TimeOnly.MinValue);
+            join.Parameters.Add("@to", SqlDbType.Date).Value = c.To.ToDateTime(TimeOnly.MinValue);
+            join.Parameters.Add("@person_hash", SqlDbType.VarChar, SqlServerCommands.PersonSize).Value = c.PersonHash;
+            join.Parameters.Add("@phone", SqlDbType.VarChar, SqlServerCommands.PhoneSize).Value = c.Phone;
+            join.Parameters.Add("@name", SqlDbType.NVarChar, SqlServerCommands.NameSize).Value = c.Name;
+            join.Parameters.Add("@language", SqlDbType.VarChar, SqlServerCommands.LanguageSize).Value = c.Language;
+            join.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = c.Token;
+            join.Parameters.Add("@now", SqlDbType.BigInt).Value = c.Now.ToUnixTimeSeconds();
+            await using var row = await join.ExecuteReaderAsync(token);
+            await row.ReadAsync(token);
+            var status = (JoinStatus)row.GetInt32(0);
+            return status is JoinStatus.Joined or JoinStatus.AlreadyOnList
+                ? new JoinAnswer(status, row.GetString(1), row.GetInt32(2))
+                : new JoinAnswer(status);
+        }, RetryOn, exhausted: null, ct);
+
+    public async Task<EntryView?> FindAsync(string token, DateTimeOffset now, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var find = new SqlCommand(Sql.Find, connection);
+        find.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = token;
+        await using var row = await find.ExecuteReaderAsync(ct);
+        if (!await row.ReadAsync(ct))
+        {
+            return null;
+        }
+        var (placeId, from, to, state, name) = (row.GetInt32(1), Day(row, 2), Day(row, 3), (EntryState)row.GetInt16(4), row.GetString(5));
+        await row.NextResultAsync(ct);
+        Offer? open = null;
+        string? bookedCode = null;
+        while (await row.ReadAsync(ct))
+        {
+            var offerState = row.GetInt16(6);
+            if (offerState == 1 && open is null)
+            {
+                open = new Offer(row.GetInt64(0), new SlotKey(row.GetInt32(1), Day(row, 2), row.GetInt32(3)), row.GetInt32(8),
+                    DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(4)), DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(5)));
+            }
+            else if (offerState == 2 && bookedCode is null)
+            {
+                bookedCode = row.IsDBNull(7) ? null : row.GetString(7);
+            }
+        }
+        await row.NextResultAsync(ct);
+        await row.ReadAsync(ct);
+        return new EntryView(placeId, from, to, state, row.GetInt32(0), open, bookedCode, name);
+    }
+
+    public async Task<bool> LeaveAsync(string token, DateTimeOffset now, CancellationToken ct) =>
+        await retry.ExecuteAsync(async attempt =>
+        {
+            await using var connection = await OpenAsync(attempt);
+            await using var leave = new SqlCommand(Sql.Leave, connection);
+            leave.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = token;
+            leave.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            return (bool)(await leave.ExecuteScalarAsync(attempt))!;
+        }, RetryOn, exhausted: null, ct);
+
+    public async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct) =>
+        await retry.ExecuteAsync(async attempt =>
+        {
+            await using var connection = await OpenAsync(attempt);
+            await using var proc = Commands.Claim(token, newCode, now).On(connection);
+            await proc.ExecuteNonQueryAsync(attempt);
+            var status = (ClaimStatus)(int)proc.Out("@status")!;
+            return status != ClaimStatus.Claimed
+                ? new ClaimAnswer(status)
+                : new ClaimAnswer(status, (string)proc.Out("@booked_code")!,
+                    new SlotKey((int)proc.Out("@place_id")!, DateOnly.FromDateTime((DateTime)proc.Out("@day")!), (int)proc.Out("@start_minute")!),
+                    (int?)proc.Out("@minutes") ?? 0);
+        }, RetryOn, exhausted: null, ct);
+
+    public async Task<OfferStep> StepAsync(DateTimeOffset now, WaitingListOptions options, CancellationToken ct)
+    {
+        var at = now.ToUnixTimeSeconds();
+        var (expired, left) = await retry.ExecuteAsync(async attempt =>
+        {
+            await using var connection = await OpenAsync(attempt);
+            await using var settle = new SqlCommand(Sql.Settle, connection);
+            settle.Parameters.Add("@now", SqlDbType.BigInt).Value = at;
+            await using var row = await settle.ExecuteReaderAsync(attempt);
+            await row.ReadAsync(attempt);
+            return (row.GetInt32(0), row.GetInt32(1));
+        }, RetryOn, exhausted: null, ct);
+
+        var offered = 0;
+        var released = 0;
+        var lastCall = at + (long)options.LastCall.TotalSeconds;
+        foreach (var place in await PlacesAsync(at - 3600, ct))
+        {
+            var (line, seats) = await LineAndSeatsAsync(place, lastCall, ct);
+            // First in line first: each entry gets the earliest seat of its days not given to someone before it.
+            var taken = new HashSet<SeatRow>();
+            foreach (var entry in line)
+            {
+                if (offered >= options.OffersPerRun)
+                {
+                    break;
+                }
+                var seat = seats.FirstOrDefault(s => s.Day >= entry.From && s.Day <= entry.To && !taken.Contains(s));
+                if (seat is null)
+                {
+                    continue;
+                }
+                taken.Add(seat);
+                var hold = options.HoldFor(DateTimeOffset.FromUnixTimeSeconds(seat.StartsAt), now);
+                if (await OfferAsync(place, entry, seat, at, hold, ct))
+                {
+                    offered++;
+                }
+            }
+            // Seats kept for a line that no longer wants them are anybody's again.
+            foreach (var seat in seats.Where(s => s.Code == "~w" && !taken.Contains(s) && !line.Exists(e => s.Day >= e.From && s.Day <= e.To)))
+            {
+                released += await ReleaseAsync(place, seat, ct);
+            }
+        }
+        return new OfferStep(offered, expired, left, released, await WaitingAsync(ct));
+    }
+
+    private async Task<long> WaitingAsync(CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var count = new SqlCommand(Sql.Waiting, connection);
+        return (long)(await count.ExecuteScalarAsync(ct))!;
+    }
+
+    private async Task<List<int>> PlacesAsync(long since, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var query = new SqlCommand(Sql.Places, connection);
+        query.Parameters.Add("@since", SqlDbType.BigInt).Value = since;
+        var places = new List<int>();
+        await using var row = await query.ExecuteReaderAsync(ct);
+        while (await row.ReadAsync(ct))
+        {
+            places.Add(row.GetInt32(0));
+        }
+        return places;
+    }
+
+    private async Task<(List<LineRow> Line, List<SeatRow> Seats)> LineAndSeatsAsync(int place, long lastCall, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        var line = new List<LineRow>();
+        await using (var query = new SqlCommand(Sql.Line, connection))
+        {
+            query.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
+            await using var row = await query.ExecuteReaderAsync(ct);
+            while (await row.ReadAsync(ct))
+            {
+                line.Add(new LineRow(row.GetInt64(0), Day(row, 1), Day(row, 2), row.GetString(3), row.GetString(4), row.GetString(5)));
+            }
+        }
+        var seats = new List<SeatRow>();
+        await using (var query = new SqlCommand(Sql.Seats, connection))
+        {
+            query.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
+            query.Parameters.Add("@last_call", SqlDbType.BigInt).Value = lastCall;
+            await using var row = await query.ExecuteReaderAsync(ct);
+            while (await row.ReadAsync(ct))
+            {
+                seats.Add(new SeatRow(Day(row, 0), row.GetInt32(1), row.GetInt32(2), row.GetInt64(3), row.IsDBNull(4) ? null : row.GetString(4)));
+            }
+        }
+        return (line, seats);
+    }
+
+    /// <summary>One offer: the seat held, the entry offered, the SMS queued, or nothing when a racer got there first.</summary>
+    private async Task<bool> OfferAsync(int place, LineRow entry, SeatRow seat, long at, TimeSpan hold, CancellationToken ct) =>
+        await retry.ExecuteAsync(async attempt =>
+        {
+            await using var connection = await OpenAsync(attempt);
+            await using var offer = new SqlCommand(Sql.Offer, connection);
+            offer.Parameters.Add("@entry_id", SqlDbType.BigInt).Value = entry.Id;
+            AddSeat(offer, place, seat);
+            offer.Parameters.Add("@now", SqlDbType.BigInt).Value = at;
+            offer.Parameters.Add("@expires_at", SqlDbType.BigInt).Value = at + (long)hold.TotalSeconds;
+            offer.Parameters.Add("@phone", SqlDbType.VarChar, SqlServerCommands.PhoneSize).Value = entry.Phone;
+            offer.Parameters.Add("@language", SqlDbType.VarChar, SqlServerCommands.LanguageSize).Value = entry.Language;
+            offer.Parameters.Add("@note", SqlDbType.NVarChar, NoteSize).Value = SeatOffered.Note((int)Math.Round(hold.TotalMinutes), entry.Token);
+            return await offer.ExecuteScalarAsync(attempt) is long;
+        }, RetryOn, exhausted: null, ct);
+
+    private async Task<int> ReleaseAsync(int place, SeatRow seat, CancellationToken ct) =>
+        await retry.ExecuteAsync(async attempt =>
+        {
+            await using var connection = await OpenAsync(attempt);
+            await using var release = new SqlCommand(Sql.Release, connection);
+            AddSeat(release, place, seat);
+            return await release.ExecuteNonQueryAsync(attempt);
+        }, RetryOn, exhausted: null, ct);
+
+    private static void AddSeat(SqlCommand command, int place, SeatRow seat)
+    {
+        command.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
+        command.Parameters.Add("@day", SqlDbType.Date).Value = seat.Day.ToDateTime(TimeOnly.MinValue);
+        command.Parameters.Add("@start_minute", SqlDbType.Int).Value = seat.StartMinute;
+        command.Parameters.Add("@seat_no", SqlDbType.Int).Value = seat.SeatNo;
+    }
+
+    private static DateOnly Day(SqlDataReader row, int ordinal) => DateOnly.FromDateTime(row.GetDateTime(ordinal));
+
+    private async Task<SqlConnection> OpenAsync(CancellationToken ct)
+    {
+        var connection = new SqlConnection(connectionString.Value);
+        await connection.OpenAsync(ct);
+        return connection;
+    }
+
+    private sealed record LineRow(long Id, DateOnly From, DateOnly To, string Phone, string Language, string Token);
+
+    private sealed record SeatRow(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, string? Code);
+}

@@ -1,0 +1,264 @@
+using System.Reflection;
+using Microsoft.SqlServer.TransactSql.ScriptDom;
+using Slots.Storage.SqlServer;
+
+namespace Slots.SqlServer.Tests.Scripts;
+
+/// <summary>
+/// The waiting list on SQL Server as its parser reads it: the entries' and offers' disk tables
+/// (sql/080, sql/081), the claim (sql/082) beside the native dbo.reserve it books through, and every
+/// statement <see cref="SqlServerWaitingListStore.Sql"/> sends.
+/// </summary>
+public sealed class WaitingListSqlTests
+{
+    private const string Claim = "waitlist_claim";
+
+    public static TheoryData<string> StatementNames() =>
+        [.. typeof(SqlServerWaitingListStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
+
+    private static string Statement(string name) =>
+        (string)typeof(SqlServerWaitingListStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
+
+    private static TSqlFragment Parse(string sql, TSqlParser parser)
+    {
+        using var reader = new StringReader(sql);
+        var tree = parser.Parse(reader, out var errors);
+        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
+        return tree;
+    }
+
+    private static TSqlFragment Parse(string sql) => Parse(sql, new TSql160Parser(initialQuotedIdentifiers: true));
+
+    private static TSqlFragment Proc() => SqlScripts.Tree(SqlScripts.FileOf("proc", Claim));
+
+    private static CreateTableStatement Table(string name) =>
+        Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))));
+
+    private static string NameOf(TableReference target) => SqlScripts.NameOf(((NamedTableReference)target).SchemaObject);
+
+    private static string Columns(IEnumerable<ColumnWithSortOrder> columns) =>
+        string.Join(",", columns.Select(c => c.Column.MultiPartIdentifier.Identifiers[^1].Value));
+
+    /// <summary>The updates of hot_seats, by their own text, in the order they run.</summary>
+    private static List<UpdateSpecification> SeatUpdates(TSqlFragment tree) =>
+        [.. SqlScripts.All<UpdateSpecification>(tree).Where(u => NameOf(u.Target) == "hot_seats").OrderBy(u => u.StartOffset)];
+
+    [Fact]
+    public void The_waiting_list_scripts_follow_the_reminders_in_their_own_block()
+    {
+        Assert.Equal(
+            ["080_table_waitlist.sql", "081_table_waitlist_offers.sql", "082_proc_waitlist_claim.sql"],
+            [SqlScripts.FileOf("table", "waitlist"), SqlScripts.FileOf("table", "waitlist_offers"), SqlScripts.FileOf("proc", Claim)]);
+    }
+
+    [Fact]
+    public void An_entry_is_a_disk_row_with_a_unique_token_and_one_entry_per_person_and_place_on_the_line()
+    {
+        var table = Table("waitlist");
+
+        Assert.Empty(table.Options.OfType<MemoryOptimizedTableOption>());
+        Assert.NotNull(Assert.Single(table.Definition.ColumnDefinitions, c => c.ColumnIdentifier.Value == "id").IdentityOptions);
+        Assert.Equal("VARCHAR(64)", SqlScripts.Text(Assert.Single(table.Definition.ColumnDefinitions, c => c.ColumnIdentifier.Value == "token").DataType));
+        var keys = table.Definition.TableConstraints.OfType<UniqueConstraintDefinition>().ToList();
+        Assert.Equal("id", Columns(Assert.Single(keys, k => k.IsPrimaryKey).Columns));
+        Assert.Equal("token", Columns(Assert.Single(keys, k => !k.IsPrimaryKey).Columns));
+        var person = Assert.Single(table.Definition.Indexes, i => i.Unique);
+        Assert.Equal("place_id,person_hash", Columns(person.Columns));
+        Assert.Equal("STATE IN (1, 2)", SqlScripts.Text(person.FilterPredicate));
+        var line = Assert.Single(table.Definition.Indexes, i => !i.Unique);
+        Assert.Equal("place_id,id", Columns(line.Columns));
+        Assert.Equal("STATE IN (1, 2)", SqlScripts.Text(line.FilterPredicate));
+    }
+
+    [Fact]
+    public void An_offer_is_a_disk_row_with_an_index_of_the_open_ones_and_one_by_entry()
+    {
+        var table = Table("waitlist_offers");
+
+        Assert.Empty(table.Options.OfType<MemoryOptimizedTableOption>());
+        Assert.NotNull(Assert.Single(table.Definition.ColumnDefinitions, c => c.ColumnIdentifier.Value == "id").IdentityOptions);
+        Assert.Equal(
+            ["id", "entry_id", "place_id", "day", "start_minute", "seat_no", "offered_at", "expires_at", "state", "decided_at", "code"],
+            table.Definition.ColumnDefinitions.Select(c => c.ColumnIdentifier.Value));
+        var open = Assert.Single(table.Definition.Indexes, i => i.FilterPredicate is not null);
+        Assert.Equal("expires_at", Columns(open.Columns));
+        Assert.Equal("STATE = 1", SqlScripts.Text(open.FilterPredicate));
+        Assert.Contains(table.Definition.Indexes, i => Columns(i.Columns) == "entry_id");
+    }
+
+    [Fact]
+    public void The_claim_is_interpreted_one_transaction_that_aborts_whole_and_touches_hot_tables_with_snapshot()
+    {
+        var tree = Proc();
+        var proc = Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(tree));
+
+        Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
+        Assert.Contains(SqlScripts.All<PredicateSetStatement>(tree), s => s.Options.HasFlag(SetOptions.XactAbort) && s.IsOn);
+        Assert.Single(SqlScripts.All<BeginTransactionStatement>(tree));
+        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject))).ToList();
+        Assert.NotEmpty(hot);
+        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+        Assert.DoesNotContain(SqlScripts.All<SetTransactionIsolationLevelStatement>(tree), s => s.Level == IsolationLevel.Snapshot);
+    }
+
+    [Fact]
+    public void The_claim_locks_the_entry_first_with_an_update_lock_held_to_the_end()
+    {
+        var tree = Proc();
+
+        var first = SqlScripts.All<NamedTableReference>(tree).OrderBy(t => t.StartOffset)
+            .First(t => SqlScripts.NameOf(t.SchemaObject) is "waitlist" or "waitlist_offers");
+        Assert.Equal("waitlist", SqlScripts.NameOf(first.SchemaObject));
+        Assert.Equal([TableHintKind.UpdLock, TableHintKind.HoldLock], first.TableHints.Select(h => h.HintKind));
+    }
+
+    [Fact]
+    public void The_claim_frees_the_hold_books_it_through_dbo_reserve_and_holds_it_again_when_not_booked()
+    {
+        var tree = Proc();
+        var seats = SeatUpdates(tree);
+        var reserve = Assert.Single(SqlScripts.All<ExecutableProcedureReference>(tree));
+
+        Assert.Equal(2, seats.Count);
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET CODE = NULL", SqlScripts.Text(seats[0]), StringComparison.Ordinal);
+        Assert.EndsWith("AND SEAT_NO = @SEAT_NO AND CODE = @HOLD", SqlScripts.Text(seats[0].WhereClause), StringComparison.Ordinal);
+        Assert.Equal("reserve", SqlScripts.NameOf(reserve.ProcedureReference.ProcedureReference.Name));
+        Assert.True(seats[0].StartOffset < reserve.StartOffset, "the hold is freed before dbo.reserve looks for a free seat");
+        var call = SqlScripts.Text(reserve);
+        Assert.Contains("@IDEMPOTENCY_KEY = @KEY, @FINGERPRINT = 'WAITLIST-OFFER'", call, StringComparison.Ordinal);
+        Assert.Contains("@SEAT_HINT = @SEAT_HINT", call, StringComparison.Ordinal);
+        Assert.Contains("@OUTCOME = @OUTCOME OUTPUT", call, StringComparison.Ordinal);
+
+        var refused = Assert.Single(SqlScripts.All<IfStatement>(tree), i => SqlScripts.Text(i.Predicate) == "@OUTCOME IS NULL OR @OUTCOME <> 1");
+        Assert.True(reserve.StartOffset < refused.StartOffset);
+        var restore = Assert.Single(SeatUpdates(refused.ThenStatement));
+        Assert.Same(seats[1], restore);
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET CODE = @HOLD", SqlScripts.Text(restore), StringComparison.Ordinal);
+        Assert.EndsWith("AND SEAT_NO = @SEAT_NO AND CODE IS NULL", SqlScripts.Text(restore.WhereClause), StringComparison.Ordinal);
+        // The refusal recorded under the offer's key goes too, as PostgreSQL's sub-transaction rolls it back.
+        var forget = Assert.Single(SqlScripts.All<DeleteSpecification>(refused.ThenStatement));
+        Assert.Equal("idempotency", NameOf(forget.Target));
+        Assert.Contains("SET @STATUS = IIF(@OUTCOME = 3, 4, 2)", SqlScripts.Text(refused.ThenStatement), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void The_key_and_the_hold_are_the_offers_own()
+    {
+        var text = SqlScripts.Text(Proc());
+
+        Assert.Contains("@HOLD VARCHAR(16) = '~H' + CONVERT(VARCHAR(20), @OFFER)", text, StringComparison.Ordinal);
+        Assert.Contains("@KEY VARCHAR(100) = 'WAITLIST-OFFER-' + CONVERT(VARCHAR(20), @OFFER)", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_booked_claim_marks_the_offer_claimed_and_the_entry_booked_after_the_booking()
+    {
+        var tree = Proc();
+        var reserve = Assert.Single(SqlScripts.All<ExecutableProcedureReference>(tree));
+        var disk = SqlScripts.All<UpdateSpecification>(tree).Where(u => NameOf(u.Target) is "waitlist" or "waitlist_offers").ToList();
+
+        Assert.Equal(
+            ["UPDATE DBO.WAITLIST_OFFERS SET STATE = 2, DECIDED_AT = @NOW, CODE = @BOOKED_CODE WHERE ID = @OFFER",
+             "UPDATE DBO.WAITLIST SET STATE = 3, DECIDED_AT = @NOW WHERE ID = @ENTRY"],
+            disk.Select(SqlScripts.Text));
+        Assert.All(disk, u => Assert.True(reserve.StartOffset < u.StartOffset));
+    }
+
+    [Fact]
+    public void A_claim_again_answers_the_booking_the_first_one_made_before_looking_for_an_open_offer()
+    {
+        var tree = Proc();
+        var offers = SqlScripts.All<QuerySpecification>(tree)
+            .Where(q => q.FromClause is not null && SqlScripts.Text(q.FromClause).StartsWith("FROM DBO.WAITLIST_OFFERS", StringComparison.Ordinal))
+            .OrderBy(q => q.StartOffset).ToList();
+
+        Assert.Equal(2, offers.Count);
+        Assert.Equal("WHERE ENTRY_ID = @ENTRY AND STATE = 2", SqlScripts.Text(offers[0].WhereClause));
+        Assert.Equal("WHERE ENTRY_ID = @ENTRY AND STATE = 1", SqlScripts.Text(offers[1].WhereClause));
+    }
+
+    [Theory]
+    [MemberData(nameof(StatementNames))]
+    public void Every_statement_the_store_sends_parses_as_SQL_Server_2016_and_2022_T_SQL_with_hot_tables_read_with_snapshot(string name)
+    {
+        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
+        var tree = Parse(Statement(name));
+        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
+        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+        Assert.DoesNotContain(SqlScripts.All<SetTransactionIsolationLevelStatement>(tree), s => s.Level == IsolationLevel.Snapshot);
+    }
+
+    [Theory]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Join))]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Leave))]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Settle))]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Offer))]
+    public void A_write_of_several_statements_is_one_transaction_that_aborts_whole(string name)
+    {
+        var tree = Parse(Statement(name));
+
+        Assert.Contains(SqlScripts.All<PredicateSetStatement>(tree), s => s.Options.HasFlag(SetOptions.XactAbort) && s.IsOn);
+        Assert.Single(SqlScripts.All<BeginTransactionStatement>(tree));
+    }
+
+    [Fact]
+    public void A_join_seeks_the_persons_entry_under_an_update_lock_held_to_the_end()
+    {
+        var tree = Parse(SqlServerWaitingListStore.Sql.Join);
+
+        var mine = SqlScripts.All<NamedTableReference>(tree).OrderBy(t => t.StartOffset).First();
+        Assert.Equal("waitlist", SqlScripts.NameOf(mine.SchemaObject));
+        Assert.Equal([TableHintKind.UpdLock, TableHintKind.HoldLock], mine.TableHints.Select(h => h.HintKind));
+        var insert = Assert.Single(SqlScripts.All<InsertSpecification>(tree));
+        Assert.Equal("waitlist", NameOf(insert.Target));
+    }
+
+    [Theory]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Leave))]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Settle))]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Offer))]
+    public void A_write_updates_the_entry_before_its_offer_as_the_claim_locks_them(string name)
+    {
+        var updates = SqlScripts.All<UpdateSpecification>(Parse(Statement(name)))
+            .Select(u => u.FromClause is null ? NameOf(u.Target) : SqlScripts.Text(u.FromClause))
+            .ToList();
+
+        var entry = updates.FindIndex(u => u is "waitlist" || u.StartsWith("FROM DBO.WAITLIST W", StringComparison.Ordinal));
+        var offer = updates.FindIndex(u => u is "waitlist_offers" || u.StartsWith("FROM DBO.WAITLIST_OFFERS O", StringComparison.Ordinal));
+        Assert.True(entry >= 0, $"{name} updates no entry");
+        Assert.True(offer < 0 || entry < offer, $"{name} updates an offer before its entry");
+    }
+
+    [Theory]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Leave))]
+    [InlineData(nameof(SqlServerWaitingListStore.Sql.Settle))]
+    public void A_seat_whose_hold_ends_without_a_claim_goes_back_to_the_line(string name)
+    {
+        var back = Assert.Single(SqlScripts.All<UpdateSpecification>(Parse(Statement(name))), u => u.FromClause is not null
+            && SqlScripts.Text(u.FromClause).StartsWith("FROM DBO.HOT_SEATS S WITH (SNAPSHOT)", StringComparison.Ordinal));
+
+        Assert.StartsWith("UPDATE S SET CODE = '~W'", SqlScripts.Text(back), StringComparison.Ordinal);
+        Assert.Equal("WHERE S.CODE = '~H' + CONVERT(VARCHAR(20), F.ID)", SqlScripts.Text(back.WhereClause));
+    }
+
+    [Fact]
+    public void An_offer_holds_a_seat_only_while_it_is_free_or_kept_and_queues_the_sms_with_the_hold_code_and_note()
+    {
+        var tree = Parse(SqlServerWaitingListStore.Sql.Offer);
+
+        var hold = Assert.Single(SeatUpdates(tree));
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET CODE = @HOLD", SqlScripts.Text(hold), StringComparison.Ordinal);
+        Assert.EndsWith("AND (CODE IS NULL OR CODE = '~W')", SqlScripts.Text(hold.WhereClause), StringComparison.Ordinal);
+        var outbox = Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "outbox");
+        Assert.Contains("VALUES (6, @HOLD, @PHONE, @LANGUAGE, @PLACE_ID, @DAY, @START_MINUTE, @NOW, NULL, @NOTE)", SqlScripts.Text(outbox), StringComparison.Ordinal);
+        Assert.Single(SqlScripts.All<RollbackTransactionStatement>(tree));
+    }
+
+    [Fact]
+    public void Only_seats_kept_for_the_line_are_given_back()
+    {
+        var release = Assert.Single(SeatUpdates(Parse(SqlServerWaitingListStore.Sql.Release)));
+
+        Assert.EndsWith("AND CODE = '~W'", SqlScripts.Text(release.WhereClause), StringComparison.Ordinal);
+    }
+}
