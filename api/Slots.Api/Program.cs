@@ -5,6 +5,7 @@ using Slots.Api.Hosting;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
+using Slots.Api.WaitingList;
 using Slots.Api.WaitingRoom;
 using Slots.Health;
 using Slots.Hosting;
@@ -47,6 +48,7 @@ app.MapReservations();
 app.MapAdmin();
 app.MapWaitingRoom();    // openings, joins, status; the booking gate sits in MapReservations
 app.MapOpenings();
+app.MapWaitingList();    // a place's waiting list: join, position, claim a held seat, leave
 app.MapStaff();          // the site's day: roster, export, check-in, audit (staff tokens, per place)
 app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 

@@ -3,9 +3,10 @@ using Microsoft.Extensions.Hosting;
 using Slots.Catalogue;
 using Slots.Persons;
 using Slots.Places;
-using Slots.Reservations;
 using Slots.Reminders;
+using Slots.Reservations;
 using Slots.Staff;
+using Slots.WaitingList;
 using Slots.WaitingRoom;
 using Slots.Window;
 
@@ -33,6 +34,9 @@ public static class DomainRegistration
         builder.Services.AddOptions<ReminderOptions>().BindConfiguration(ReminderOptions.Section);
         builder.Services.AddSingleton<ReminderMetrics>();
         builder.Services.AddSingleton<DayBeforeReminders>();
+        builder.Services.AddOptions<WaitingListOptions>().BindConfiguration(WaitingListOptions.Section);
+        builder.Services.AddSingleton<WaitingListMetrics>();
+        builder.Services.AddSingleton<WaitingListService>();
         builder.Services.AddSingleton<StaffMetrics>();
         builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();

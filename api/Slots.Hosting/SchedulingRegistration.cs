@@ -5,6 +5,7 @@ using Quartz;
 using Slots.Scheduling;
 using Slots.Sms;
 using Slots.Storage;
+using Slots.WaitingList;
 using Slots.WaitingRoom;
 
 namespace Slots.Hosting;
@@ -41,6 +42,7 @@ public static class SchedulingRegistration
         builder.AddSlotsSms();
         var sms = builder.Configuration.GetSection(SmsOptions.Section).Get<SmsOptions>() ?? new SmsOptions();
         var rooms = builder.Configuration.GetSection(WaitingRoomOptions.Section).Get<WaitingRoomOptions>() ?? new WaitingRoomOptions();
+        var waitingList = builder.Configuration.GetSection(WaitingListOptions.Section).Get<WaitingListOptions>() ?? new WaitingListOptions();
         builder.AddQuartz(q =>
         {
             if (backend.Embedded)
@@ -65,7 +67,7 @@ public static class SchedulingRegistration
             {
                 q.ConfigureScheduler(s => s.InstanceId = options.InstanceId);
             }
-            q.AddSlotsJobs(options, sms, rooms);
+            q.AddSlotsJobs(options, sms, rooms, waitingList);
         });
         // Stopping waits for a running job: a flush interrupted mid-batch would be rolled back and redone anyway,
         // but a clean stop keeps the run log honest.

@@ -1,11 +1,11 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
-using Slots.Reminders;
-using Slots.Storage.Ef.Reminders;
 using Slots.Catalogue;
 using Slots.Idempotency;
+using Slots.Reminders;
 using Slots.Reservations;
 using Slots.Scheduling;
+using Slots.Storage.Ef.Reminders;
 using Slots.Window;
 
 namespace Slots.Storage.Ef;

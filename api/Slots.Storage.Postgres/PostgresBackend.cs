@@ -9,6 +9,7 @@ using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage.Ef;
 using Slots.Storage.Postgres.Staff;
+using Slots.WaitingList;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.Postgres;
@@ -37,6 +38,7 @@ public sealed class PostgresBackend : StorageBackend
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();
         builder.Services.AddSingleton<IWaitingRoomStore, PostgresWaitingRoomStore>();
         builder.Services.AddSingleton<IStaffStore, PostgresStaffStore>();
+        builder.Services.AddSingleton<IWaitingListStore, Slots.Storage.Postgres.WaitingList.PostgresWaitingListStore>();
         builder.Services.AddSingleton<ISchemaMigrator, PostgresSchema>();
         // Before the server listens: a process whose pools cannot fit max_connections does not start.
         builder.Services.AddSingleton(ConnectionBudgetOptions.Read(builder.Configuration));

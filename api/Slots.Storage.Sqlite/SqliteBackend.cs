@@ -8,6 +8,7 @@ using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage.Ef;
 using Slots.Storage.Sqlite.Staff;
+using Slots.WaitingList;
 using Slots.WaitingRoom;
 
 namespace Slots.Storage.Sqlite;
@@ -39,6 +40,7 @@ public sealed class SqliteBackend : StorageBackend
         services.AddSingleton<ISmsStore, SqliteSmsStore>();
         services.AddSingleton<IWaitingRoomStore, SqliteWaitingRoomStore>();
         services.AddSingleton<IStaffStore, SqliteStaffStore>();
+        services.AddSingleton<IWaitingListStore, Slots.Storage.Sqlite.WaitingList.SqliteWaitingListStore>();
         services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));
         services.AddEfColdSide<SqliteDialect>(connectionString);
     }

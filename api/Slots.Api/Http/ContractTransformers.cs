@@ -257,6 +257,9 @@ internal static class ContractTransformers
                     case DescriptionAttribute description:
                         target.Description = description.Description;
                         break;
+                    case NullWhenNoneAttribute:
+                        schema.Required?.Remove(property.Name);
+                        break;
                 }
             }
         }

@@ -56,6 +56,13 @@ internal static class Formats
 [AttributeUsage(AttributeTargets.Property | AttributeTargets.Parameter)]
 internal sealed class DayAttribute : Attribute;
 
+/// <summary>
+/// A nested object that is null when there is none (a response's optional part): its schema keeps
+/// oneOf [null, the object] and it is not listed as required.
+/// </summary>
+[AttributeUsage(AttributeTargets.Property | AttributeTargets.Parameter)]
+internal sealed class NullWhenNoneAttribute : Attribute;
+
 /// <summary>A time of day on the wire: documented with the HH:mm pattern the server reads.</summary>
 [AttributeUsage(AttributeTargets.Property | AttributeTargets.Parameter)]
 internal sealed class TimeOfDayAttribute : Attribute;

@@ -60,6 +60,11 @@ internal static class ProblemTypes
     public static readonly ProblemType CheckInTooLate = new("check-in-too-late", 409, "the slot started longer ago than the door may check in (Slots:Staff:CheckIn:Latest); `time` is its start");
     public static readonly ProblemType CheckInNotThePerson = new("check-in-not-the-person", 409, "the national id typed at the door is not the booking's person");
     public static readonly ProblemType ReservationCheckedIn = new("reservation-checked-in", 409, "the reservation was checked in at the door: the visit happened, and it can no longer be cancelled");
+    public static readonly ProblemType SeatsFree = new("seats-free", 409, "seats are free at the place on the days asked for: book one instead of joining its waiting list");
+    public static readonly ProblemType WaitingListJoined = new("waiting-list-joined", 409, "the person is on the place's waiting list already; `position` is their place in line");
+    public static readonly ProblemType WaitingListEntryNotFound = new("waiting-list-entry-not-found", 404, "no waiting-list entry has the token in Slots-Waiting-List-Token");
+    public static readonly ProblemType OfferNotFound = new("offer-not-found", 409, "no seat is held for the waiting-list entry (not offered yet, or left)");
+    public static readonly ProblemType OfferExpired = new("offer-expired", 410, "the hold on the offered seat ran out and the seat went to the next in line");
     public static readonly ProblemType RateLimited = new("rate-limited", 429,
         "the client address is over its budget (the API's limiter, or HAProxy's in front)", RetryAfter: true);
     public static readonly ProblemType Overloaded = new("overloaded", 429,
@@ -85,6 +90,7 @@ internal static class ProblemTypes
         WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed, WaitingRoomTokenInvalid,
         OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden,
         CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,
+        SeatsFree, WaitingListJoined, WaitingListEntryNotFound, OfferNotFound, OfferExpired,
         RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, Contention, InternalError,
     ];
 

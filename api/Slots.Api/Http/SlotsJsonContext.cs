@@ -5,6 +5,7 @@ using Slots.Api.Admin;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
+using Slots.Api.WaitingList;
 using Slots.Api.WaitingRoom;
 
 namespace Slots.Api.Http;
@@ -40,6 +41,8 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(CheckInDto))]
 [JsonSerializable(typeof(CancelBlockRequest))]
 [JsonSerializable(typeof(BlockCancelDto))]
+[JsonSerializable(typeof(JoinWaitingListRequest))]
+[JsonSerializable(typeof(WaitingListEntryDto))]
 [JsonSerializable(typeof(AuditEntryDto[]))]
 [JsonSerializable(typeof(long))]
 [JsonSerializable(typeof(string[]))]

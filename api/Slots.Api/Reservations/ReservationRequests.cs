@@ -4,6 +4,9 @@ using Slots.Reservations;
 
 namespace Slots.Api.Reservations;
 
+/// <summary>A person's fields, normalised: the national id only as its keyed hash.</summary>
+internal sealed record PersonFields(string Name, string Phone, string PersonHash, string Language);
+
 /// <summary>Turns what a person sent into normalised domain requests, or field errors.</summary>
 internal sealed class ReservationRequests(PersonIdentity persons, IOptions<PersonOptions> options)
 {
@@ -24,35 +27,49 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
             v.Add(IdempotencyHeader, "Use 8 to 100 letters, digits or - _ . : characters.");
         }
         var slot = Slot(body.PlaceId, body.Day, body.Time, v);
-        var name = body.Name?.Trim();
+        var person = Person(body.Name, body.Phone, body.NationalId, body.Language, v);
+        return v.IsValid ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language) : null;
+    }
+
+    /// <summary>Who a person is, as a booking or a waiting-list entry keeps it: name, phone, the national id's keyed hash, SMS language.</summary>
+    public PersonFields? Person(string? rawName, string? rawPhone, string? rawNationalId, string? rawLanguage, Validation v)
+    {
+        var valid = true;
+        var name = rawName?.Trim();
         if (string.IsNullOrEmpty(name))
         {
-            v.Add("name", "The name is required.");
+            valid = Invalid(v, "name", "The name is required.");
         }
-        else if (body.Name!.Length > 100 || name.Any(char.IsControl))
+        else if (rawName!.Length > 100 || name.Any(char.IsControl))
         {
-            v.Add("name", "The name must be at most 100 characters, without control characters.");
+            valid = Invalid(v, "name", "The name must be at most 100 characters, without control characters.");
         }
-        var phone = PhoneNumber.Normalize(body.Phone, options.Value.DefaultCountryCode);
+        var phone = PhoneNumber.Normalize(rawPhone, options.Value.DefaultCountryCode);
         if (phone is null)
         {
-            v.Add("phone", string.IsNullOrWhiteSpace(body.Phone)
+            valid = Invalid(v, "phone", string.IsNullOrWhiteSpace(rawPhone)
                 ? "The phone number is required."
                 : "Not a phone number: use +421 905 123 456 or 0905 123 456.");
         }
-        var nationalId = PersonIdentity.NormalizeNationalId(body.NationalId);
+        var nationalId = PersonIdentity.NormalizeNationalId(rawNationalId);
         if (nationalId is null)
         {
-            v.Add("nationalId", string.IsNullOrWhiteSpace(body.NationalId)
+            valid = Invalid(v, "nationalId", string.IsNullOrWhiteSpace(rawNationalId)
                 ? "The national id is required."
                 : "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");
         }
-        var language = body.Language ?? "sk";
+        var language = rawLanguage ?? "sk";
         if (!Languages.Contains(language))
         {
-            v.Add("language", "The language must be 'sk' or 'en'.");
+            valid = Invalid(v, "language", "The language must be 'sk' or 'en'.");
         }
-        return v.IsValid ? new BookingRequest(slot!.Value, name!, phone!, persons.Hash(nationalId!), language) : null;
+        return valid ? new PersonFields(name!, phone!, persons.Hash(nationalId!), language) : null;
+    }
+
+    private static bool Invalid(Validation v, string field, string message)
+    {
+        v.Add(field, message);
+        return false;
     }
 
     public static SlotKey? Slot(int? placeId, string? day, string? time, Validation v)

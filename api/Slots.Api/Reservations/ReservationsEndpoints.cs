@@ -146,6 +146,6 @@ internal static class ReservationsEndpoints
             TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
     }
 
-    private static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name) =>
+    internal static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name) =>
         new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name, ReservationDto.Booked);
 }

@@ -15,4 +15,7 @@ public enum ChangeKind
 
     /// <summary>The day-before reminder.</summary>
     Reminder = 5,
+
+    /// <summary>A seat held for someone on the waiting list (the outbox row's note: the hold's minutes and the entry's token).</summary>
+    SeatOffered = 6,
 }

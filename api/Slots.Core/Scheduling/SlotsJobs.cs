@@ -3,6 +3,7 @@ using Slots.Idempotency;
 using Slots.Reminders;
 using Slots.Sms;
 using Slots.Staff;
+using Slots.WaitingList;
 using Slots.WaitingRoom;
 using Slots.Window;
 
@@ -12,7 +13,8 @@ namespace Slots.Scheduling;
 public static class SlotsJobs
 {
     /// <summary>Every Slots job with its trigger: the window jobs, the idempotency purge, the SMS outbox relay and the waiting rooms' counters.</summary>
-    public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms, WaitingRoomOptions rooms)
+    public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms, WaitingRoomOptions rooms,
+        WaitingListOptions waitingList)
     {
         q.AddSlotsJob<AdvanceWindowJob>(AdvanceWindowJob.JobName, options.AdvanceEvery, SimpleTriggerMisfireInstruction.FireNow);
         q.AddSlotsJob<FlushHotChangesJob>(FlushHotChangesJob.JobName, options.FlushEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
@@ -21,6 +23,7 @@ public static class SlotsJobs
         // A relay run that was missed has nothing special to catch up: the next one drains the whole outbox.
         q.AddSlotsJob<RelayOutboxJob>(RelayOutboxJob.Key.Name, sms.RelayInterval, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<MarkNoShowsJob>(MarkNoShowsJob.JobName, options.NoShowsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
+        q.AddSlotsJob<OfferWaitingListJob>(OfferWaitingListJob.JobName, waitingList.Every, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<QueueRemindersJob>(QueueRemindersJob.JobName, options.RemindersEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<ResumeBlockCancelsJob>(ResumeBlockCancelsJob.JobName, options.ResumeBlockCancelsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<AdvanceWaitingRoomsJob>(AdvanceWaitingRoomsJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);

@@ -13,6 +13,7 @@ namespace Slots.Sms;
 [JsonDerivedType(typeof(ReservationRescheduled), "rescheduled")]
 [JsonDerivedType(typeof(SiteCancelled), "site-cancelled")]
 [JsonDerivedType(typeof(ReservationReminder), "reminder")]
+[JsonDerivedType(typeof(SeatOffered), "seat-offered")]
 public abstract record SmsEvent(long Id, string Code, string Phone, string Language, string Place, DateOnly Date, TimeOnly Time)
 {
     [JsonIgnore]
@@ -28,6 +29,7 @@ public abstract record SmsEvent(long Id, string Code, string Phone, string Langu
             ChangeKind.Rescheduled => new ReservationRescheduled(id, code, phone, language, place, date, time),
             ChangeKind.SiteCancelled => new SiteCancelled(id, code, phone, language, place, date, time, placeId, note ?? ""),
             ChangeKind.Reminder => new ReservationReminder(id, code, phone, language, place, date, time),
+            ChangeKind.SeatOffered => SeatOffered.FromNote(id, code, phone, language, place, date, time, note),
             _ => throw new ArgumentOutOfRangeException(nameof(kind), kind, "Unknown change kind in the outbox"),
         };
 }

@@ -8,7 +8,8 @@ namespace Slots.Sms;
 /// <summary>
 /// The SMS texts, one per kind and language. Placeholders: {place}, {date}, {time}, {code}, and
 /// for a site's cancel {reason} and {link} (booking again at the place), for a reminder {link}
-/// (the manage page with the code filled in).
+/// (the manage page with the code filled in), for a waiting list's offer {hold} (minutes) and
+/// {link} (the claim page, the entry's token in the fragment).
 /// Short on purpose: a text past 160 GSM characters costs two messages; diacritics are left out
 /// of the Slovak texts for the same reason (they switch the SMS to UCS-2, 70 characters).
 /// </summary>
@@ -28,6 +29,8 @@ public static partial class SmsTemplates
         [("en", ChangeKind.SiteCancelled)] = "{place} cancelled {date} at {time} (code {code}): {reason}. Book again: {link}",
         [("sk", ChangeKind.Reminder)] = "Pripomienka: zajtra {date} o {time}, {place}. Kod {code}. Zrusit/presunut: {link}",
         [("en", ChangeKind.Reminder)] = "Reminder: tomorrow {date} at {time}, {place}. Code {code}. Cancel/move: {link}",
+        [("sk", ChangeKind.SeatOffered)] = "Volne miesto pre vas: {place}, {date} o {time}. Drzime ho {hold} min, potvrdte tu: {link}",
+        [("en", ChangeKind.SeatOffered)] = "A seat for you: {place}, {date} at {time}. Held {hold} min, claim it here: {link}",
     };
 
     public static IEnumerable<string> Languages => Texts.Keys.Select(k => k.Language).Distinct();
@@ -50,6 +53,7 @@ public static partial class SmsTemplates
             "date" => date,
             "time" => time,
             "reason" => e is SiteCancelled cancel ? cancel.Reason : "",
+            "hold" => e is SeatOffered offer ? offer.HoldMinutes.ToString(CultureInfo.InvariantCulture) : "",
             "link" => Link(e, site ?? DefaultSite),
             _ => e.Code,
         });
@@ -65,9 +69,10 @@ public static partial class SmsTemplates
     public static string Link(SmsEvent e, Uri site) => e switch
     {
         SiteCancelled cancel => new Uri(site, $"#/place/{cancel.PlaceId.ToString(CultureInfo.InvariantCulture)}").AbsoluteUri,
+        SeatOffered offer => new Uri(site, $"#/waitlist/{offer.Token}").AbsoluteUri,
         _ => new Uri(site, $"#/manage/{e.Code}").AbsoluteUri,
     };
 
-    [GeneratedRegex(@"\{(place|date|time|code|reason|link)\}")]
+    [GeneratedRegex(@"\{(place|date|time|code|reason|hold|link)\}")]
     private static partial Regex Placeholder();
 }

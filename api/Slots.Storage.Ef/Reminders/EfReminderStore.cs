@@ -7,7 +7,7 @@ namespace Slots.Storage.Ef.Reminders;
 
 /// <summary>
 /// Day-before reminders on SQLite and PostgreSQL: two statements in one transaction. The first
-/// records a batch of the day's taken seats, read in the hot seats' key order (place, day, time,
+/// records a batch of the day's booked seats (a seat held for the waiting list is not a booking), read in the hot seats' key order (place, day, time,
 /// seat: one range, no index of its own needed), that have no reminder for their start yet; the
 /// second queues the SMS of the bookings it recorded, found by the batch's random id. The reminder
 /// table's key (code, start) is what makes each booking reminded once per time it holds. A booking
@@ -26,8 +26,8 @@ public sealed class EfReminderStore(IServiceScopeFactory scopes) : IReminderStor
         var taken = await db.Database.ExecuteSqlAsync($"""
             INSERT INTO reminders (code, starts_at, place_id, day, queued_at, batch)
             SELECT s.code, s.starts_at, s.place_id, s.day, {at}, {id}
-            FROM hot_seats s
-            WHERE s.place_id = {placeId} AND s.day = {day} AND s.code IS NOT NULL AND s.starts_at > {at}
+            FROM hot_seats s JOIN hot_reservations h ON h.code = s.code
+            WHERE s.place_id = {placeId} AND s.day = {day} AND s.starts_at > {at}
               AND NOT EXISTS (SELECT 1 FROM reminders r WHERE r.code = s.code AND r.starts_at = s.starts_at)
             ORDER BY s.start_minute, s.seat_no
             LIMIT {batch}

@@ -212,7 +212,7 @@ public abstract partial class EfStaffStore
         db.Database.ExecuteSqlAsync($"""
             DELETE FROM hot_seats
             WHERE place_id = {block.PlaceId} AND day = {block.Day} AND start_minute >= {block.FromMinute} AND start_minute < {block.ToMinute}
-              AND code IS NULL
+              AND (code IS NULL OR code = '~w')
             """, ct);
 
     private static string BlockTarget(SiteCancelRecord b) =>

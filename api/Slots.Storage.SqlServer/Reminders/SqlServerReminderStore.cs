@@ -22,7 +22,8 @@ public sealed class SqlServerReminderStore(SqlServerConnectionString connectionS
             INSERT dbo.reminders (code, starts_at, place_id, day, queued_at, batch)
             SELECT TOP (@batch) s.code, s.starts_at, s.place_id, s.day, @now, @id
             FROM dbo.hot_seats s WITH (SNAPSHOT)
-            WHERE s.place_id = @place_id AND s.day = @day AND s.code IS NOT NULL AND s.starts_at > @now
+            JOIN dbo.hot_reservations b WITH (SNAPSHOT) ON b.code = s.code
+            WHERE s.place_id = @place_id AND s.day = @day AND s.starts_at > @now
               AND NOT EXISTS (SELECT 1 FROM dbo.reminders r WITH (UPDLOCK, HOLDLOCK) WHERE r.code = s.code AND r.starts_at = s.starts_at)
             ORDER BY s.start_minute, s.seat_no;
             DECLARE @taken int = @@ROWCOUNT;

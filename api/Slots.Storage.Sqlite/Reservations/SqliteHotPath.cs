@@ -343,13 +343,16 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             SELECT place_id, day, start_minute, seat_no, starts_at, phone, person_hash FROM hot_reservations WHERE code = $code
             """;
 
-        // A seat of a slot the site closed goes with its booking instead of opening again.
+        // A seat of a slot the site closed goes with its booking instead of opening again; while
+        // someone on the place's waiting list wants that day, it is kept for the line ('~w').
         public const string ReleaseSeat = """
             DELETE FROM hot_seats
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
               AND EXISTS (SELECT 1 FROM slots s WHERE s.place_id = $place AND s.day = $day AND s.start_minute = $minute
                           AND s.closed_by IS NOT NULL);
-            UPDATE hot_seats SET code = NULL
+            UPDATE hot_seats SET code = CASE WHEN EXISTS (
+                    SELECT 1 FROM waitlist w WHERE w.place_id = $place AND w.state = 1 AND $day BETWEEN w.from_day AND w.to_day)
+                THEN '~w' END
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
             """;
 

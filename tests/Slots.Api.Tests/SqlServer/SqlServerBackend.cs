@@ -72,3 +72,4 @@ public sealed class SqlServerColdPathContract(SqlServerBackend b) : ColdPathCont
 public sealed class SqlServerStaffContract(SqlServerBackend b) : Slots.Api.Tests.Staff.StaffContract<SqlServerBackend>(b);
 public sealed class SqlServerBlockCancelContract(SqlServerBackend b) : Slots.Api.Tests.Staff.BlockCancelContract<SqlServerBackend>(b);
 public sealed class SqlServerReminderContract(SqlServerBackend b) : Slots.Api.Tests.Reminders.ReminderContract<SqlServerBackend>(b);
+public sealed class SqlServerWaitingListContract(SqlServerBackend b) : Slots.Api.Tests.WaitingList.WaitingListContract<SqlServerBackend>(b);

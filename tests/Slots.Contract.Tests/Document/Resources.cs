@@ -29,6 +29,7 @@ public sealed class Resources
         // A block cancel closes slots and cancels bookings: it gets a place this run created, whose
         // slots and bookings no other operation draws on, and runs last.
         ["CancelBlock"] = ["new-place!"],
+        ["JoinWaitingList"] = ["person"],
     };
 
     private readonly Dictionary<string, List<JsonObject>> _pools = new(StringComparer.Ordinal);

@@ -1,0 +1,50 @@
+using System.Security.Cryptography;
+using Microsoft.Extensions.Options;
+using Slots.Reservations;
+
+namespace Slots.WaitingList;
+
+/// <summary>
+/// A place's waiting list as a person uses it: join when nothing is free on the days wanted, see
+/// the place in line, claim a seat held for you, leave. The entry's token is its only key: random,
+/// 128 bits, sent in a header (and in the SMS link's fragment), never in a URL's path.
+/// </summary>
+public sealed class WaitingListService(IWaitingListStore store, TimeProvider clock, IOptions<WaitingListOptions> options, WaitingListMetrics metrics)
+{
+    public WaitingListOptions Options => options.Value;
+
+    public async Task<JoinAnswer> JoinAsync(int placeId, DateOnly from, DateOnly to, string personHash, string phone, string name, string language,
+        CancellationToken ct)
+    {
+        var answer = await store.JoinAsync(new JoinCommand(placeId, from, to, personHash, phone, name, language, NewToken(), Now()), ct);
+        if (answer.Status == JoinStatus.Joined)
+        {
+            metrics.Joined(placeId);
+        }
+        return answer;
+    }
+
+    public Task<EntryView?> FindAsync(string token, CancellationToken ct) => store.FindAsync(token, Now(), ct);
+
+    public Task<bool> LeaveAsync(string token, CancellationToken ct) => store.LeaveAsync(token, Now(), ct);
+
+    public async Task<ClaimAnswer> ClaimAsync(string token, CancellationToken ct)
+    {
+        var now = Now();
+        var offer = (await store.FindAsync(token, now, ct))?.Offer;
+        var answer = await store.ClaimAsync(token, ConfirmationCode.New(), now, ct);
+        if (answer.Status == ClaimStatus.Claimed && offer is not null)
+        {
+            metrics.Claimed(answer.Slot!.Value.PlaceId, now - offer.OfferedAt);
+        }
+        return answer;
+    }
+
+    /// <summary>A token: 128 random bits as 32 hexadecimal digits.</summary>
+    public static string NewToken() => Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(16));
+
+    /// <summary>Whether a value is shaped like a token (checked before any lookup).</summary>
+    public static bool IsToken(string? value) => value is { Length: 32 } && value.All(char.IsAsciiHexDigitLower);
+
+    private DateTimeOffset Now() => DateTimeOffset.FromUnixTimeSeconds(clock.GetUtcNow().ToUnixTimeSeconds());
+}

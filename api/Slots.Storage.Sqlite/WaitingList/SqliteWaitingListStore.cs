@@ -1,0 +1,100 @@
+using System.Globalization;
+using Microsoft.Data.Sqlite;
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Reservations;
+using Slots.Storage.Ef.WaitingList;
+using Slots.WaitingList;
+
+namespace Slots.Storage.Sqlite.WaitingList;
+
+/// <summary>
+/// The waiting list on SQLite: the shared EF side, the claim through the one writer, in the same
+/// transaction as the booking it makes (the writer's own reservation step, under an
+/// Idempotency-Key of the offer's): the held seat is freed and booked together, or stays held.
+/// </summary>
+public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWriter writer) : EfWaitingListStore(scopes)
+{
+    public override async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct) =>
+        await writer.WriteAsync(hot => Claim(hot, token, newCode, now), ct);
+
+    private static ClaimAnswer Claim(SqliteHotPath hot, string token, string newCode, DateTimeOffset now)
+    {
+        var at = now.ToUnixTimeSeconds();
+        long entry;
+        string person, phone, name, language;
+        int state;
+        using (var read = Command(hot, "SELECT id, person_hash, phone, name, language, state FROM waitlist WHERE token = $token", ("$token", token)).ExecuteReader())
+        {
+            if (!read.Read())
+            {
+                return new ClaimAnswer(ClaimStatus.NoOffer);
+            }
+            (entry, person, phone, name, language, state) = (read.GetInt64(0), read.GetString(1), read.GetString(2), read.GetString(3), read.GetString(4), read.GetInt32(5));
+        }
+        // A claim again answers the booking it made.
+        using (var done = Command(hot, """
+            SELECT o.place_id, o.day, o.start_minute, o.code, s.minutes FROM waitlist_offers o
+            JOIN slots s ON s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute
+            WHERE o.entry_id = $entry AND o.state = 2 ORDER BY o.id DESC LIMIT 1
+            """, ("$entry", entry)).ExecuteReader())
+        {
+            if (done.Read())
+            {
+                return new ClaimAnswer(ClaimStatus.Claimed, done.GetString(3),
+                    new SlotKey(done.GetInt32(0), done.GetFieldValue<DateOnly>(1), done.GetInt32(2)), done.GetInt32(4));
+            }
+        }
+        long offer, expires;
+        SlotKey slot;
+        int seat;
+        using (var open = Command(hot, """
+            SELECT id, place_id, day, start_minute, seat_no, expires_at FROM waitlist_offers
+            WHERE entry_id = $entry AND state = 1 ORDER BY id DESC LIMIT 1
+            """, ("$entry", entry)).ExecuteReader())
+        {
+            if (!open.Read())
+            {
+                return new ClaimAnswer(state == (int)EntryState.Expired ? ClaimStatus.Expired : ClaimStatus.NoOffer);
+            }
+            (offer, slot, seat, expires) = (open.GetInt64(0), new SlotKey(open.GetInt32(1), open.GetFieldValue<DateOnly>(2), open.GetInt32(3)),
+                open.GetInt32(4), open.GetInt64(5));
+        }
+        if (expires <= at)
+        {
+            return new ClaimAnswer(ClaimStatus.Expired);
+        }
+        var hold = EfWaitingListStore.HoldCode(offer);
+        (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$seat", seat)];
+        Command(hot, """
+            UPDATE hot_seats SET code = NULL
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $hold
+            """, [.. key, ("$hold", hold)]).ExecuteNonQuery();
+        var booked = hot.Reserve(new ReserveCommand(slot, person, phone, name, language, newCode,
+            "waitlist-offer-" + offer.ToString(CultureInfo.InvariantCulture), "waitlist-offer", now));
+        if (booked is not { Status: ReservationStatus.Reserved } result)
+        {
+            // Not booked: the seat stays held (the writer is alone, so nobody took it meanwhile).
+            Command(hot, """
+                UPDATE hot_seats SET code = $hold
+                WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code IS NULL
+                """, [.. key, ("$hold", hold)]).ExecuteNonQuery();
+            return new ClaimAnswer(booked?.Status == ReservationStatus.AlreadyBooked ? ClaimStatus.AlreadyBooked : ClaimStatus.NoOffer);
+        }
+        Command(hot, "UPDATE waitlist_offers SET state = 2, decided_at = $at, code = $code WHERE id = $offer",
+            ("$at", at), ("$code", result.Code!), ("$offer", offer)).ExecuteNonQuery();
+        Command(hot, "UPDATE waitlist SET state = 3, decided_at = $at WHERE id = $entry", ("$at", at), ("$entry", entry)).ExecuteNonQuery();
+        return new ClaimAnswer(ClaimStatus.Claimed, result.Code, slot, result.Minutes);
+    }
+
+    private static SqliteCommand Command(SqliteHotPath hot, string sql, params (string Name, object Value)[] args)
+    {
+        var command = hot.Connection.CreateCommand();
+        command.Transaction = hot.Transaction;
+        command.CommandText = sql;
+        foreach (var (name, value) in args)
+        {
+            command.Parameters.AddWithValue(name, value);
+        }
+        return command;
+    }
+}
