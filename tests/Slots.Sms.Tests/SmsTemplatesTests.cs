@@ -40,6 +40,16 @@ public sealed class SmsTemplatesTests
         Assert.DoesNotContain("905000001", text);
     }
 
+    [Theory]
+    [InlineData("sk", "Volne miesto pre vas: Poliklinika Ruzinov, 23.11.2026 o 08:15. Drzime ho 15 min, potvrdte tu: https://slots.example.sk/#/waitlist/0123456789abcdef0123456789abcdef")]
+    [InlineData("en", "A seat for you: Poliklinika Ruzinov, 23 Nov 2026 at 08:15. Held 15 min, claim it here: https://slots.example.sk/#/waitlist/0123456789abcdef0123456789abcdef")]
+    public void A_waiting_list_offer_says_how_long_the_seat_is_held_and_links_to_the_claim(string language, string expected)
+    {
+        var note = SeatOffered.Note(15, "0123456789abcdef0123456789abcdef");
+        var message = SmsEvent.From(ChangeKind.SeatOffered, 1, "~h7", "+421905000001", language, "Poliklinika Ruzinov", Day, Time, 12, note);
+        Assert.Equal(expected, SmsTemplates.Render(message, new Uri("https://slots.example.sk/")));
+    }
+
     [Fact]
     public void A_reason_that_looks_like_a_placeholder_is_kept_as_written()
     {
@@ -68,8 +78,10 @@ public sealed class SmsTemplatesTests
         {
             foreach (var kind in Enum.GetValues<ChangeKind>())
             {
-                var text = SmsTemplates.Render(SmsEvent.From(kind, 1, "K7Q2MX", "+421905000001", language, "P", Day, Time));
-                Assert.Contains("K7Q2MX", text);
+                var text = SmsTemplates.Render(SmsEvent.From(kind, 1, "K7Q2MX", "+421905000001", language, "P", Day, Time,
+                    note: SeatOffered.Note(15, new string('a', 32))));
+                // An offer names no booking yet: its link (with the entry's token) is what it carries.
+                Assert.Contains(kind == ChangeKind.SeatOffered ? new string('a', 32) : "K7Q2MX", text);
                 Assert.DoesNotContain("{", text);
                 Assert.True(text.Length <= 160, $"{language}/{kind} is {text.Length} characters: two SMS");
             }
