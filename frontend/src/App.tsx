@@ -10,6 +10,7 @@ import { type RouteName, useHashRoute } from './ui/useHashRoute';
 // fetched when their route is opened, so a phone on the landing page downloads and parses less.
 const ManagePage = lazy(() => import('./manage/ManagePage').then((m) => ({ default: m.ManagePage })));
 const AdminPage = lazy(() => import('./admin/AdminPage').then((m) => ({ default: m.AdminPage })));
+const WaitingListPage = lazy(() => import('./waitlist/WaitingListPage').then((m) => ({ default: m.WaitingListPage })));
 const StaffPage = lazy(() => import('./staff/StaffPage').then((m) => ({ default: m.StaffPage })));
 
 const languages: { code: Language; label: string }[] = [
@@ -58,7 +59,9 @@ export function App() {
         {route.name !== 'book' && (
           <ScreenBoundary key={route.name} failed={<Notice kind="error">{t('loadFailed')} <button type="button" className="link" onClick={() => location.reload()}>{t('retry')}</button></Notice>}>
             <Suspense fallback={<p role="status" className="loading">{t('loading')}</p>}>
-              {route.name === 'manage' ? <ManagePage key={route.code ?? ''} code={route.code} /> : route.name === 'staff' ? <StaffPage /> : <AdminPage />}
+              {route.name === 'manage' ? <ManagePage key={route.code ?? ''} code={route.code} />
+                : route.name === 'waitlist' ? <WaitingListPage key={route.token} token={route.token} />
+                  : route.name === 'staff' ? <StaffPage /> : <AdminPage />}
             </Suspense>
           </ScreenBoundary>
         )}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstPlacesPath } from './firstPlaces';
+import { ApiError } from './http';
 import type { Clock } from './retry';
 import { type Booking, SlotsApi } from './slotsApi';
 
@@ -65,5 +66,85 @@ describe('the first places read', () => {
     }) as typeof fetch;
     await new SlotsApi('', fetchFn).places('', '', 1);
     expect(urls).toEqual([firstPlacesPath]);
+  });
+});
+
+describe('the waiting list', () => {
+  const token = '0123456789abcdef0123456789abcdef';
+  const entry = { token: null, placeId: 7, from: '2030-01-02', to: '2030-01-08', state: 'waiting', position: 2, offer: null, bookedCode: null };
+
+  function recording(answer: () => Response) {
+    const seen: { url: string; method: string; headers: Headers; body: string | undefined }[] = [];
+    const fetchFn = (async (url: string, init: RequestInit = {}) => {
+      seen.push({ url, method: init.method ?? 'GET', headers: new Headers(init.headers), body: init.body === undefined ? undefined : String(init.body) });
+      return answer();
+    }) as typeof fetch;
+    return { seen, api: new SlotsApi('http://api.test/', fetchFn) };
+  }
+
+  const problem = (status: number, code: string, extra: object = {}) => () =>
+    new Response(JSON.stringify({ status, code, title: code, ...extra }), { status, headers: { 'Content-Type': 'application/problem+json' } });
+
+  it('joins with the days and the person in the body', async () => {
+    const { seen, api } = recording(() => new Response(JSON.stringify({ ...entry, token, position: 1 }), { status: 201 }));
+    const join = { placeId: 7, from: '2030-01-02', to: '2030-01-08', name: 'Jana', phone: '0905 123 456', nationalId: '9001011234', language: 'en' as const };
+    expect(await api.joinWaitingList(join)).toMatchObject({ token, position: 1, state: 'waiting' });
+    expect(seen[0]).toMatchObject({ url: 'http://api.test/api/waiting-list', method: 'POST' });
+    expect(seen[0].headers.get('Content-Type')).toBe('application/json');
+    expect(JSON.parse(seen[0].body!)).toEqual(join);
+  });
+
+  it('throws the join\'s refusal with its code and position', async () => {
+    const { api } = recording(problem(409, 'waiting-list-joined', { position: 3 }));
+    const error = await api.joinWaitingList({ placeId: 7, from: 'a', to: 'b', name: 'n', phone: 'p', nationalId: 'i', language: 'sk' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('waiting-list-joined');
+    expect((error as ApiError).problem).toMatchObject({ status: 409, position: 3 });
+  });
+
+  it('sends the token in its header, never in the URL', async () => {
+    const { seen, api } = recording(() => new Response(JSON.stringify(entry), { status: 200 }));
+    const answer = await api.waitingListEntry(token);
+    expect(answer.entry).toEqual(entry);
+    expect(seen[0].url).toBe('http://api.test/api/waiting-list/entry');
+    expect(seen[0].url).not.toContain(token);
+    expect(seen[0].headers.get('Slots-Waiting-List-Token')).toBe(token);
+  });
+
+  it('reads how far the server\'s clock is ahead from its Date header', async () => {
+    const ahead = new Date(Date.now() + 60_000).toUTCString();
+    const { api } = recording(() => new Response(JSON.stringify(entry), { status: 200, headers: { Date: ahead } }));
+    const { serverAheadMs } = await api.waitingListEntry(token);
+    expect(serverAheadMs).toBeGreaterThan(58_000);
+    expect(serverAheadMs).toBeLessThan(61_000);
+    const { api: same } = recording(() => new Response(JSON.stringify(entry), { status: 200, headers: { Date: new Date().toUTCString() } }));
+    expect((await same.waitingListEntry(token)).serverAheadMs).toBe(0);
+  });
+
+  it('throws for an unknown token', async () => {
+    const { api } = recording(problem(404, 'waiting-list-entry-not-found'));
+    await expect(api.waitingListEntry(token)).rejects.toMatchObject({ code: 'waiting-list-entry-not-found' });
+  });
+
+  it('leaves with DELETE and the token in its header', async () => {
+    const { seen, api } = recording(() => new Response(null, { status: 204 }));
+    await api.leaveWaitingList(token);
+    expect(seen[0]).toMatchObject({ url: 'http://api.test/api/waiting-list/entry', method: 'DELETE' });
+    expect(seen[0].headers.get('Slots-Waiting-List-Token')).toBe(token);
+  });
+
+  it('claims the held seat and answers the booking', async () => {
+    const booking = { code: 'ABCDE-FGHJK', placeId: 7, placeName: 'P', address: 'A', day: '2030-01-03', time: '09:00', minutes: 15, name: 'Jana', state: 'active' };
+    const { seen, api } = recording(() => new Response(JSON.stringify(booking), { status: 201 }));
+    expect(await api.claimOffer(token)).toEqual(booking);
+    expect(seen[0]).toMatchObject({ url: 'http://api.test/api/waiting-list/entry/claim', method: 'POST' });
+    expect(seen[0].headers.get('Slots-Waiting-List-Token')).toBe(token);
+  });
+
+  it('throws an expired offer\'s refusal', async () => {
+    const { api } = recording(problem(410, 'offer-expired'));
+    await expect(api.claimOffer(token)).rejects.toMatchObject({ code: 'offer-expired', problem: { status: 410 } });
+    const { api: gone } = recording(problem(409, 'offer-not-found'));
+    await expect(gone.leaveWaitingList(token)).rejects.toMatchObject({ code: 'offer-not-found' });
   });
 });

@@ -2,7 +2,8 @@ import { placesPageSize } from './firstPlaces';
 import { ApiError, query, readJson, readProblem } from './http';
 import { type Clock, type RetryPolicy, type Wait, type WaitReason, parseRetryAfter, sendWithRetry } from './retry';
 import type {
-  Availability, Language, Opening, Page, Person, Place, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
+  Availability, JoinWaitingList, Language, Opening, Page, Person, Place, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
+  WaitingListEntry,
 } from './types';
 
 export interface RetryHooks {
@@ -32,6 +33,25 @@ const json = { 'Content-Type': 'application/json' };
 
 /** The header a waiting-room token travels in (never the URL). */
 export const roomTokenHeader = 'Waiting-Room-Token';
+
+/** The header a waiting-list entry's token travels in (never the URL path). */
+export const waitingListTokenHeader = 'Slots-Waiting-List-Token';
+
+/**
+ * How far the server's clock (its Date header) is ahead of this one, so a deadline it names counts
+ * down right on a device whose clock is off. Date has whole seconds: under two seconds counts as none.
+ */
+function serverAheadMs(response: Response): number {
+  const serverNow = Date.parse(response.headers.get('Date') ?? '');
+  const ahead = Number.isNaN(serverNow) ? 0 : serverNow - Date.now();
+  return Math.abs(ahead) < 2_000 ? 0 : ahead;
+}
+
+/** An entry as the server answered it, and how far its clock is ahead of this one. */
+export interface EntryAnswer {
+  entry: WaitingListEntry;
+  serverAheadMs: number;
+}
 
 /** A status answer, when the server asks to be asked again, and how far its clock is ahead of this one. */
 export interface RoomAnswer {
@@ -96,11 +116,34 @@ export class SlotsApi {
     const retryAfterMs = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
     if (!response.ok) throw new ApiError(await readProblem(response), retryAfterMs);
     const status = (await response.json()) as RoomStatus;
-    // The admission deadline is the server's clock; a device whose clock is off still counts down right.
-    // Date has whole seconds, so a difference under two seconds is taken as none.
-    const serverNow = Date.parse(response.headers.get('Date') ?? '');
-    const ahead = Number.isNaN(serverNow) ? 0 : serverNow - Date.now();
-    return { status, askAgainMs: retryAfterMs ?? status.askAgainSeconds * 1000, serverAheadMs: Math.abs(ahead) < 2_000 ? 0 : ahead };
+    // The admission deadline is the server's clock.
+    return { status, askAgainMs: retryAfterMs ?? status.askAgainSeconds * 1000, serverAheadMs: serverAheadMs(response) };
+  }
+
+  /** Onto the place's waiting list (201: the entry with its token); throws ApiError (seats-free, waiting-list-joined, …). */
+  async joinWaitingList(join: JoinWaitingList): Promise<WaitingListEntry> {
+    return readJson(await this.fetchFn(`${this.base}/api/waiting-list`, { method: 'POST', body: JSON.stringify(join), headers: json }));
+  }
+
+  /** Where the entry stands; throws ApiError (waiting-list-entry-not-found). */
+  async waitingListEntry(token: string, signal?: AbortSignal): Promise<EntryAnswer> {
+    const response = await this.fetchFn(`${this.base}/api/waiting-list/entry`, { headers: { [waitingListTokenHeader]: token }, signal });
+    const entry = await readJson<WaitingListEntry>(response);
+    return { entry, serverAheadMs: serverAheadMs(response) };
+  }
+
+  /** Off the waiting list; a seat held for the entry goes to the next in line. */
+  async leaveWaitingList(token: string): Promise<void> {
+    const response = await this.fetchFn(`${this.base}/api/waiting-list/entry`, { method: 'DELETE', headers: { [waitingListTokenHeader]: token } });
+    if (!response.ok) throw new ApiError(await readProblem(response));
+  }
+
+  /**
+   * Books the seat held for the entry; throws ApiError (offer-expired, offer-not-found, already-booked).
+   * A claim again answers the same booking, so a lost answer may simply be claimed again.
+   */
+  async claimOffer(token: string): Promise<Reservation> {
+    return readJson(await this.fetchFn(`${this.base}/api/waiting-list/entry/claim`, { method: 'POST', headers: { [waitingListTokenHeader]: token } }));
   }
 
   async find(code: string, proof: Proof): Promise<Reservation> {

@@ -29,6 +29,19 @@ export interface Person {
 
 export type Reservation = Schemas['ReservationDto'];
 
+/** A place in a place's waiting list; the offer, while a seat is held for it (the document omits its null). */
+export type WaitingListOffer = Schemas['WaitingListOfferDto'];
+export type WaitingListState = Schemas['WaitingListEntryDto']['state'];
+export type WaitingListEntry = Omit<Schemas['WaitingListEntryDto'], 'offer'> & { offer: WaitingListOffer | null };
+
+/** Joining a place's waiting list for the days one could come (to at most 30 days after from). */
+export interface JoinWaitingList extends Person {
+  placeId: number;
+  from: string;
+  to: string;
+  language: Language;
+}
+
 /** An opening as people see it: the places whose booking goes through its waiting room. */
 export type Opening = Schemas['PublicOpeningDto'];
 
@@ -115,6 +128,7 @@ export type RequestsFitTheContract = [
   Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,
   Fits<SlotRef, Schemas['RescheduleRequest']>,
   Fits<{ nationalId: string }, Schemas['JoinRequest']>,
+  Fits<JoinWaitingList, Schemas['JoinWaitingListRequest']>,
   Fits<NewOpening, Schemas['CreateOpeningRequest']>,
   Fits<CancelBlockRequest, Schemas['CancelBlockRequest']>,
 ];
@@ -133,6 +147,8 @@ export type RequiredFieldsAreRequired = [
   Holds<IsRequired<Schemas['RescheduleRequest'], 'placeId'>>,
   Holds<IsRequired<Schemas['RescheduleRequest'], 'day'>>,
   Holds<IsRequired<Schemas['RescheduleRequest'], 'time'>>,
+  Holds<IsRequired<Schemas['JoinWaitingListRequest'], 'from'>>,
+  Holds<IsRequired<Schemas['JoinWaitingListRequest'], 'to'>>,
 ];
 
 /** Who a staff token signs in: its subject, highest role and places (empty for admin: every place). */

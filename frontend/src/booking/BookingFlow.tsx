@@ -9,6 +9,8 @@ import { forgetToken } from '../room/roomTokens';
 import { type Admission, WaitingRoom } from '../room/WaitingRoom';
 import { Notice } from '../ui/Notice';
 import { StepHeading } from '../ui/StepHeading';
+import { JoinWaitingListForm } from '../waitlist/JoinWaitingListForm';
+import type { DayRange } from '../waitlist/waitlist';
 import { Confirmation } from './Confirmation';
 import { PersonForm } from './PersonForm';
 import { PlacePicker } from './PlacePicker';
@@ -20,12 +22,19 @@ type Step =
   | { name: 'room'; place: Place; opening: Opening }
   | { name: 'slot'; place: Place; notice?: MessageKey }
   | { name: 'person'; place: Place; slot: PickedSlot }
+  | { name: 'waitlist'; place: Place; range: DayRange; today: string }
   | { name: 'done'; place: Place; slot: PickedSlot; reservation: Reservation };
+
+/** Today on the place's own clock (yyyy-MM-dd). */
+function todayOf(place: Place): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: place.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
 
 const nobody: Person = { name: '', phone: '', nationalId: '' };
 
 /**
- * Place → (waiting room, while the place is in an opening) → week → person → confirmation.
+ * Place → (waiting room, while the place is in an opening) → week → person → confirmation; from a
+ * week with no free seat (or a slot that filled meanwhile), the place's waiting list.
  * Personal data lives only in this component's memory. A link that names the place (placeId, from
  * a site's cancel SMS) starts at that place's week.
  */
@@ -129,7 +138,8 @@ export function BookingFlow({ placeId }: { placeId?: number }) {
               <strong>{step.place.name}</strong>, {step.place.address}{' '}
               <button type="button" className="link" onClick={() => setStep({ name: 'place' })}>{t('changePlace')}</button>
             </p>
-            <WeekView placeId={step.place.id} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })} />
+            <WeekView placeId={step.place.id} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
+              onJoinWaitingList={(range, today) => setStep({ name: 'waitlist', place: step.place, range, today })} />
           </section>
         );
       case 'person':
@@ -152,7 +162,13 @@ export function BookingFlow({ placeId }: { placeId?: number }) {
             }}
             onChangeSlot={() => setStep({ name: 'slot', place: step.place })}
             onPickAlternative={(alternative) => void takeAlternative(step.place, step.slot, alternative)}
+            onJoinWaitingList={() => setStep({ name: 'waitlist', place: step.place, range: { from: step.slot.day, to: step.slot.day }, today: todayOf(step.place) })}
           />
+        );
+      case 'waitlist':
+        return (
+          <JoinWaitingListForm key={step.place.id} place={step.place} range={step.range} today={step.today}
+            person={person} onPersonChange={setPerson} onBack={() => setStep({ name: 'slot', place: step.place })} />
         );
       case 'done':
         return (

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import type { Alternative, Person, Place, Problem, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
-import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { problemMessage } from '../ui/problemMessage';
 import { StepHeading } from '../ui/StepHeading';
 import { Alternatives } from './Alternatives';
 import { formatDay } from './dates';
+import { PersonFields } from './PersonFields';
 import type { PickedSlot } from './WeekView';
 import { useBookingAttempt } from './useBookingAttempt';
 import { personRules, validatePerson } from './validation';
@@ -24,6 +24,8 @@ interface PersonFormProps {
   roomToken?: string;
   /** The booking was refused for want of a turn: into the waiting room of that opening. */
   onRoomNeeded: (openingId: number | undefined) => void;
+  /** The slot filled meanwhile: onto the place's waiting list for its day instead. */
+  onJoinWaitingList: () => void;
 }
 
 type FieldErrors = Partial<Record<keyof Person, string>>;
@@ -31,7 +33,7 @@ const fields: (keyof Person)[] = ['name', 'phone', 'nationalId'];
 
 /** Step 3: who is coming; then the booking itself, with waiting and refusals. */
 export function PersonForm({
-  place, slot, person, onPersonChange, onBooked, onChangeSlot, onPickAlternative, roomToken, onRoomNeeded,
+  place, slot, person, onPersonChange, onBooked, onChangeSlot, onPickAlternative, roomToken, onRoomNeeded, onJoinWaitingList,
 }: PersonFormProps) {
   const { t, lang } = useI18n();
   const { submit, stop, inFlight, wait } = useBookingAttempt();
@@ -93,16 +95,13 @@ export function PersonForm({
         <div className="notice notice-error" role="alert">
           <p>{t('slotFull')}</p>
           <Alternatives alternatives={problem.alternatives ?? []} onPick={onPickAlternative} />
+          <p><button type="button" className="link" onClick={onJoinWaitingList}>{t('wlJoin')}</button></p>
         </div>
       )}
       {problem && !slotFull && <Notice kind="error">{problemMessage(problem, t)}</Notice>}
       <form onSubmit={confirm} noValidate>
-        <Field label={t('name')} name="name" autoComplete="name" value={person.name} onChange={change('name')}
-          onBlur={() => setTouched((s) => ({ ...s, name: true }))} error={errorOf('name')} maxLength={100} required />
-        <Field label={t('phone')} name="phone" type="tel" autoComplete="tel" value={person.phone} onChange={change('phone')}
-          onBlur={() => setTouched((s) => ({ ...s, phone: true }))} error={errorOf('phone')} hint={t('phoneHint')} required />
-        <Field label={t('nationalId')} name="nationalId" autoComplete="off" value={person.nationalId} onChange={change('nationalId')}
-          onBlur={() => setTouched((s) => ({ ...s, nationalId: true }))} error={errorOf('nationalId')} hint={t('nationalIdHint')} required />
+        <PersonFields person={person} onChange={(field, value) => change(field)(value)}
+          onBlur={(field) => setTouched((s) => ({ ...s, [field]: true }))} errorOf={errorOf} />
         <button type="submit" className="primary" disabled={inFlight} aria-busy={inFlight}>
           {inFlight ? t('booking') : t('confirm')}
         </button>

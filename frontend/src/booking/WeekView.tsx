@@ -4,6 +4,7 @@ import type { Slot } from '../api/types';
 import { useI18n } from '../i18n/I18n';
 import { LoadState } from '../ui/LoadState';
 import { useLoad } from '../ui/useLoad';
+import { type DayRange, defaultRange } from '../waitlist/waitlist';
 import { addDays, formatDay } from './dates';
 
 export interface PickedSlot {
@@ -15,8 +16,15 @@ export interface PickedSlot {
 // The API books 30 days ahead: five weeks from today cover them.
 const lastWeek = 4;
 
-/** A week of free seats at one place: days to choose from, then that day's times. */
-export function WeekView({ placeId, onPick }: { placeId: number; onPick: (slot: PickedSlot) => void }) {
+interface WeekViewProps {
+  placeId: number;
+  onPick: (slot: PickedSlot) => void;
+  /** No seat is free on the shown days: onto the waiting list for them (from today, the place's). */
+  onJoinWaitingList?: (range: DayRange, today: string) => void;
+}
+
+/** A week of free seats at one place: days to choose from, then that day's times; the waiting list when none is free. */
+export function WeekView({ placeId, onPick, onJoinWaitingList }: WeekViewProps) {
   const { t, lang } = useI18n();
   const [week, setWeek] = useState(0);
   const [firstDay, setFirstDay] = useState<string>();
@@ -46,6 +54,17 @@ export function WeekView({ placeId, onPick }: { placeId: number; onPick: (slot: 
       </div>
       <LoadState loaded={availability} />
       {data && days.length === 0 && <p>{t('noSlotsWeek')}</p>}
+      {data && onJoinWaitingList && days.length > 0 && days.every((d) => freeOf(d.slots) === 0) && (
+        <div className="notice notice-info waitlist-offer">
+          <p>{t('wlNoSeats')}</p>
+          <p>
+            <button type="button" className="primary" onClick={() => {
+              const today = firstDay ?? data.from;
+              onJoinWaitingList(defaultRange({ from: data.from, to: data.to }, today), today);
+            }}>{t('wlJoin')}</button>
+          </p>
+        </div>
+      )}
       {days.length > 0 && (
         <ul className="days" aria-label={t('chooseDay')}>
           {days.map((d) => (

@@ -34,6 +34,19 @@ describe('the hash route', () => {
     }
   });
 
+  it('opens a waiting-list entry from its offer SMS\'s link', () => {
+    const token = '0123456789abcdef0123456789abcdef';
+    expect(parseRoute(`#/waitlist/${token}`)).toEqual({ name: 'waitlist', token });
+    expect(parseRoute(`#/waitlist/${token}/`)).toEqual({ name: 'waitlist', token });
+    expect(parseRoute(`#/waitlist/${token.toUpperCase()}`)).toEqual({ name: 'waitlist', token });
+  });
+
+  it('is the booking flow for a waiting-list link whose token is not one', () => {
+    for (const hash of ['#/waitlist', '#/waitlist/', '#/waitlist/abc', `#/waitlist/${'g'.repeat(32)}`, `#/waitlist/${'a'.repeat(33)}`, '#/waitlist/%E0%A4%A', `#/waitlist/${'a'.repeat(32)}/x`]) {
+      expect(parseRoute(hash), hash).toEqual({ name: 'book' });
+    }
+  });
+
   it('does not take a place or a screen with more parts', () => {
     expect(parseRoute('#/staff/1')).toEqual({ name: 'book' });
     expect(parseRoute('#/manage/ABC/DEF')).toEqual({ name: 'book' });

@@ -3,11 +3,13 @@ import { useEffect, useState } from 'react';
 /**
  * Where the page is. Booking and manage may carry what an SMS link names: the place to book again at
  * (#/place/12, after a site cancelled a block) or the booking code to look up (#/manage/K7Q2M-X4P9A,
- * from a reminder); the code only fills the form in, the page still asks for the proof.
+ * from a reminder); the code only fills the form in, the page still asks for the proof. A waiting-list
+ * offer's SMS links to the entry by its token (#/waitlist/<32 hex>), which the page sends in a header.
  */
 export type Route =
   | { name: 'book'; placeId?: number }
   | { name: 'manage'; code?: string }
+  | { name: 'waitlist'; token: string }
   | { name: 'admin' }
   | { name: 'staff' };
 
@@ -40,6 +42,10 @@ export function parseRoute(hash: string, search = ''): Route {
     // A code as people read it off an SMS or a ticket; anything else is not one and fills nothing in.
     const code = segment(second).trim().toUpperCase();
     return /^[A-Z0-9-]{1,32}$/.test(code) ? { name: 'manage', code } : { name: 'manage' };
+  }
+  if (first === 'waitlist' && second !== undefined) {
+    const token = segment(second).trim().toLowerCase();
+    if (/^[0-9a-f]{32}$/.test(token)) return { name: 'waitlist', token };
   }
   if (first === 'place' && second !== undefined && /^\d{1,10}$/.test(second)) {
     const placeId = Number(second);
