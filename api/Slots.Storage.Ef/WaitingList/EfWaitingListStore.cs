@@ -43,10 +43,19 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
         {
             return new JoinAnswer(JoinStatus.SeatsFree);
         }
-        await db.Database.ExecuteSqlAsync($"""
-            INSERT INTO waitlist (place_id, from_day, to_day, person_hash, phone, name, language, token, joined_at, state)
-            VALUES ({c.PlaceId}, {c.From}, {c.To}, {c.PersonHash}, {c.Phone}, {c.Name}, {c.Language}, {c.Token}, {now}, {Waiting})
-            """, ct);
+        try
+        {
+            await db.Database.ExecuteSqlAsync($"""
+                INSERT INTO waitlist (place_id, from_day, to_day, person_hash, phone, name, language, token, joined_at, state)
+                VALUES ({c.PlaceId}, {c.From}, {c.To}, {c.PersonHash}, {c.Phone}, {c.Name}, {c.Language}, {c.Token}, {now}, {Waiting})
+                """, ct);
+        }
+        catch (Exception ex) when (scope.ServiceProvider.GetRequiredService<EfDialect>().IsUniqueViolation(ex))
+        {
+            // The same person joining twice at once: the other join came first (ux_waitlist_person).
+            await tx.RollbackAsync(ct);
+            return await JoinAsync(command, ct);
+        }
         var position = await PositionAsync(db, c.Token, ct);
         await tx.CommitAsync(ct);
         return new JoinAnswer(JoinStatus.Joined, c.Token, position);

@@ -189,6 +189,21 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : IClassFi
     }
 
     [Fact]
+    public async Task The_same_person_joining_twice_at_once_gets_one_entry()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, _) = await SoldOutAsync(day);
+        var person = People.Next();
+
+        var answers = await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => host.Client().SendAsync(Join(place, day, day, person))));
+
+        Assert.Single(answers, a => a.StatusCode == HttpStatusCode.Created);
+        Assert.All(answers.Where(a => a.StatusCode != HttpStatusCode.Created), a => Assert.Equal(HttpStatusCode.Conflict, a.StatusCode));
+        Assert.Equal(1, await _rows!.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
+    }
+
+    [Fact]
     public async Task Leaving_by_token_hands_a_held_seat_to_the_next_and_an_unknown_token_reveals_nothing()
     {
         var host = await StartAsync();
