@@ -43,6 +43,8 @@ public sealed class SqliteBackend : StorageBackend
         services.AddSingleton<IWaitingListStore, Slots.Storage.Sqlite.WaitingList.SqliteWaitingListStore>();
         services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));
         services.AddEfColdSide<SqliteDialect>(connectionString);
+        // Replaces AddEfColdSide's EF store (the last registration wins): reminders join the writer's group commit.
+        services.AddSingleton<Slots.Reminders.IReminderStore, Slots.Storage.Sqlite.Reminders.SqliteReminderStore>();
     }
 }
 
