@@ -90,8 +90,10 @@ public abstract partial class EfStaffStore
         {
             var horizon = await scope.ServiceProvider.GetRequiredService<HotWindowLoader>().LockHorizonAsync(block.PlaceId, ct, shared: true);
             var kept = block.Day < horizon
-                ? await db.HotReservations.CountAsync(r => r.PlaceId == block.PlaceId && r.Day == block.Day
-                    && r.StartMinute >= block.FromMinute && r.StartMinute < block.ToMinute, ct)
+                ? await (from s in db.HotSeats
+                         where s.PlaceId == block.PlaceId && s.Day == block.Day && s.StartMinute >= block.FromMinute && s.StartMinute < block.ToMinute
+                         join r in db.HotReservations on s.Code equals r.Code
+                         select r).CountAsync(ct)
                 : await db.Reservations.CountAsync(r => r.PlaceId == block.PlaceId && r.Day == block.Day
                     && r.StartMinute >= block.FromMinute && r.StartMinute < block.ToMinute && r.CancelledAt == null, ct);
             await DropFreeSeatsAsync(db, block, ct);
@@ -117,11 +119,12 @@ public abstract partial class EfStaffStore
     /// <summary>A hot day's batch: the bookings leave the hot rows (seat, holder, row) with a change record for the disk copy.</summary>
     private static async Task<int> CancelHotAsync(SlotsDbContext db, SiteCancelRecord block, long now, int batch, bool locking, CancellationToken ct)
     {
-        var lockRows = locking ? "FOR UPDATE" : "";
+        var lockRows = locking ? "FOR UPDATE OF h" : "";
         var taken = await Run(db, $$"""
             WITH picked AS (
-                SELECT h.code, h.place_id, h.day FROM hot_reservations h
-                WHERE h.place_id = {0} AND h.day = {1} AND h.start_minute >= {2} AND h.start_minute < {3} AND h.starts_at > {4}
+                SELECT h.code, h.place_id, h.day
+                FROM hot_seats s JOIN hot_reservations h ON h.code = s.code
+                WHERE s.place_id = {0} AND s.day = {1} AND s.start_minute >= {2} AND s.start_minute < {3} AND s.starts_at > {4}
                   AND NOT EXISTS (SELECT 1 FROM attendance a WHERE a.code = h.code)
                 ORDER BY h.code LIMIT {5} {{lockRows}})
             INSERT INTO attendance (code, place_id, day, state, at, by)
@@ -133,9 +136,10 @@ public abstract partial class EfStaffStore
             return 0;
         }
         // The rows this batch took: marked cancelled by the site and still hot (earlier batches' rows are gone).
+        // Found from the day's door records (attendance's place and day index), then by code.
         var takenRows = $$"""
-            FROM hot_reservations h JOIN attendance a ON a.code = h.code AND a.state = {{CancelledBySite}}
-            WHERE h.place_id = {0} AND h.day = {1}
+            FROM attendance a JOIN hot_reservations h ON h.code = a.code
+            WHERE a.place_id = {0} AND a.day = {1} AND a.state = {{CancelledBySite}}
             """;
         object[] args = [block.PlaceId, block.Day, now, block.Reason];
         await Run(db, $$"""

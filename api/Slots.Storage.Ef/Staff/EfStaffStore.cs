@@ -25,8 +25,14 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         var rows = new List<RosterRow>();
         if (day < horizon && hotFrom is { } first && day >= first)
         {
-            // A hot day: the active bookings are the hot rows; the disk copies of them are not read.
-            foreach (var r in await db.HotReservations.AsNoTracking().Where(r => r.PlaceId == placeId && r.Day == day).ToListAsync(ct))
+            // A hot day: the active bookings are the hot rows; the disk copies of them are not read. Found
+            // through the day's seats (one range of the seats' key) and then by code: hot_reservations
+            // has no index on place and day, and one would cost every booking a write.
+            var hot = await (from s in db.HotSeats.AsNoTracking()
+                             where s.PlaceId == placeId && s.Day == day && s.Code != null
+                             join r in db.HotReservations.AsNoTracking() on s.Code equals r.Code
+                             select r).ToListAsync(ct);
+            foreach (var r in hot)
             {
                 rows.Add(Row(r.Code, r.StartMinute, r.Minutes, r.SeatNo, r.Name, r.Phone, r.Language, door));
             }
