@@ -1,4 +1,3 @@
-using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Reminders;
 using Slots.Reservations;
@@ -24,7 +23,7 @@ public sealed class SqliteReminderStore(IServiceScopeFactory scopes, SqliteWrite
     private static int Queue(SqliteHotPath hot, int placeId, DateOnly day, long now, int batch)
     {
         var id = Random.Shared.NextInt64(1, long.MaxValue);
-        var taken = Command(hot, """
+        var taken = hot.Command("""
             INSERT INTO reminders (code, starts_at, place_id, day, queued_at, batch)
             SELECT s.code, s.starts_at, s.place_id, s.day, $now, $id
             FROM hot_seats s JOIN hot_reservations h ON h.code = s.code
@@ -36,7 +35,7 @@ public sealed class SqliteReminderStore(IServiceScopeFactory scopes, SqliteWrite
             """, ("$now", now), ("$id", id), ("$place", placeId), ("$day", day), ("$batch", batch)).ExecuteNonQuery();
         if (taken > 0)
         {
-            Command(hot, $"""
+            hot.Command($"""
                 INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
                 SELECT {(int)ChangeKind.Reminder}, h.code, h.phone, h.language, h.place_id, h.day, h.start_minute, $now
                 FROM reminders r JOIN hot_reservations h ON h.code = r.code AND h.starts_at = r.starts_at
@@ -45,17 +44,5 @@ public sealed class SqliteReminderStore(IServiceScopeFactory scopes, SqliteWrite
                 """, ("$now", now), ("$id", id)).ExecuteNonQuery();
         }
         return taken;
-    }
-
-    private static SqliteCommand Command(SqliteHotPath hot, string sql, params (string Name, object Value)[] args)
-    {
-        var command = hot.Connection.CreateCommand();
-        command.Transaction = hot.Transaction;
-        command.CommandText = sql;
-        foreach (var (name, value) in args)
-        {
-            command.Parameters.AddWithValue(name, value);
-        }
-        return command;
     }
 }

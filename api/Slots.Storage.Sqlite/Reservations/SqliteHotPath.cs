@@ -227,7 +227,12 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
         Command(Sql.InsertChange, ("$kind", (int)kind), ("$code", code), ("$now", now)).ExecuteNonQuery();
     }
 
-    private SqliteCommand Command(string sql, params ReadOnlySpan<(string Name, object Value)> parameters)
+    /// <summary>
+    /// The statement prepared once on the writer's connection and bound to these values, in the
+    /// writer's transaction. Other stores whose writes join the group commit (the waiting list's
+    /// claim, reminders) run theirs through it too. The command stays the hot path's: do not dispose it.
+    /// </summary>
+    public SqliteCommand Command(string sql, params ReadOnlySpan<(string Name, object Value)> parameters)
     {
         if (!_commands.TryGetValue(sql, out var command))
         {

@@ -1,5 +1,4 @@
 using System.Globalization;
-using Microsoft.Data.Sqlite;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Reservations;
 using Slots.Storage.Ef.WaitingList;
@@ -23,7 +22,7 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         long entry;
         string person, phone, name, language;
         int state;
-        using (var read = Command(hot, "SELECT id, person_hash, phone, name, language, state FROM waitlist WHERE token = $token", ("$token", token)).ExecuteReader())
+        using (var read = hot.Command("SELECT id, person_hash, phone, name, language, state FROM waitlist WHERE token = $token", ("$token", token)).ExecuteReader())
         {
             if (!read.Read())
             {
@@ -32,7 +31,7 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
             (entry, person, phone, name, language, state) = (read.GetInt64(0), read.GetString(1), read.GetString(2), read.GetString(3), read.GetString(4), read.GetInt32(5));
         }
         // A claim again answers the booking it made.
-        using (var done = Command(hot, """
+        using (var done = hot.Command("""
             SELECT o.place_id, o.day, o.start_minute, o.code, s.minutes FROM waitlist_offers o
             JOIN slots s ON s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute
             WHERE o.entry_id = $entry AND o.state = 2 ORDER BY o.id DESC LIMIT 1
@@ -47,7 +46,7 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         long offer, expires;
         SlotKey slot;
         int seat;
-        using (var open = Command(hot, """
+        using (var open = hot.Command("""
             SELECT id, place_id, day, start_minute, seat_no, expires_at FROM waitlist_offers
             WHERE entry_id = $entry AND state = 1 ORDER BY id DESC LIMIT 1
             """, ("$entry", entry)).ExecuteReader())
@@ -65,7 +64,7 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         }
         var hold = EfWaitingListStore.HoldCode(offer);
         (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$seat", seat)];
-        Command(hot, """
+        hot.Command("""
             UPDATE hot_seats SET code = NULL
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $hold
             """, [.. key, ("$hold", hold)]).ExecuteNonQuery();
@@ -74,27 +73,15 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         if (booked is not { Status: ReservationStatus.Reserved } result)
         {
             // Not booked: the seat stays held (the writer is alone, so nobody took it meanwhile).
-            Command(hot, """
+            hot.Command("""
                 UPDATE hot_seats SET code = $hold
                 WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code IS NULL
                 """, [.. key, ("$hold", hold)]).ExecuteNonQuery();
             return new ClaimAnswer(booked?.Status == ReservationStatus.AlreadyBooked ? ClaimStatus.AlreadyBooked : ClaimStatus.NoOffer);
         }
-        Command(hot, "UPDATE waitlist_offers SET state = 2, decided_at = $at, code = $code WHERE id = $offer",
+        hot.Command("UPDATE waitlist_offers SET state = 2, decided_at = $at, code = $code WHERE id = $offer",
             ("$at", at), ("$code", result.Code!), ("$offer", offer)).ExecuteNonQuery();
-        Command(hot, "UPDATE waitlist SET state = 3, decided_at = $at WHERE id = $entry", ("$at", at), ("$entry", entry)).ExecuteNonQuery();
+        hot.Command("UPDATE waitlist SET state = 3, decided_at = $at WHERE id = $entry", ("$at", at), ("$entry", entry)).ExecuteNonQuery();
         return new ClaimAnswer(ClaimStatus.Claimed, result.Code, slot, result.Minutes);
-    }
-
-    private static SqliteCommand Command(SqliteHotPath hot, string sql, params (string Name, object Value)[] args)
-    {
-        var command = hot.Connection.CreateCommand();
-        command.Transaction = hot.Transaction;
-        command.CommandText = sql;
-        foreach (var (name, value) in args)
-        {
-            command.Parameters.AddWithValue(name, value);
-        }
-        return command;
     }
 }
