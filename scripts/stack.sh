@@ -3,6 +3,9 @@
 #   PostgreSQL, RabbitMQ, N API instances, the scheduler (when it exists), HAProxy in front.
 # Usage (through ./slots, which installs missing Debian packages first):
 #   ./slots stack up       build once, start what is not running, wait until healthy, print the URLs
+#   ./slots stack up --ha  the high-availability form instead (scripts/stack-ha.sh): etcd, Patroni-managed
+#                          PostgreSQL nodes, a 3-node RabbitMQ cluster, 2 HAProxy peers; the state folder
+#                          remembers the form, so down, status, pids and start need no flag
 #   ./slots stack down     stop everything (SIGTERM, bounded wait, then SIGKILL)
 #   ./slots stack status   each process and its health, and each .NET process's key figures from /metrics
 #   scripts/stack.sh pids PART          the process ids of one part (api1, scheduler2, postgres, rabbitmq, …), for the chaos soak
@@ -445,6 +448,25 @@ start_part() {
     *) say "unknown part $1" >&2; return 2 ;;
   esac
 }
+
+# The high-availability form: asked for with `up --ha` (or SLOTS_STACK_HA=1), remembered in the state folder.
+if [ "${1:-}" = up ] && [ "${2:-}" = --ha ]; then SLOTS_STACK_HA=1; fi
+if [ "${SLOTS_STACK_HA:-0}" = 1 ] || [ -f "$STATE/ha" ]; then
+  # shellcheck source=scripts/stack-ha.sh
+  . "$ROOT/scripts/stack-ha.sh"
+  ha_connections
+  case "${1:-}" in
+    up) ha_up ;;
+    start) ha_start_part "${2:?usage: stack.sh start PART}" ;;
+    pids) ha_pids "${2:?usage: stack.sh pids PART}" ;;
+    primary) pg_primary_name ;;
+    wipe) ha_wipe ;;
+    down) ha_down ;;
+    status) ha_status ;;
+    *) say "usage: ./slots stack up [--ha]|down|status"; exit 2 ;;
+  esac
+  exit
+fi
 
 case "${1:-}" in
   up) up ;;
