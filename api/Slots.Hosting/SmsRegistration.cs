@@ -10,7 +10,9 @@ public static class SmsRegistration
     /// <summary>
     /// SMS wherever the jobs run: the outbox relay and the sender, and the transport that
     /// Slots:Sms:Transport names (Auto: RabbitMQ when ConnectionStrings:RabbitMq is set, else
-    /// straight to the sender). The backend's ISmsStore comes with AddSlotsStorage.
+    /// straight to the sender). The connection string is one amqp:// URI, or one per node of a
+    /// cluster separated by commas (BrokerAddress reads it, refusing a bad one at start). The
+    /// backend's ISmsStore comes with AddSlotsStorage.
     /// </summary>
     public static IHostApplicationBuilder AddSlotsSms(this IHostApplicationBuilder builder)
     {

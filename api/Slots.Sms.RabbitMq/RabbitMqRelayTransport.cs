@@ -74,7 +74,7 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
             return _channel;
         }
         await ResetAsync();
-        _connection = await broker.Factory("slots-sms-relay").CreateConnectionAsync(ct);
+        _connection = await broker.ConnectAsync("slots-sms-relay", ct);
         _channel = await _connection.CreateChannelAsync(
             new CreateChannelOptions(publisherConfirmationsEnabled: true, publisherConfirmationTrackingEnabled: true), ct);
         await broker.DeclareAsync(_channel, ct);

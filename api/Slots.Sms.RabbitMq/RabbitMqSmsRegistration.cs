@@ -7,17 +7,15 @@ public static class RabbitMqSmsRegistration
 {
     /// <summary>
     /// SMS work through RabbitMQ: the relay publishes with confirms, the consumer sends (as a
-    /// hosted service), dead letters can be listed and replayed.
+    /// hosted service), dead letters can be listed and replayed. The connection string names one
+    /// node, or every node of a cluster (comma-separated amqp:// URIs).
     /// </summary>
     public static IHostApplicationBuilder AddRabbitMqSms(this IHostApplicationBuilder builder, string? connectionString, SmsOptions options)
     {
-        if (string.IsNullOrWhiteSpace(connectionString) || !Uri.TryCreate(connectionString, UriKind.Absolute, out var uri) || uri.Scheme is not ("amqp" or "amqps"))
-        {
-            throw new InvalidOperationException(
-                $"{SmsOptions.Section}:Transport is RabbitMq, but ConnectionStrings:{SmsOptions.ConnectionStringName} is not an amqp:// URI.");
-        }
+        // Refused here, at start, rather than at the first connect: a wrong list is a deployment mistake.
+        var address = BrokerAddress.Parse(connectionString);
         var services = builder.Services;
-        services.AddSingleton(new SmsBroker(uri, options));
+        services.AddSingleton(new SmsBroker(address, options));
         services.AddSingleton<RabbitMqRelayTransport>();
         services.AddSingleton<IOutboxTransport>(sp => sp.GetRequiredService<RabbitMqRelayTransport>());
         services.AddSingleton<SmsDeadLetters>();

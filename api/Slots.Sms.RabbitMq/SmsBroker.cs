@@ -5,8 +5,8 @@ using RabbitMQ.Client;
 namespace Slots.Sms.RabbitMq;
 
 /// <summary>
-/// The RabbitMQ side of SMS: where the broker is (ConnectionStrings:RabbitMq, an amqp:// URI) and
-/// the queues. All queues are durable quorum queues (replicated when RabbitMQ is clustered):
+/// The RabbitMQ side of SMS: where the broker is (ConnectionStrings:RabbitMq, see
+/// <see cref="BrokerAddress"/>) and the queues. All queues are durable quorum queues (replicated when RabbitMQ is clustered):
 /// <list type="bullet">
 /// <item>the work queue (Slots:Sms:Queue, default slots.sms), which the relay publishes to and the consumer reads;</item>
 /// <item>one delay queue per retry delay (slots.sms.delay.5000ms, …): a message waits there for the
@@ -15,25 +15,33 @@ namespace Slots.Sms.RabbitMq;
 /// to inspect and replay.</item>
 /// </list>
 /// </summary>
-public sealed class SmsBroker(Uri uri, SmsOptions options)
+public sealed class SmsBroker(BrokerAddress address, SmsOptions options)
 {
     public const string TryHeader = "x-slots-try";
     public const string ErrorHeader = "x-slots-error";
 
-    public Uri Uri { get; } = uri;
+    public BrokerAddress Address { get; } = address;
     public string WorkQueue => options.Queue;
     public string DeadQueue => options.Queue + ".dead";
 
     public string DelayQueue(TimeSpan delay) => $"{options.Queue}.delay.{(long)delay.TotalMilliseconds}ms";
 
-    /// <summary>Automatic recovery off: the relay and the consumer reconnect themselves, with back-off, and re-declare what they use.</summary>
-    public ConnectionFactory Factory(string clientName) => new()
+    /// <summary>
+    /// A connection to any node on the list that is up (tried in random order). Automatic recovery
+    /// off: the relay and the consumer reconnect themselves, with back-off, through here again, so
+    /// a reconnect after a node died lands on a live one, and they re-declare what they use.
+    /// </summary>
+    public Task<IConnection> ConnectAsync(string clientName, CancellationToken ct)
     {
-        Uri = Uri,
-        ClientProvidedName = clientName,
-        AutomaticRecoveryEnabled = false,
-        RequestedConnectionTimeout = TimeSpan.FromSeconds(10),
-    };
+        var factory = new ConnectionFactory
+        {
+            Uri = Address.Credentials,
+            ClientProvidedName = clientName,
+            AutomaticRecoveryEnabled = false,
+            RequestedConnectionTimeout = TimeSpan.FromSeconds(10),
+        };
+        return factory.CreateConnectionAsync(Address.Endpoints, clientName, ct);
+    }
 
     /// <summary>Declares every queue (idempotent; the same arguments every time).</summary>
     public async Task DeclareAsync(IChannel channel, CancellationToken ct)

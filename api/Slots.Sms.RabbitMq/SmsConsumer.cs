@@ -62,7 +62,7 @@ public sealed partial class SmsConsumer(
     private async Task ConsumeUntilClosedAsync(CancellationToken stoppingToken)
     {
         var prefetch = Math.Max((ushort)1, options.Value.Prefetch);
-        await using var connection = await broker.Factory("slots-sms-consumer").CreateConnectionAsync(stoppingToken);
+        await using var connection = await broker.ConnectAsync("slots-sms-consumer", stoppingToken);
         await using var channel = await connection.CreateChannelAsync(new CreateChannelOptions(false, false, consumerDispatchConcurrency: prefetch), stoppingToken);
         // Retries and dead letters are published on a channel of their own, with confirms, before the original is acked.
         await using var publisher = await connection.CreateChannelAsync(new CreateChannelOptions(true, true), stoppingToken);

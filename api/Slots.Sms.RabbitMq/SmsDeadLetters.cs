@@ -15,7 +15,7 @@ public sealed class SmsDeadLetters(SmsBroker broker)
     /// <summary>Up to <paramref name="max"/> messages, oldest first; they stay in the queue.</summary>
     public async Task<IReadOnlyList<DeadLetter>> ListAsync(int max, CancellationToken ct)
     {
-        await using var connection = await broker.Factory("slots-sms-dead-letters").CreateConnectionAsync(ct);
+        await using var connection = await broker.ConnectAsync("slots-sms-dead-letters", ct);
         await using var channel = await connection.CreateChannelAsync(cancellationToken: ct);
         await broker.DeclareAsync(channel, ct);
         var found = new List<DeadLetter>();
@@ -33,7 +33,7 @@ public sealed class SmsDeadLetters(SmsBroker broker)
     /// <summary>Moves dead letters back to the work queue (those with the given ids, or all when none given). Returns how many.</summary>
     public async Task<int> ReplayAsync(IReadOnlyCollection<string> messageIds, CancellationToken ct)
     {
-        await using var connection = await broker.Factory("slots-sms-dead-letters").CreateConnectionAsync(ct);
+        await using var connection = await broker.ConnectAsync("slots-sms-dead-letters", ct);
         await using var channel = await connection.CreateChannelAsync(new CreateChannelOptions(true, true), ct);
         await broker.DeclareAsync(channel, ct);
         // Bounded by what is there now: skipped messages stay unacked until the channel closes.
