@@ -57,7 +57,8 @@ public sealed class SmsWorld : IAsyncDisposable
         SmsSender? sender,
         IReadOnlyDictionary<string, string?>? settings = null,
         int capacity = 10,
-        Func<ISmsStore, ISmsStore>? wrapStore = null)
+        Func<ISmsStore, ISmsStore>? wrapStore = null,
+        Func<IOutboxTransport, IOutboxTransport>? wrapTransport = null)
     {
         var queue = $"sms-test-{Guid.NewGuid():N}";
         var config = new Dictionary<string, string?>
@@ -112,6 +113,15 @@ public sealed class SmsWorld : IAsyncDisposable
             var backendStore = builder.Services.Last(d => d.ServiceType == typeof(ISmsStore)).ImplementationType!;
             builder.Services.RemoveAll<ISmsStore>();
             builder.Services.AddSingleton(sp => wrapStore((ISmsStore)ActivatorUtilities.CreateInstance(sp, backendStore)));
+        }
+        if (wrapTransport is not null)
+        {
+            // The transport the registration chose, built as it would be, behind the test's decorator.
+            var chosen = builder.Services.Last(d => d.ServiceType == typeof(IOutboxTransport));
+            builder.Services.RemoveAll<IOutboxTransport>();
+            builder.Services.AddSingleton(sp => wrapTransport((IOutboxTransport)(chosen.ImplementationInstance
+                ?? chosen.ImplementationFactory?.Invoke(sp)
+                ?? ActivatorUtilities.CreateInstance(sp, chosen.ImplementationType!))));
         }
         var world = new SmsWorld(builder.Build(), folder, queue);
         await world.SeedAsync(capacity);
