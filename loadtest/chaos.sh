@@ -4,6 +4,10 @@
 # nemesis (SIGKILL + restart of an API instance, a scheduler node or RabbitMQ; PostgreSQL fast and
 # immediate shutdowns; SIGSTOP/SIGCONT of any part), then the final flush and relay and the checker.
 #   ./slots chaos [--quick] [--seed N] [--faults N] [any other option of `Slots.LoadTest chaos`]
+#   ./slots chaos --ha [...]   the same on the high-availability stack (scripts/stack-ha.sh): 3 etcd, 3 Patroni
+#                              PostgreSQL nodes, 3 RabbitMQ nodes, 2 HAProxy peers, and faults that kill whole
+#                              nodes (the primary's postgres, its Patroni or both, a broker, an HAProxy, an etcd
+#                              member); the workload books through both HAProxy nodes
 # It builds the load test, the API and the scheduler in Release first; SLOTS_CHAOS_CONFIGURATION=Debug
 # with SLOTS_CHAOS_BUILD=0 runs what `./slots test` has just built instead (about 3 minutes less on 2 cores).
 # The stack lives in .stack-chaos/ (SLOTS_CHAOS_STACK_DIR), on ports of its own, and is wiped before
@@ -12,10 +16,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-quick=0; seed=17
+quick=0; seed=17; ha=0
 for ((i = 1; i <= $#; i++)); do
   case "${!i}" in
     --quick) quick=1 ;;
+    --ha) ha=1 ;;
     --seed) j=$((i + 1)); seed="${!j}" ;;
   esac
 done
@@ -27,6 +32,14 @@ export SLOTS_SCHEDULER_PORT="${SLOTS_CHAOS_SCHEDULER_PORT:-5189}"
 export SLOTS_AMQP_PORT="${SLOTS_CHAOS_AMQP_PORT:-56730}" SLOTS_RABBIT_DIST_PORT="${SLOTS_CHAOS_RABBIT_DIST_PORT:-56731}"
 export SLOTS_RABBIT_MGMT_PORT="${SLOTS_CHAOS_RABBIT_MGMT_PORT:-56732}" SLOTS_EPMD_PORT="${SLOTS_CHAOS_EPMD_PORT:-56733}"
 export SLOTS_API_COUNT=3 SLOTS_SCHEDULER_COUNT=2
+if [ "$ha" = 1 ]; then
+  export SLOTS_STACK_HA=1 SLOTS_STACK_DIR="${SLOTS_CHAOS_STACK_DIR:-$PWD/.stack-chaos-ha}"
+  export SLOTS_ETCD_FIRST_PORT="${SLOTS_CHAOS_ETCD_FIRST_PORT:-56900}" SLOTS_PG_NODE_FIRST_PORT="${SLOTS_CHAOS_PG_NODE_FIRST_PORT:-55541}"
+  export SLOTS_PATRONI_FIRST_PORT="${SLOTS_CHAOS_PATRONI_FIRST_PORT:-58108}" SLOTS_RABBIT_FIRST_PORT="${SLOTS_CHAOS_RABBIT_FIRST_PORT:-56840}"
+  export SLOTS_PEER_FIRST_PORT="${SLOTS_CHAOS_PEER_FIRST_PORT:-56890}"
+  # Two API instances on 2 cores: the three database and three broker nodes need their share.
+  export SLOTS_API_COUNT="${SLOTS_CHAOS_API_COUNT:-2}"
+fi
 # The soak is about faults, not about limits: HAProxy's and the API's per-client limits out of the way.
 export SLOTS_RATE_WRITES=100000 SLOTS_RATE_READS=100000
 export Slots__RateLimits__WritesPerWindow=100000 Slots__RateLimits__ReadsPerWindow=100000
@@ -52,14 +65,21 @@ trap 'exit 143' TERM
 
 limit=$((quick == 1 ? 900 : 3600))
 # (not `[ … ] && echo -quick`: its status 1 on a full run would end the script under set -e)
-if [ "$quick" = 1 ]; then out="loadtest/results/chaos/seed-$seed-quick"; else out="loadtest/results/chaos/seed-$seed"; fi
+out="loadtest/results/chaos/$([ "$ha" = 0 ] || echo ha-)seed-$seed$([ "$quick" = 0 ] || echo -quick)"
 if [ "$SLOTS_STACK_BUILD" = 1 ]; then dotnet build loadtest/Slots.LoadTest -c "$configuration" --nologo -v quiet; fi
 loadtest_dll="artifacts/bin/Slots.LoadTest/$(echo "$configuration" | tr '[:upper:]' '[:lower:]')/Slots.LoadTest.dll"
 [ -f "$loadtest_dll" ] || { echo "$loadtest_dll is missing: build it, or leave SLOTS_CHAOS_BUILD unset." >&2; exit 2; }
 scripts/stack.sh wipe >/dev/null 2>&1 || true
 scripts/stack.sh up
 rm -rf "$out"
+if [ "$ha" = 1 ]; then
+  targets="http://127.0.0.1:$SLOTS_FRONT_PORT,http://127.0.0.1:$((SLOTS_FRONT_PORT + 1))"
+  db="Host=127.0.0.1:$SLOTS_PG_PORT,127.0.0.1:$((SLOTS_PG_PORT + 1));Database=slots;Username=postgres"
+else
+  targets="http://127.0.0.1:$SLOTS_FRONT_PORT"
+  db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres"
+fi
 timeout --kill-after=30 "$limit" dotnet exec "$loadtest_dll" chaos \
-  --target "http://127.0.0.1:$SLOTS_FRONT_PORT" --db "Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres" \
+  --target "$targets" --db "$db" \
   --stack-dir "$SLOTS_STACK_DIR" --out "$out" --api-count "$SLOTS_API_COUNT" --scheduler-count "$SLOTS_SCHEDULER_COUNT" \
   --command "./slots chaos $*" "$@"

@@ -145,7 +145,11 @@ pg_node_up() {
   local n="$1" name="pg$1" dir; dir="$(pg_folder)/pg$1"
   if alive "$name"; then say "  $name: already running"; return; fi
   command -v patroni >/dev/null || { say "Patroni not found (apt-get install patroni)." >&2; exit 1; }
-  need_port "$name" "$(pg_node_port "$n")"
+  # Its own postgres may still run (its Patroni was killed): the new Patroni takes it over, demotes
+  # and rewinds it when another node leads. Any other process on the port is refused.
+  local own=""
+  [ -f "$dir/data/postmaster.pid" ] && kill -0 "$(head -n 1 "$dir/data/postmaster.pid")" 2>/dev/null && own=1
+  [ -n "$own" ] || need_port "$name" "$(pg_node_port "$n")"
   need_port "$name-patroni" "$(patroni_port "$n")"
   mkdir -p "$dir"
   patroni_config "$n" "$dir"

@@ -24,7 +24,7 @@ internal sealed partial class DatabaseUnavailableHandler(ApiMetrics metrics, ILo
             }).ExecuteAsync(http);
             return true;
         }
-        if (exception is DbException or TimeoutException || exception.InnerException is DbException)
+        if (exception is DbException or TimeoutException || exception.InnerException is DbException || DisposedInsideTheDriver(exception))
         {
             LogDatabaseUnavailable(logger, exception.GetType().Name);
             metrics.Shed(StatusCodes.Status503ServiceUnavailable, ProblemTypes.DatabaseUnavailable.Code);
@@ -39,6 +39,15 @@ internal sealed partial class DatabaseUnavailableHandler(ApiMetrics metrics, ILo
         await Problem.Of(ProblemTypes.InternalError, "Something went wrong on our side.").ExecuteAsync(http);
         return true;
     }
+
+    /// <summary>
+    /// A connection the driver broke and disposed while a command still used it (Npgsql, when the
+    /// PostgreSQL primary dies during a failover): the database went away, not a bug of ours.
+    /// </summary>
+    internal static bool DisposedInsideTheDriver(Exception exception) =>
+        exception is ObjectDisposedException
+        && new System.Diagnostics.StackTrace(exception, false).GetFrames().Any(f =>
+            f.GetMethod()?.DeclaringType?.Namespace is { } ns && ns.StartsWith("Npgsql", StringComparison.Ordinal));
 
     // The exception type only: database messages can quote the statement's values.
     [LoggerMessage(EventId = 1001, Level = LogLevel.Warning, Message = "Database unavailable: {ExceptionType}")]

@@ -11,7 +11,11 @@ public static class ChaosCommand
 {
     public static async Task<int> RunAsync(Args args, CancellationToken ct)
     {
-        var target = new Uri(args.Text("target", "http://127.0.0.1:8080")!);
+        // Several targets, comma-separated (the two HAProxy nodes of the high-availability stack): requests take turns.
+        var targets = args.Text("target", "http://127.0.0.1:8080")!.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(t => new Uri(t)).ToList();
+        var target = targets[0];
+        var ha = args.Text("ha") is not null;
         var db = args.Text("db", "Host=127.0.0.1;Port=55432;Database=slots;Username=postgres")!;
         var stackDir = args.Text("stack-dir", ".stack")!;
         var output = args.Text("out", "loadtest/results/chaos")!;
@@ -33,7 +37,7 @@ public static class ChaosCommand
             args.Errors.ForEach(Console.Error.WriteLine);
             return 2;
         }
-        if (!target.IsLoopback)
+        if (!targets.All(t => t.IsLoopback))
         {
             Console.Error.WriteLine("--target must be a loopback address: the soak injects faults into local processes only.");
             return 2;
@@ -41,7 +45,7 @@ public static class ChaosCommand
 
         var started = Stopwatch.StartNew();
         var stackEnvironment = new Dictionary<string, string> { ["SLOTS_STACK_DIR"] = Path.GetFullPath(stackDir), ["SLOTS_STACK_BUILD"] = "0" };
-        var plan = Nemesis.Plan(seed, faults, apiCount, schedulers, quick);
+        var plan = Nemesis.Plan(seed, faults, apiCount, schedulers, quick, ha);
         Directory.CreateDirectory(output);
         await File.WriteAllLinesAsync(Path.Combine(output, "plan.jsonl"), plan.Select(HistoryFile.Line), ct);
         using var recorder = new HistoryRecorder(output);
@@ -54,7 +58,7 @@ public static class ChaosCommand
         using var stopSampling = CancellationTokenSource.CreateLinkedTokenSource(ct);
         var jobRuns = new List<JobRunSample>();
         var sampling = SampleJobRunsAsync(db, Path.Combine(output, HistoryRecorder.JobRunsFileName), jobRuns, stopSampling.Token);
-        var workload = new Workload(target, sources, slots, persons, workers, runId, seed, timeout, recorder).RunAsync(stopWorkload.Token);
+        var workload = new Workload(targets, sources, slots, persons, workers, runId, seed, timeout, recorder).RunAsync(stopWorkload.Token);
         var nemesis = new Nemesis(Path.GetFullPath(repository), stackEnvironment, recorder, Console.Out, output, db);
         try
         {
@@ -76,7 +80,7 @@ public static class ChaosCommand
         Console.WriteLine($"stack {(healed ? "healthy" : "NOT healthy")}; {(settled ? "flushed and relayed" : $"still not flushed and relayed after {settle.TotalSeconds:0} s")}");
 
         var state = await FinalStateReader.ReadAsync(db, SinkFiles(stackDir), jobRuns, ct);
-        var report = HistoryChecker.Check(recorder.Operations, state);
+        var report = HistoryChecker.Check(recorder.Operations, state, recorder.Faults);
         report.Print(Console.Out);
         var md = ChaosReport.Markdown(command, seed, recorder.Faults, recorder.Operations, report, started.Elapsed);
         await File.WriteAllTextAsync(Path.Combine(output, "report.md"), md, ct);
@@ -99,8 +103,9 @@ public static class ChaosCommand
         }
         var ops = HistoryFile.Read<Operation>(Path.Combine(folder, HistoryRecorder.HistoryFileName));
         var jobRuns = HistoryFile.Read<JobRunSample>(Path.Combine(folder, HistoryRecorder.JobRunsFileName));
+        var faults = HistoryFile.Read<Fault>(Path.Combine(folder, HistoryRecorder.FaultsFileName));
         var state = await FinalStateReader.ReadAsync(db, SinkFiles(stackDir), jobRuns, ct);
-        var report = HistoryChecker.Check(ops, state);
+        var report = HistoryChecker.Check(ops, state, faults);
         Console.WriteLine($"{ops.Count} operations from {folder}");
         report.Print(Console.Out);
         return report.Passed ? 0 : 1;

@@ -23,6 +23,26 @@ public static class ChaosReport
         }).ToList();
     }
 
+    /// <summary>
+    /// Per fault: the first 201 to a new booking sent after the fault (a 201 to one already in flight says
+    /// nothing about the switch), and the longest time without any such 201 from the fault until it was
+    /// healed (or until bookings came back, if later).
+    /// </summary>
+    public static IReadOnlyList<(Fault Fault, long FirstAfterMs, long LongestGapMs)> Gaps(IReadOnlyList<Fault> faults, IReadOnlyList<Operation> ops)
+    {
+        // New bookings only: a replayed key can be answered without the database.
+        var booked = ops.Where(o => o.Kind == OpKind.Reserve && o.Status == 201).OrderBy(o => o.CompleteMs).ToList();
+        return faults.Select(f =>
+        {
+            var first = booked.Where(o => o.InvokeMs >= f.StartMs).Select(o => o.CompleteMs).DefaultIfEmpty(-1).Min();
+            // Until healed, or until bookings came back if that was later.
+            var until = Math.Max(f.EndMs, first);
+            var inside = booked.Where(o => o.CompleteMs >= f.StartMs && o.CompleteMs <= until).Select(o => o.CompleteMs).Prepend(f.StartMs).Append(until).ToList();
+            var gap = inside.Zip(inside.Skip(1), (a, b) => b - a).DefaultIfEmpty(0).Max();
+            return (f, first < 0 ? -1 : first - f.StartMs, gap);
+        }).ToList();
+    }
+
     public static string Markdown(string command, int seed, IReadOnlyList<Fault> faults, IReadOnlyList<Operation> ops, CheckReport check, TimeSpan took)
     {
         var md = new StringBuilder();
@@ -36,6 +56,25 @@ public static class ChaosReport
         {
             var r = recovery[g.Key];
             md.AppendLine(inv, $"| {g.Key} | {g.Count()} | {g.Count(f => f.Healed)} | {Seconds(r.LongestMs)} | {Seconds(r.MedianMs)} |");
+        }
+        var switches = Gaps(faults.Where(f => Nemesis.IsPrimarySwitch(f.Kind)).ToList(), ops);
+        if (switches.Count > 0)
+        {
+            md.AppendLine();
+            md.AppendLine("PostgreSQL primary switches: from the fault to the first 201 for a request sent after it, and the longest time without a 201 until healed.");
+            md.AppendLine();
+            md.AppendLine("| # | fault | node | first 201 after it | longest without a 201 |");
+            md.AppendLine("|---:|---|---|---:|---:|");
+            foreach (var (f, first, gap) in switches)
+            {
+                md.AppendLine(inv, $"| {f.Number} | {f.Kind} | {f.Target} | {Seconds(first)} | {Seconds(gap)} |");
+            }
+            var firsts = switches.Select(s => s.FirstAfterMs).Where(x => x >= 0).Order().ToList();
+            if (firsts.Count > 0)
+            {
+                md.AppendLine();
+                md.AppendLine(inv, $"First 201 after a primary's death: median {Seconds(firsts[firsts.Count / 2])}, longest {Seconds(firsts[^1])} over {firsts.Count} switches.");
+            }
         }
         md.AppendLine();
         md.AppendLine("| operation | ok | definite failure | unknown |");

@@ -30,7 +30,8 @@ public enum Outcome
 /// completed at <see cref="CompleteMs"/> (milliseconds since the run started). For reserve and retry the
 /// slot is the one asked for; for cancel, reschedule and lookup <see cref="Code"/> names the reservation
 /// and the slot is the reschedule's target. <see cref="ResultCode"/> is the code a 201 carried (or an
-/// already-booked answer's existing code); a lookup's answer fills the Result slot.
+/// already-booked answer's existing code); a lookup's answer fills the Result slot. <see cref="RetryAfter"/>
+/// is true when the answer carried a Retry-After header.
 /// </summary>
 public sealed record Operation(
     long Id,
@@ -49,7 +50,8 @@ public sealed record Operation(
     string? ResultCode = null,
     int? ResultPlaceId = null,
     string? ResultDay = null,
-    string? ResultTime = null)
+    string? ResultTime = null,
+    bool? RetryAfter = null)
 {
     [JsonIgnore]
     public bool IsReserve => Kind is OpKind.Reserve or OpKind.Retry;

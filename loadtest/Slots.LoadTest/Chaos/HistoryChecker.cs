@@ -9,7 +9,7 @@ public static class HistoryChecker
     /// <summary>Answers that never reached the booking code: HAProxy's rate limit and its queue shedding.</summary>
     private static bool TurnedAwayAtTheDoor(Operation op) => op.Status is 429 or 503;
 
-    public static CheckReport Check(IReadOnlyList<Operation> history, FinalState state)
+    public static CheckReport Check(IReadOnlyList<Operation> history, FinalState state, IReadOnlyList<Fault>? faults = null)
     {
         var ops = history.OrderBy(o => o.InvokeMs).ThenBy(o => o.Id).ToList();
         var timelines = Timelines(ops);
@@ -25,7 +25,12 @@ public static class HistoryChecker
         var disk = DiskEqualsHot(state, hotByCode);
         var sms = Sms(timelines, ops, state, out var lostSms, out var doubledSms);
         var jobs = Jobs(state);
-        return new CheckReport([lost, seats, replays, unknowns, cancels, persons, disk, sms, jobs],
+        RuleResult[] rules = [lost, seats, replays, unknowns, cancels, persons, disk, sms, jobs];
+        if (faults?.Any(f => Nemesis.IsPrimarySwitch(f.Kind)) == true)
+        {
+            rules = [.. rules, SwitchAnswers(ops, faults)];
+        }
+        return new CheckReport(rules,
             Lost: lostCount + lostSms, Doubled: doubledSeats + ghosts + twice + doubledSms);
     }
 
@@ -415,6 +420,37 @@ public static class HistoryChecker
         return new RuleResult("no-job-on-two-nodes-at-once", "no Quartz job ran on two nodes at once",
             [Count("runs seen", runs.Count), Count("jobs", runs.Select(r => r.Job).Distinct().Count()),
              Count("nodes", runs.Select(r => r.Instance).Distinct().Count()), Count("overlapping runs", violations.Count)],
+            violations);
+    }
+    /// <summary>
+    /// While the PostgreSQL primary switches (from the fault until it is healed), the only failure a
+    /// client may see is 503 with Retry-After: no 500, 502 or 504, no dropped connection and no request
+    /// left hanging past the client's timeout.
+    /// </summary>
+    private static RuleResult SwitchAnswers(List<Operation> ops, IReadOnlyList<Fault> faults)
+    {
+        var windows = faults.Where(f => Nemesis.IsPrimarySwitch(f.Kind)).ToList();
+        var violations = new List<string>();
+        long during = 0, unavailable = 0;
+        foreach (var op in ops)
+        {
+            var window = windows.FirstOrDefault(f => op.InvokeMs >= f.StartMs && op.InvokeMs <= f.EndMs);
+            if (window is null)
+            {
+                continue;
+            }
+            during++;
+            if (op.Status == 503 && op.RetryAfter == true)
+            {
+                unavailable++;
+            }
+            else if (op.Status is null || op.Status >= 500)
+            {
+                violations.Add($"{op} during fault {window.Number} ({window.Kind} {window.Target})" + (op.Status == 503 ? " without Retry-After" : ""));
+            }
+        }
+        return new RuleResult("primary-switch-answers", "while the primary switched, every failure was a 503 with Retry-After; nothing hung or dropped",
+            [Count("switches", windows.Count), Count("operations during them", during), Count("503 with Retry-After", unavailable), Count("other failures", violations.Count)],
             violations);
     }
 }

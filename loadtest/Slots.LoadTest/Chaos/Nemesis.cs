@@ -27,29 +27,53 @@ public sealed class Nemesis(
 {
     public static readonly string[] Kinds = ["api-kill", "scheduler-kill", "rabbitmq-kill", "postgres-fast", "postgres-immediate", "pause"];
 
+    /// <summary>
+    /// The faults of the high-availability stack (./slots stack up --ha): whole nodes. The primary's
+    /// postgres alone, its Patroni alone (its postgres lives on, fenced by HAProxy's /primary check),
+    /// or both; a RabbitMQ node; an HAProxy node while the workload uses both; an etcd member.
+    /// </summary>
+    public static readonly string[] HaKinds =
+        ["api-kill", "scheduler-kill", "primary-postgres-kill", "primary-patroni-kill", "primary-node-kill", "rabbitmq-node-kill", "haproxy-kill", "etcd-restart", "pause"];
+
+    /// <summary>The faults that take the PostgreSQL primary away: Patroni promotes the synchronous standby.</summary>
+    public static bool IsPrimarySwitch(string kind) => kind.StartsWith("primary-", StringComparison.Ordinal);
+
     /// <summary>The same seed and count give the same faults, in the same order, with the same timings.</summary>
-    public static IReadOnlyList<PlannedFault> Plan(int seed, int faults, int apiCount, int schedulerCount, bool quick)
+    public static IReadOnlyList<PlannedFault> Plan(int seed, int faults, int apiCount, int schedulerCount, bool quick, bool ha = false)
     {
         var rng = new Random(seed);
         var plan = new List<PlannedFault>();
-        var block = Kinds;
+        var kinds = ha ? HaKinds : Kinds;
+        var block = kinds;
         for (var n = 1; n <= faults; n++)
         {
-            if ((n - 1) % Kinds.Length == 0)
+            if ((n - 1) % kinds.Length == 0)
             {
-                // Every kind comes round in each block of six, in a shuffled order: even a short run meets them all.
-                block = [.. Kinds.OrderBy(_ => rng.Next())];
+                // Every kind comes round in each block, in a shuffled order: even a short run meets them all.
+                block = [.. kinds.OrderBy(_ => rng.Next())];
             }
-            var kind = block[(n - 1) % Kinds.Length];
+            var kind = block[(n - 1) % kinds.Length];
             var target = kind switch
             {
                 "api-kill" => $"api{rng.Next(1, apiCount + 1)}",
                 "scheduler-kill" => Scheduler(rng.Next(1, schedulerCount + 1)),
                 "rabbitmq-kill" => "rabbitmq",
                 "postgres-fast" or "postgres-immediate" => "postgres",
-                _ => PauseTarget(rng, apiCount, schedulerCount),
+                // Resolved when the fault is injected: whichever node Patroni has made primary by then.
+                "primary-postgres-kill" or "primary-patroni-kill" or "primary-node-kill" => "primary",
+                "rabbitmq-node-kill" => $"rabbitmq{rng.Next(1, 4)}",
+                "haproxy-kill" => $"haproxy{rng.Next(1, 3)}",
+                "etcd-restart" => $"etcd{rng.Next(1, 4)}",
+                _ => PauseTarget(rng, apiCount, schedulerCount, ha),
             };
-            var down = kind == "pause" ? rng.Next(1000, quick ? 6000 : 15000) : rng.Next(200, 3000);
+            var down = kind switch
+            {
+                "pause" => rng.Next(1000, quick ? 6000 : 15000),
+                // Longer than Patroni's ttl (10 s): the dead leader's key expires and the synchronous
+                // standby is promoted; a Patroni back sooner would find its own key and simply carry on.
+                "primary-patroni-kill" or "primary-node-kill" => rng.Next(11_000, 14_000),
+                _ => rng.Next(200, 3000),
+            };
             plan.Add(new PlannedFault(n, kind, target, down, rng.Next(quick ? 1500 : 2000, quick ? 4000 : 6000)));
         }
         return plan;
@@ -57,11 +81,14 @@ public sealed class Nemesis(
 
     private static string Scheduler(int n) => n == 1 ? "scheduler" : $"scheduler{n}";
 
-    private static string PauseTarget(Random rng, int apiCount, int schedulerCount)
+    private static string PauseTarget(Random rng, int apiCount, int schedulerCount, bool ha)
     {
-        var parts = Enumerable.Range(1, apiCount).Select(i => $"api{i}")
-            .Concat(Enumerable.Range(1, schedulerCount).Select(Scheduler)).Append("postgres").Append("rabbitmq").ToArray();
-        return parts[rng.Next(parts.Length)];
+        var parts = Enumerable.Range(1, apiCount).Select(i => $"api{i}").Concat(Enumerable.Range(1, schedulerCount).Select(Scheduler));
+        parts = ha
+            ? parts.Concat(["rabbitmq1", "rabbitmq2", "rabbitmq3", "haproxy1", "haproxy2"])
+            : parts.Append("postgres").Append("rabbitmq");
+        var all = parts.ToArray();
+        return all[rng.Next(all.Length)];
     }
 
     public async Task RunAsync(IReadOnlyList<PlannedFault> plan, CancellationToken ct)
@@ -69,10 +96,19 @@ public sealed class Nemesis(
         foreach (var f in plan)
         {
             await Task.Delay(f.GapMs, ct);
+            var fault = f;
+            if (f.Target == "primary")
+            {
+                // The node that leads now; its postgres, its Patroni or both are what the fault kills.
+                var (found, leader) = await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), ["primary"], stackEnvironment, ct);
+                fault = f with { Target = found && leader.Trim().Length > 0 ? leader.Trim() : "pg1" };
+            }
             var start = history.NowMs;
-            log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{start / 1000.0,7:0.0}s] fault {f.Number}/{plan.Count}: {f.Kind} {f.Target} ({f.DownMs} ms) at {DateTimeOffset.UtcNow:HH:mm:ss.fff} UTC"));
-            var healed = await InjectAsync(f, ct);
-            history.Record(new Fault(f.Number, f.Kind, f.Target, start, history.NowMs, healed));
+            _struckMs = null;
+            log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{start / 1000.0,7:0.0}s] fault {f.Number}/{plan.Count}: {f.Kind} {fault.Target} ({f.DownMs} ms) at {DateTimeOffset.UtcNow:HH:mm:ss.fff} UTC"));
+            var healed = await InjectAsync(fault, ct);
+            // The fault counts from its signal, not from the lookup of the processes before it (tens of ms).
+            history.Record(new Fault(f.Number, f.Kind, fault.Target, _struckMs ?? start, history.NowMs, healed));
             if (!healed)
             {
                 log.WriteLine($"          the stack did not come back after fault {f.Number}; see the stack logs");
@@ -98,6 +134,16 @@ public sealed class Nemesis(
                 break;
             case "postgres-fast" or "postgres-immediate":
                 await StackAsync(["pg-stop", f.Kind["postgres-".Length..]], ct);
+                await Task.Delay(f.DownMs, ct);
+                return await StartAsync(f, ct);
+            case "primary-postgres-kill" or "primary-patroni-kill":
+                // One process of the node: the postmaster (its backends follow it), or Patroni (its
+                // postgres lives on, unmanaged). The heal starts what is missing and waits until the
+                // node serves again as a replica and the cluster has a synchronous standby.
+                var part = f.Kind == "primary-postgres-kill" ? $"{f.Target}-postgres" : $"{f.Target}-patroni";
+                var one = await PidsAsync(part, ct);
+                await SignalAsync("KILL", one, ct);
+                await WaitGoneAsync(one, ct);
                 await Task.Delay(f.DownMs, ct);
                 return await StartAsync(f, ct);
             default:
@@ -243,10 +289,14 @@ public sealed class Nemesis(
         }
     }
 
+    /// <summary>When the current fault's first signal was sent (history milliseconds).</summary>
+    private long? _struckMs;
+
     private async Task SignalAsync(string signal, IReadOnlyList<string> pids, CancellationToken ct)
     {
         if (pids.Count > 0)
         {
+            _struckMs ??= history.NowMs;
             await RunAsync("kill", [$"-{signal}", .. pids], null, ct);
         }
     }

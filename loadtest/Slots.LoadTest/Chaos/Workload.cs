@@ -11,10 +11,13 @@ namespace Slots.LoadTest.Chaos;
 /// cancels, reschedules, or replays the key that made its booking. A person's operations are
 /// sequential, so the checker can order them. Every attempt goes to the history.
 /// </summary>
-public sealed class Workload(Uri target, SourceAddresses sources, IReadOnlyList<SlotChoice> slots, int persons, int workers,
+public sealed class Workload(IReadOnlyList<Uri> targets, SourceAddresses sources, IReadOnlyList<SlotChoice> slots, int persons, int workers,
     string runId, int seed, TimeSpan requestTimeout, HistoryRecorder history)
 {
     private const int RetriesAfterUnknown = 3;
+
+    /// <summary>Requests so far: each goes to the next target in turn, so with two HAProxy nodes every person uses both.</summary>
+    private int _sent;
 
     private sealed class Person(int number, string runId)
     {
@@ -145,6 +148,7 @@ public sealed class Workload(Uri target, SourceAddresses sources, IReadOnlyList<
     private async Task<Operation?> SendAsync(HttpClient client, OpKind kind, Person p, HttpMethod method, string path, HttpContent? content,
         string? key, string? code, SlotChoice? slot, CancellationToken stop)
     {
+        var target = targets[(int)((uint)Interlocked.Increment(ref _sent) % (uint)targets.Count)];
         using var request = new HttpRequestMessage(method, new Uri(target, path)) { Content = content };
         if (key is not null)
         {
@@ -164,7 +168,7 @@ public sealed class Workload(Uri target, SourceAddresses sources, IReadOnlyList<
         {
             using var response = await client.SendAsync(request, timeout.Token);
             var text = await response.Content.ReadAsStringAsync(timeout.Token);
-            op = Answered(op, (int)response.StatusCode, text) with { CompleteMs = history.NowMs };
+            op = Answered(op, (int)response.StatusCode, text) with { CompleteMs = history.NowMs, RetryAfter = response.Headers.RetryAfter is null ? null : true };
         }
         catch (Exception ex) when (ex is HttpRequestException or OperationCanceledException or IOException)
         {

@@ -82,26 +82,80 @@ public sealed class HostTests : ApiTestBase
         Assert.Equal("database-unavailable", await ProblemCodeAsync(response));
         Assert.NotNull(response.Headers.RetryAfter);
     }
+
+    [Fact]
+    public async Task A_driver_connection_disposed_under_a_command_is_answered_503_not_500()
+    {
+        // What Npgsql threw during a primary's failover: a connector broken and disposed while a command used it.
+        var host = await StartAsync(services: services => services.Decorate(throws: DisposedInsideTheDriver));
+        var client = host.Client();
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 5);
+
+        var response = await client.SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()));
+
+        Assert.Equal(HttpStatusCode.ServiceUnavailable, response.StatusCode);
+        Assert.Equal("database-unavailable", await ProblemCodeAsync(response));
+        Assert.NotNull(response.Headers.RetryAfter);
+    }
+
+    [Fact]
+    public async Task An_object_disposed_in_our_own_code_is_still_a_bug()
+    {
+        var host = await StartAsync(services: services => services.Decorate(throws: () => new ObjectDisposedException("booking")));
+        var client = host.Client();
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 5);
+
+        var response = await client.SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()));
+
+        Assert.Equal(HttpStatusCode.InternalServerError, response.StatusCode);
+        Assert.Equal("internal-error", await ProblemCodeAsync(response));
+    }
+
+    /// <summary>A real ObjectDisposedException thrown by Npgsql's own code, with its frames.</summary>
+    private static Exception DisposedInsideTheDriver()
+    {
+        var connection = new Npgsql.NpgsqlConnection("Host=127.0.0.1");
+        connection.Dispose();
+        try
+        {
+            connection.Open();
+        }
+        catch (ObjectDisposedException ex)
+        {
+            return ex;
+        }
+        throw new InvalidOperationException("Npgsql opened a disposed connection.");
+    }
 }
 
 /// <summary>Wraps the real store to hold reservations at a gate or fail them like a lost database.</summary>
 internal static class StoreFaults
 {
-    public static void Decorate(this IServiceCollection services, Task? gate = null, bool failure = false)
+    public static void Decorate(this IServiceCollection services, Task? gate = null, bool failure = false, Func<Exception>? throws = null)
     {
         var real = services.Single(d => d.ServiceType == typeof(IReservationStore));
         services.RemoveAll<IReservationStore>();
         services.AddSingleton<IReservationStore>(sp =>
-            new FaultyStore((IReservationStore)ActivatorUtilities.CreateInstance(sp, real.ImplementationType!), gate, failure));
+            new FaultyStore((IReservationStore)ActivatorUtilities.CreateInstance(sp, real.ImplementationType!), gate, failure, throws));
     }
 
-    private sealed class FaultyStore(IReservationStore inner, Task? gate, bool failure) : IReservationStore
+    private sealed class FaultyStore(IReservationStore inner, Task? gate, bool failure, Func<Exception>? throws) : IReservationStore
     {
         public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
         {
             if (failure)
             {
                 throw new Microsoft.Data.Sqlite.SqliteException("database is gone", 10);
+            }
+            if (throws is not null)
+            {
+                // Rethrown with its own frames (where it was first thrown), as a driver's exception arrives.
+                var thrown = throws();
+                if (thrown.StackTrace is null)
+                {
+                    throw thrown;
+                }
+                System.Runtime.ExceptionServices.ExceptionDispatchInfo.Throw(thrown);
             }
             if (gate is not null)
             {

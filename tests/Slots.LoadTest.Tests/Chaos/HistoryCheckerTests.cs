@@ -242,4 +242,36 @@ public sealed class HistoryCheckerTests
 
         AssertFailsOnly(report, "confirmed-reservations-exist", "lookup saw 1/2030-01-07/09:00");
     }
+    [Fact]
+    public void During_a_primary_switch_only_503_with_retry_after_is_allowed()
+    {
+        var history = CleanHistory();
+        history.Add(new(9, OpKind.Reserve, 4, 6000, 6010, Outcome.Unknown, 503, Problem: "database-unavailable", Key: "key-d", RetryAfter: true,
+            PlaceId: 1, Day: "2030-01-07", Time: "10:00"));
+        history.Add(new(10, OpKind.Lookup, 1, 6100, 11100, Outcome.Unknown, Problem: "timeout", Code: "AAAA"));
+        history.Add(new(11, OpKind.Lookup, 1, 6200, 6210, Outcome.Unknown, 500, Problem: "internal-error", Code: "AAAA"));
+        history.Add(new(12, OpKind.Lookup, 1, 6300, 6310, Outcome.Unknown, 503, Problem: "service-busy", Code: "AAAA"));
+        Fault[] faults = [new(1, "primary-postgres-kill", "pg1", 5900, 20_000, true)];
+
+        var report = HistoryChecker.Check(history, CleanState(), faults);
+
+        AssertFailsOnly(report, "primary-switch-answers", "#10 lookup");
+        Assert.Contains(report["primary-switch-answers"].Violations, v => v.Contains("#11 lookup", StringComparison.Ordinal));
+        Assert.Contains(report["primary-switch-answers"].Violations, v => v.Contains("#12 lookup", StringComparison.Ordinal) && v.Contains("without Retry-After", StringComparison.Ordinal));
+        Assert.DoesNotContain(report["primary-switch-answers"].Violations, v => v.Contains("#9 ", StringComparison.Ordinal));
+        Assert.Equal(3, report["primary-switch-answers"].Violations.Count);
+    }
+
+    [Fact]
+    public void The_same_failures_outside_a_primary_switch_are_not_judged_by_that_rule()
+    {
+        var history = CleanHistory();
+        history.Add(new(9, OpKind.Lookup, 1, 30_000, 35_000, Outcome.Unknown, Problem: "timeout", Code: "AAAA"));
+        Fault[] faults = [new(1, "primary-node-kill", "pg2", 5900, 20_000, true), new(2, "pause", "api1", 29_000, 36_000, true)];
+
+        var report = HistoryChecker.Check(history, CleanState(), faults);
+
+        Assert.True(report["primary-switch-answers"].Passed);
+        Assert.DoesNotContain(report.Rules, r => r.Name == "primary-switch-answers" && !r.Passed);
+    }
 }

@@ -40,4 +40,21 @@ public sealed class NemesisTests
             parent.Kill(entireProcessTree: true);
         }
     }
+    [Fact]
+    public void The_high_availability_plan_meets_every_node_fault_in_each_block_and_names_real_nodes()
+    {
+        var plan = Nemesis.Plan(seed: 5, faults: Nemesis.HaKinds.Length * 2, apiCount: 2, schedulerCount: 2, quick: true, ha: true);
+
+        foreach (var block in plan.Chunk(Nemesis.HaKinds.Length))
+        {
+            Assert.Equal(Nemesis.HaKinds.Order(), block.Select(f => f.Kind).Order());
+        }
+        Assert.All(plan.Where(f => Nemesis.IsPrimarySwitch(f.Kind)), f => Assert.Equal("primary", f.Target));
+        Assert.All(plan.Where(f => f.Kind == "rabbitmq-node-kill"), f => Assert.Matches("^rabbitmq[1-3]$", f.Target));
+        Assert.All(plan.Where(f => f.Kind == "haproxy-kill"), f => Assert.Matches("^haproxy[12]$", f.Target));
+        Assert.All(plan.Where(f => f.Kind == "etcd-restart"), f => Assert.Matches("^etcd[1-3]$", f.Target));
+        // The single-node parts do not exist in the high-availability stack.
+        Assert.DoesNotContain(plan, f => f.Target is "postgres" or "rabbitmq");
+        Assert.Equal(plan, Nemesis.Plan(seed: 5, faults: Nemesis.HaKinds.Length * 2, apiCount: 2, schedulerCount: 2, quick: true, ha: true));
+    }
 }
