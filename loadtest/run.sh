@@ -10,6 +10,9 @@
 #   loadtest/run.sh --quick              small data and short runs: a smoke check of the tooling
 #   loadtest/run.sh --stack              the whole stack through ./slots stack (HAProxy in front), on
 #                                        fresh ports and a fresh state folder, stopped at the end
+#   loadtest/run.sh --stack --ha         the same on the high-availability stack (./slots stack up --ha: Patroni with a
+#                                        synchronous standby, 3 RabbitMQ nodes, 2 HAProxy peers), the crowd through both
+#                                        HAProxy nodes; results in loadtest/results/stack-ha/
 #   loadtest/run.sh --sweep              also no-op, baseline and real path at 16, 64 and 256 users (16 and 64
 #                                        with --quick), each on the seeded supply: best against best
 #
@@ -34,14 +37,16 @@ cd "$(dirname "$0")/.."
 backend=postgres
 quick=0
 use_stack=0
+ha=0
 sweep_on=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --stack) use_stack=1; shift ;;
+    --ha) use_stack=1; ha=1; shift ;;
     --sweep) sweep_on=1; shift ;;
-    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack] [--sweep]" >&2; exit 2 ;;
+    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack [--ha]] [--sweep]" >&2; exit 2 ;;
   esac
 done
 case "$backend" in postgres|sqlite) ;; *) echo "--backend must be postgres or sqlite" >&2; exit 2 ;; esac
@@ -162,6 +167,18 @@ stack_up() {
   else
     unset SLOTS_RATE_WRITES SLOTS_RATE_READS Slots__RateLimits__WritesPerWindow Slots__RateLimits__ReadsPerWindow
   fi
+  if [ "$ha" = 1 ]; then
+    ./slots stack up --ha >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
+    # The crowd through both HAProxy nodes; the tools reach the primary through haproxy1's PostgreSQL listener.
+    target="http://127.0.0.1:$SLOTS_FRONT_PORT,http://127.0.0.1:$SLOTS_FRONT2_PORT"
+    db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
+    pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
+    # CPU by process: the primary's postgres (its standbys' share is in the machine's total), haproxy1.
+    watch=(--watch-pids "$pids" --watch-db-pid "$(scripts/stack.sh pids primary-postgres)" \
+      --watch-proxy-pid "$(cat "$SLOTS_STACK_DIR/pids/haproxy1.pid")")
+    proxy_log=(--proxy-log "$SLOTS_STACK_DIR/logs/haproxy1.log") && at_server=("${proxy_log[@]}")
+    return
+  fi
   ./slots stack up >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
   target="http://127.0.0.1:$SLOTS_FRONT_PORT"
   db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
@@ -180,7 +197,13 @@ if [ "$use_stack" = 1 ]; then
   export SLOTS_API_COUNT="$instances" SLOTS_FRONT_PORT="$(free_port)" SLOTS_STATS_PORT="$(free_port)" SLOTS_PG_PORT="$(free_port)" \
     SLOTS_API_FIRST_PORT="$(free_port)" SLOTS_AMQP_PORT="$(free_port)" SLOTS_RABBIT_DIST_PORT="$(free_port)" \
     SLOTS_RABBIT_MGMT_PORT="$(free_port)" SLOTS_EPMD_PORT="$(free_port)" SLOTS_SCHEDULER_PORT="$(free_port)"
-  results="loadtest/results/stack" && rm -rf "$results" && mkdir -p "$results"
+  results="loadtest/results/stack$([ "$ha" = 0 ] || echo -ha)" && rm -rf "$results" && mkdir -p "$results"
+  if [ "$ha" = 1 ]; then
+    # Every port of the high-availability stack's own: free ones, and fixed ranges apart from ./slots stack's and the chaos soak's.
+    export SLOTS_STACK_HA=1 SLOTS_FRONT2_PORT="$(free_port)" SLOTS_STATS2_PORT="$(free_port)" SLOTS_PG2_PORT="$(free_port)" \
+      SLOTS_HAPROXY_ADMIN_FIRST_PORT=57090 SLOTS_ETCD_FIRST_PORT=57000 SLOTS_PG_NODE_FIRST_PORT=57041 \
+      SLOTS_PATRONI_FIRST_PORT=57051 SLOTS_RABBIT_FIRST_PORT=57100 SLOTS_PEER_FIRST_PORT=57095
+  fi
   chmod 755 "$work"   # the stack keeps PostgreSQL's data inside it only where the postgres user can reach
   stack_up unlimited
 elif [ -n "${SLOTS_BENCH_TARGET:-}" ]; then

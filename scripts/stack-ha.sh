@@ -36,7 +36,10 @@ stats_port() { if [ "$1" -eq 1 ]; then echo "$STATS_PORT"; else echo "$STATS2_PO
 pg_proxy_port() { if [ "$1" -eq 1 ]; then echo "$PG_PORT"; else echo "$PG2_PORT"; fi; }
 
 ha_connections() {
-  PG_CONNECTION="Host=127.0.0.1:$PG_PORT,127.0.0.1:$PG2_PORT;Database=slots;Username=postgres"
+  # Both HAProxy nodes lead to the same primary. Npgsql marks a host it could not reach as offline for
+  # Host Recheck Seconds (10 by default): both were unreachable while no node was primary, so the APIs
+  # would wait 10 s after the promotion before trying again. 1 s follows a promotion at once.
+  PG_CONNECTION="Host=127.0.0.1:$PG_PORT,127.0.0.1:$PG2_PORT;Host Recheck Seconds=1;Database=slots;Username=postgres"
   local urls=() n
   for n in 1 2 3; do urls+=("amqp://guest:guest@127.0.0.1:$(rabbit_amqp_port "$n")/"); done
   AMQP_URL="$(IFS=,; echo "${urls[*]}")"
@@ -47,6 +50,25 @@ etcd_endpoints() {
   local out=() n
   for n in 1 2 3; do out+=("127.0.0.1:$(etcd_client_port "$n")"); done
   (IFS=,; echo "${out[*]}")
+}
+
+# Waits like wait_for, but gives up at once when the part's process has exited, naming it and its log
+# (a Patroni or etcd that cannot start says why there, then exits or never answers).
+wait_node() {
+  local part="$1" what="$2"; shift 2
+  local deadline=$((SECONDS + WAIT_S))
+  until "$@"; do
+    if ! alive "$part"; then
+      say "  $what: $part exited while starting; its log is $LOGS/$part.log. Last lines:" >&2
+      tail -n 15 "$LOGS/$part.log" 2>/dev/null | sed 's/^/    /' >&2
+      return 1
+    fi
+    if [ $SECONDS -ge $deadline ]; then
+      say "  $what: not healthy after ${WAIT_S}s; see $LOGS/$part.log" >&2
+      return 1
+    fi
+    sleep 0.5
+  done
 }
 
 # ---- etcd -----------------------------------------------------------------------------------------
@@ -92,7 +114,7 @@ etcd3:
 bootstrap:
   dcs:
     ttl: 10
-    loop_wait: 2
+    loop_wait: 1
     retry_timeout: 4
     primary_start_timeout: 0
     maximum_lag_on_failover: 1048576
@@ -315,22 +337,23 @@ ha_up() {
   say "Starting the high-availability stack in $STATE"
   local n
   for n in 1 2 3; do etcd_up "$n"; done
-  for n in 1 2 3; do wait_for "etcd$n" etcd_healthy "$n"; done
+  for n in 1 2 3; do wait_node "etcd$n" "etcd$n" etcd_healthy "$n"; done
   # The first Patroni node bootstraps the cluster; the others then copy it (pg_basebackup).
   pg_node_up 1
-  wait_for "pg1 (Patroni leader)" pg_node_healthy 1
+  wait_node pg1 "pg1 (Patroni leader)" pg_node_healthy 1
   for n in $(seq 2 "$PG_NODES"); do pg_node_up "$n"; done
+  for n in $(seq 2 "$PG_NODES"); do wait_node "pg$n" "pg$n (replica)" pg_node_healthy "$n"; done
   wait_for "PostgreSQL (a leader and a synchronous standby)" pg_cluster_ready
   rabbit_node_up 1
-  wait_for "rabbitmq1" rabbit_node_healthy 1
+  wait_node rabbitmq1 "rabbitmq1" rabbit_node_healthy 1
   rabbit_node_up 2
   rabbit_node_up 3
   for n in 1 2; do haproxy_node_up "$n"; done
-  for n in 1 2; do wait_for "haproxy$n (routes to the primary)" haproxy_node_has_primary "$n"; done
+  for n in 1 2; do wait_node "haproxy$n" "haproxy$n (routes to the primary)" haproxy_node_has_primary "$n"; done
   psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'slots'" | grep -q 1 \
     || psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE slots" >/dev/null
-  wait_for "rabbitmq2" rabbit_node_healthy 2
-  wait_for "rabbitmq3" rabbit_node_healthy 3
+  wait_node rabbitmq2 "rabbitmq2" rabbit_node_healthy 2
+  wait_node rabbitmq3 "rabbitmq3" rabbit_node_healthy 3
   wait_for "RabbitMQ cluster of 3" rabbit_cluster_ready
   api_up 1
   wait_for "api1" http_ok "http://127.0.0.1:$(api_port 1)/health/ready"
@@ -459,12 +482,12 @@ ha_pids() {
 ha_start_part() {
   mkdir -p "$LOGS" "$PIDS"
   case "$1" in
-    etcd[1-3]) etcd_up "${1#etcd}"; wait_for "$1" etcd_healthy "${1#etcd}" ;;
+    etcd[1-3]) etcd_up "${1#etcd}"; wait_node "$1" "$1" etcd_healthy "${1#etcd}" ;;
     pg[1-3])
       # A postgres whose Patroni was killed is left running: the new Patroni finds it, demotes and rewinds it.
-      pg_node_up "${1#pg}"; wait_for "$1" pg_node_healthy "${1#pg}"; wait_for "PostgreSQL (a leader and a synchronous standby)" pg_cluster_ready ;;
-    rabbitmq[1-3]) rabbit_node_up "${1#rabbitmq}"; wait_for "$1" rabbit_node_healthy "${1#rabbitmq}"; wait_for "RabbitMQ cluster of 3" rabbit_cluster_ready ;;
-    haproxy[1-2]) haproxy_node_up "${1#haproxy}"; wait_for "$1" haproxy_node_has_primary "${1#haproxy}" ;;
+      pg_node_up "${1#pg}"; wait_node "$1" "$1" pg_node_healthy "${1#pg}"; wait_for "PostgreSQL (a leader and a synchronous standby)" pg_cluster_ready ;;
+    rabbitmq[1-3]) rabbit_node_up "${1#rabbitmq}"; wait_node "$1" "$1" rabbit_node_healthy "${1#rabbitmq}"; wait_for "RabbitMQ cluster of 3" rabbit_cluster_ready ;;
+    haproxy[1-2]) haproxy_node_up "${1#haproxy}"; wait_node "$1" "$1" haproxy_node_has_primary "${1#haproxy}" ;;
     api*) api_up "${1#api}"; wait_for "$1" http_ok "http://127.0.0.1:$(api_port "${1#api}")/health/ready" ;;
     scheduler*)
       local n="${1#scheduler}"; n="${n:-1}"

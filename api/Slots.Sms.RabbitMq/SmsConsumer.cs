@@ -97,11 +97,23 @@ public sealed partial class SmsConsumer(
             }
             try
             {
-                await delivery.DeliverAsync(message, attempt, stoppingToken);
+                if (delivered.Redelivered)
+                {
+                    // The consumer that had it lost its channel (its node died, or it did) and may be sending
+                    // it right now: give it the time to record the send, so the check in DeliverAsync sees it.
+                    await Task.Delay(options.Value.RedeliveryGrace, stoppingToken);
+                }
+                await delivery.DeliverAsync(message, attempt, stoppingToken, () => channel.IsOpen);
             }
             catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
             {
                 return; // stopping: no ack, the broker hands the message out again
+            }
+            catch (HandedBackException)
+            {
+                // The channel closed before the send: the broker has handed the message to another consumer.
+                LogUnacked(logger, message.Id, nameof(HandedBackException));
+                return;
             }
             catch (Exception ex)
             {

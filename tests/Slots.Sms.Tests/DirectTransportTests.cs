@@ -61,4 +61,39 @@ public sealed class DirectTransportTests
         Assert.Equal(2, sender.Sent.Count);
         Assert.Equal(0, await world.UnsentAsync());
     }
+    [Fact]
+    public async Task A_transport_that_breaks_once_is_tried_again_within_the_same_relay_run()
+    {
+        // A RabbitMQ cluster loses the queue's leader: the next node takes over within a fraction of a
+        // second, so one relay run waits out the short first back-off rather than leaving the rows
+        // for the next run, RelayInterval (2 s) later.
+        BreakingOnce? breaking = null;
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbitUri: null, sender: null,
+            wrapTransport: inner => breaking = new BreakingOnce(inner));
+        await world.BurstAsync(20);
+
+        var relayed = await world.Job.DrainAsync(TestContext.Current.CancellationToken);
+
+        Assert.Equal(1, breaking!.Breaks);
+        Assert.Equal(20, relayed);
+        Assert.Equal(0, await world.UnsentAsync());
+    }
+
+    /// <summary>Refuses its first wave as a broker that just died does, then passes everything on.</summary>
+    private sealed class BreakingOnce(IOutboxTransport inner) : IOutboxTransport
+    {
+        public int Breaks { get; private set; }
+
+        public Task<HandOver> HandOverAsync(IReadOnlyList<SmsEvent> wave, CancellationToken ct)
+        {
+            if (Breaks == 0)
+            {
+                Breaks++;
+                return Task.FromResult(new HandOver([], new IOException("the queue's leader is gone")));
+            }
+            return inner.HandOverAsync(wave, ct);
+        }
+
+        public ValueTask ResetAsync() => inner.ResetAsync();
+    }
 }

@@ -1,4 +1,5 @@
 using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Sms.Tests.Infrastructure;
 
 namespace Slots.Sms.Tests;
@@ -18,6 +19,27 @@ public sealed class RecordAfterSendTests
         ["Slots:Sms:RetryDelays:0"] = "00:00:00.200",
         ["Slots:Sms:MaxTries"] = "5",
     };
+
+    [Fact]
+    public async Task A_message_whose_consumer_lost_its_channel_before_the_send_is_not_sent_by_it()
+    {
+        // Found by the high-availability chaos soak: a RabbitMQ node died, the broker handed its
+        // consumers' unacked messages to the other scheduler at once, and the first consumer still
+        // sent the ones it had already taken: 17 SMS went out twice.
+        var sender = new RecordingSender();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbitUri: null, sender);
+        var delivery = world.Services.GetRequiredService<SmsDelivery>();
+        var message = new SlotReserved(424242, "HANDB-ACK00", "+421905000001", "sk", "P", new DateOnly(2026, 11, 23), new TimeOnly(8, 0));
+
+        await Assert.ThrowsAsync<HandedBackException>(() =>
+            delivery.DeliverAsync(message, 1, TestContext.Current.CancellationToken, stillOurs: () => false));
+        Assert.Empty(sender.Calls);
+        Assert.Equal(0, await SentRecordsAsync(world));
+
+        // The consumer that holds it now sends it, once.
+        Assert.True(await delivery.DeliverAsync(message, 1, TestContext.Current.CancellationToken, stillOurs: () => true));
+        Assert.Equal(1, sender.Calls.Single().Value);
+    }
 
     [Fact]
     public async Task An_sms_whose_record_fails_after_the_send_is_sent_once()

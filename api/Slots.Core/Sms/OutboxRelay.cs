@@ -27,6 +27,9 @@ public sealed partial class OutboxRelay(
     /// <summary>True while the relay waits before reconnecting to a broken transport.</summary>
     public bool BackingOff => clock.GetUtcNow() < _retryAt;
 
+    /// <summary>How long until the relay tries a broken transport again (zero or less: it may now).</summary>
+    public TimeSpan RetryIn => _retryAt - clock.GetUtcNow();
+
     /// <summary>Relays one batch of unsent rows. Returns how many were marked sent (0: nothing to do, or nothing could go now).</summary>
     public async Task<int> RelayAsync(CancellationToken ct)
     {
@@ -79,8 +82,11 @@ public sealed partial class OutboxRelay(
             if (result.Broken is not null)
             {
                 await transport.ResetAsync();
+                // The first reconnect comes after half a second: in a cluster another node has taken the
+                // queue over by then (RabbitMqClusterTests: first confirm about 0.5 s after the leader's
+                // kill; a reconnect after 100 ms stalled there). A broker that stays down is asked ever less often.
                 _backOff = _backOff == TimeSpan.Zero
-                    ? TimeSpan.FromSeconds(1)
+                    ? TimeSpan.FromMilliseconds(500)
                     : TimeSpan.FromTicks(Math.Min(_backOff.Ticks * 2, options.Value.ReconnectMaxDelay.Ticks));
                 _retryAt = clock.GetUtcNow() + _backOff;
                 LogTransportBroken(logger, _backOff.TotalSeconds, result.Broken);

@@ -13,6 +13,9 @@ public sealed class RelayOutboxJob(OutboxRelay relay, TimeProvider clock, IOptio
 {
     public static readonly JobKey Key = new("relay-outbox", "sms");
 
+    /// <summary>Back-offs up to this long are waited out within the run (OutboxRelay starts at 500 ms and doubles).</summary>
+    internal static readonly TimeSpan ShortBackOff = TimeSpan.FromSeconds(1);
+
     public async ValueTask Execute(IJobExecutionContext context, CancellationToken cancellationToken) =>
         context.Result = await DrainAsync(cancellationToken);
 
@@ -26,6 +29,15 @@ public sealed class RelayOutboxJob(OutboxRelay relay, TimeProvider clock, IOptio
             var relayed = await relay.RelayAsync(ct);
             if (relayed == 0)
             {
+                // The transport has just broken and its back-off is still short: in a RabbitMQ cluster
+                // another node takes the queue over within a fraction of a second, so this run waits for
+                // it instead of leaving the rows to the next run, RelayInterval later.
+                var wait = relay.RetryIn;
+                if (relay.BackingOff && wait <= ShortBackOff && clock.GetElapsedTime(started) + wait < options.Value.RelayMaxRunTime)
+                {
+                    await Task.Delay(wait, clock, ct);
+                    continue;
+                }
                 break;
             }
             total += relayed;

@@ -27,8 +27,13 @@ public sealed partial class SmsDelivery(
     // Two copies of one message in this process at once (a relay republish): one sends, the other skips.
     private readonly ConcurrentDictionary<long, byte> _inFlight = new();
 
-    /// <summary>True when sent now; false when it had been sent before (or another copy is being sent right now).</summary>
-    public async Task<bool> DeliverAsync(SmsEvent message, int attempt, CancellationToken ct)
+    /// <summary>
+    /// True when sent now; false when it had been sent before (or another copy is being sent right now).
+    /// <paramref name="stillOurs"/> is asked just before the send: a consumer whose channel closed meanwhile
+    /// (its RabbitMQ node died) no longer owns the message, which the broker has already handed to another
+    /// consumer; sending it too would send it twice. Then nothing is sent and <see cref="HandedBackException"/> is thrown.
+    /// </summary>
+    public async Task<bool> DeliverAsync(SmsEvent message, int attempt, CancellationToken ct, Func<bool>? stillOurs = null)
     {
         if (!_inFlight.TryAdd(message.Id, 0))
         {
@@ -43,6 +48,10 @@ public sealed partial class SmsDelivery(
                 return false;
             }
             await rate.WaitAsync(ct);
+            if (stillOurs is not null && !stillOurs())
+            {
+                throw new HandedBackException(message.Id);
+            }
             await sender.SendAsync(new OutgoingSms(message.Id, message.Phone, SmsTemplates.Render(message, options.Value.PublicUrl)), ct);
             metrics.Sent.Add(1);
             await RecordAfterSendAsync(
@@ -102,6 +111,10 @@ public sealed partial class SmsDelivery(
             new SmsSendRecord(message.Id, message.Kind, message.Code, SmsSendStatus.GaveUp, tries, clock.GetUtcNow().ToUnixTimeSeconds()), ct);
     }
 }
+
+/// <summary>The message was not sent: the consumer that held it lost its channel, and the broker hands it to another.</summary>
+public sealed class HandedBackException(long messageId)
+    : Exception($"SMS {messageId} was handed back to the broker before it was sent.");
 
 /// <summary>The gateway's allowed rate as a token bucket: MessagesPerSecond tokens a second, bursts up to one second's worth.</summary>
 public sealed class SmsRate : IDisposable

@@ -54,6 +54,13 @@ public sealed class SmsOptions
     /// <summary>Unacknowledged messages the consumer holds (and processes in parallel).</summary>
     public ushort Prefetch { get; set; } = 32;
 
+    /// <summary>
+    /// How long the consumer waits before it handles a redelivered message: the consumer that had it
+    /// before may be mid-send when its channel closed (its RabbitMQ node died), and needs a moment to
+    /// record the send, or both would send it.
+    /// </summary>
+    public TimeSpan RedeliveryGrace { get; set; } = TimeSpan.FromSeconds(1);
+
     /// <summary>Sending tries per message before it goes to the dead-letter queue.</summary>
     public int MaxTries { get; set; } = 5;
 
