@@ -66,6 +66,12 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
                     INSERT dbo.waitlist (place_id, from_day, to_day, person_hash, phone, name, language, token, joined_at, state)
                     VALUES (@place_id, @from, @to, @person_hash, @phone, @name, @language, @token, @now, 1);
                     SET @mine = @token;
+                    -- From now on a seat freed on these days is kept for the line (dbo.cancel, dbo.reschedule).
+                    UPDATE dbo.waitlist_wanted WITH (SNAPSHOT)
+                    SET from_day = IIF(@from < from_day, @from, from_day), to_day = IIF(@to > to_day, @to, to_day)
+                    WHERE place_id = @place_id;
+                    IF @@ROWCOUNT = 0
+                        INSERT dbo.waitlist_wanted WITH (SNAPSHOT) (place_id, from_day, to_day) VALUES (@place_id, @from, @to);
                 END
             END
             IF @mine IS NOT NULL
@@ -159,6 +165,26 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
         /// <summary>The places with a line, or whose line moved in the last hour (a kept seat may want giving back).</summary>
         public const string Places = """
             SELECT DISTINCT place_id FROM dbo.waitlist WHERE state IN (1, 2) OR decided_at > @since;
+            """;
+
+        /// <summary>
+        /// The days the place's line wants, as the native cancel and reschedule read them: the range
+        /// of its waiting entries' days, or no row when none waits. A join widens it at once; this
+        /// narrows it once a run, so a seat kept for days nobody wants any more is at most one run
+        /// away from going back to everyone (a join between this read and its write is widened
+        /// again at the next run).
+        /// </summary>
+        public const string Wanted = """
+            DECLARE @from date = NULL, @to date = NULL;
+            SELECT @from = MIN(from_day), @to = MAX(to_day) FROM dbo.waitlist WHERE place_id = @place_id AND state = 1;
+            IF @from IS NULL
+                DELETE dbo.waitlist_wanted WITH (SNAPSHOT) WHERE place_id = @place_id;
+            ELSE
+            BEGIN
+                UPDATE dbo.waitlist_wanted WITH (SNAPSHOT) SET from_day = @from, to_day = @to WHERE place_id = @place_id;
+                IF @@ROWCOUNT = 0
+                    INSERT dbo.waitlist_wanted WITH (SNAPSHOT) (place_id, from_day, to_day) VALUES (@place_id, @from, @to);
+            END
             """;
 
         /// <summary>A place's entries waiting for an offer, first in line first.</summary>
@@ -339,6 +365,7 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
         var lastCall = at + (long)options.LastCall.TotalSeconds;
         foreach (var place in await PlacesAsync(at - 3600, ct))
         {
+            await MarkWantedDaysAsync(place, ct);
             var (line, seats) = await LineAndSeatsAsync(place, lastCall, ct);
             // First in line first: each entry gets the earliest seat of its days not given to someone before it.
             var taken = new HashSet<SeatRow>();
@@ -368,6 +395,16 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
         }
         return new OfferStep(offered, expired, left, released, await WaitingAsync(ct));
     }
+
+    private async Task MarkWantedDaysAsync(int place, CancellationToken ct) =>
+        await retry.ExecuteAsync(async attempt =>
+        {
+            await using var connection = await OpenAsync(attempt);
+            await using var mark = new SqlCommand(Sql.Wanted, connection);
+            mark.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
+            await mark.ExecuteNonQueryAsync(attempt);
+            return true;
+        }, RetryOn, exhausted: null, ct);
 
     private async Task<long> WaitingAsync(CancellationToken ct)
     {

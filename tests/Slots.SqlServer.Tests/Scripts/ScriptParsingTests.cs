@@ -29,9 +29,15 @@ public sealed class ScriptParsingTests
     public void Scripts_are_numbered_in_deploy_order_without_gaps_or_twins()
     {
         var numbers = SqlScripts.Files().Select(f => int.Parse(Path.GetFileName(f)[..3], System.Globalization.CultureInfo.InvariantCulture)).ToList();
-        // Work done in parallel takes its own block of ten (SMS: 030-039), so a gap may only end at a block's start.
+        // Work done in parallel takes its own block of ten (SMS: 030-039), so a gap may only end at a
+        // block's start, or be a retired number: the script of a proc whose one live definition moved
+        // after the tables it came to read (cancel and reschedule: 084, 085). A retired number is
+        // never reused: databases that ran it have it in dbo.schema_migrations.
+        int[] retired = [15, 16, 63];
         Assert.Equal(1, numbers[0]);
-        Assert.All(numbers.Zip(numbers.Skip(1)), pair => Assert.True(
+        Assert.Empty(numbers.Intersect(retired));
+        var kept = numbers.Concat(retired).Order().ToList();
+        Assert.All(kept.Zip(kept.Skip(1)), pair => Assert.True(
             pair.Second == pair.First + 1 || (pair.Second > pair.First && pair.Second % 10 == 0), $"{pair.First:000} is followed by {pair.Second:000}"));
         Assert.All(SqlScripts.Files(), f => Assert.Matches(@"^\d{3}_[a-z0-9_]+\.sql$", Path.GetFileName(f)));
     }

@@ -13,8 +13,11 @@ public static class SqlScripts
     /// <summary>The door's record of a booking: read by the native cancel, so memory-optimized too.</summary>
     public static readonly string[] StaffTables = ["attendance"];
 
+    /// <summary>The days a place's waiting list wants: read by the native cancel and reschedule, so memory-optimized too.</summary>
+    public static readonly string[] WaitingListTables = ["waitlist_wanted"];
+
     public static readonly string[] HotTables =
-        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. WaitingRoomTables, .. StaffTables];
+        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. WaitingRoomTables, .. StaffTables, .. WaitingListTables];
 
     /// <summary>The waiting room's interpreted procs: a batch of joins, a counter step, a claim.</summary>
     public static readonly string[] WaitingRoomProcs = ["waiting_room_join", "waiting_room_step", "waiting_room_claim"];
@@ -58,7 +61,7 @@ public static class SqlScripts
 
     /// <summary>
     /// The file that creates the named object (tables NNN_table_x, procs NNN_proc_x, types NNN_type_x).
-    /// A proc redefined by a later script (dbo.cancel: 015, then 063) is the last one, the body that runs.
+    /// A proc redefined by a later script would be the last one, the body that runs.
     /// </summary>
     public static string FileOf(string kind, string name) =>
         Path.GetFileName(Files().Last(f => Path.GetFileNameWithoutExtension(f)[4..] == $"{kind}_{name}"));

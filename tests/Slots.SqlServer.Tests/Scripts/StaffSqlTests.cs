@@ -37,9 +37,9 @@ public sealed class StaffSqlTests
     public void The_staff_scripts_take_the_block_from_060()
     {
         Assert.Equal(
-            ["060_table_attendance.sql", "061_table_staff_audit.sql", "062_proc_staff_check_in.sql", "063_proc_cancel.sql"],
+            ["060_table_attendance.sql", "061_table_staff_audit.sql", "062_proc_staff_check_in.sql"],
             [SqlScripts.FileOf("table", "attendance"), SqlScripts.FileOf("table", "staff_audit"),
-             SqlScripts.FileOf("proc", "staff_check_in"), SqlScripts.FileOf("proc", "cancel")]);
+             SqlScripts.FileOf("proc", "staff_check_in")]);
     }
 
     [Fact]
@@ -117,16 +117,10 @@ public sealed class StaffSqlTests
     }
 
     [Fact]
-    public void The_first_cancel_is_marked_superseded_and_the_live_one_keeps_its_signature()
+    public void Cancel_and_reschedule_each_have_one_live_definition_after_every_table_they_read()
     {
-        var files = SqlScripts.FilesOf("proc", "cancel");
-        Assert.Equal(["015_proc_cancel.sql", "063_proc_cancel.sql"], files);
-
-        Assert.StartsWith("-- Superseded by 063_proc_cancel.sql", SqlScripts.Read(files[0]), StringComparison.Ordinal);
-        var signatures = files.Select(f => Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(SqlScripts.Tree(f))))
-            .Select(p => string.Join(", ", p.Parameters.Select(SqlScripts.Text)))
-            .ToList();
-        Assert.Equal(signatures[0], signatures[1]);
+        Assert.Equal(["084_proc_cancel.sql"], SqlScripts.FilesOf("proc", "cancel"));
+        Assert.Equal(["085_proc_reschedule.sql"], SqlScripts.FilesOf("proc", "reschedule"));
     }
 
     [Theory]

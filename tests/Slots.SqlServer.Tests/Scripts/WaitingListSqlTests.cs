@@ -209,8 +209,56 @@ public sealed class WaitingListSqlTests
         var mine = SqlScripts.All<NamedTableReference>(tree).OrderBy(t => t.StartOffset).First();
         Assert.Equal("waitlist", SqlScripts.NameOf(mine.SchemaObject));
         Assert.Equal([TableHintKind.UpdLock, TableHintKind.HoldLock], mine.TableHints.Select(h => h.HintKind));
-        var insert = Assert.Single(SqlScripts.All<InsertSpecification>(tree));
-        Assert.Equal("waitlist", NameOf(insert.Target));
+        Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "waitlist");
+    }
+
+    [Fact]
+    public void A_join_widens_the_days_its_place_wants_in_the_same_transaction_after_writing_the_entry()
+    {
+        var tree = Parse(SqlServerWaitingListStore.Sql.Join);
+
+        var entry = Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "waitlist");
+        var widen = Assert.Single(SqlScripts.All<UpdateSpecification>(tree), u => NameOf(u.Target) == "waitlist_wanted");
+        var first = Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "waitlist_wanted");
+        Assert.True(entry.StartOffset < widen.StartOffset && widen.StartOffset < first.StartOffset);
+        Assert.Equal(
+            "SET FROM_DAY = IIF(@FROM < FROM_DAY, @FROM, FROM_DAY), TO_DAY = IIF(@TO > TO_DAY, @TO, TO_DAY)",
+            "SET " + string.Join(", ", widen.SetClauses.Select(SqlScripts.Text)));
+        var commit = Assert.Single(SqlScripts.All<CommitTransactionStatement>(tree));
+        Assert.True(first.StartOffset < commit.StartOffset);
+    }
+
+    [Fact]
+    public void The_offer_job_sets_the_wanted_days_to_its_waiting_entries_range_or_drops_them()
+    {
+        var tree = Parse(SqlServerWaitingListStore.Sql.Wanted);
+
+        var line = Assert.Single(SqlScripts.All<QuerySpecification>(tree), q => q.FromClause is not null && SqlScripts.Text(q.FromClause) == "FROM DBO.WAITLIST");
+        Assert.Equal("WHERE PLACE_ID = @PLACE_ID AND STATE = 1", SqlScripts.Text(line.WhereClause));
+        Assert.Equal(["MIN(FROM_DAY)", "MAX(TO_DAY)"], line.SelectElements.Cast<SelectSetVariable>().Select(v => SqlScripts.Text(v.Expression)));
+        Assert.Single(SqlScripts.All<DeleteSpecification>(tree), d => NameOf(d.Target) == "waitlist_wanted");
+        Assert.Single(SqlScripts.All<UpdateSpecification>(tree), u => NameOf(u.Target) == "waitlist_wanted");
+    }
+
+    [Theory]
+    [InlineData("cancel")]
+    [InlineData("reschedule")]
+    public void A_seat_freed_on_a_day_the_line_wants_is_kept_for_the_line_by_the_native_proc(string name)
+    {
+        var tree = SqlScripts.Tree(SqlScripts.FileOf("proc", name));
+
+        var wanted = Assert.Single(SqlScripts.All<QuerySpecification>(tree), q => q.FromClause is not null && SqlScripts.Text(q.FromClause) == "FROM DBO.WAITLIST_WANTED");
+        Assert.Equal("WHERE PLACE_ID = @PLACE_ID", SqlScripts.Text(wanted.WhereClause));
+        var keep = Assert.Single(SqlScripts.All<IfStatement>(tree), i => SqlScripts.Text(i.Predicate).Contains("@WANTED_FROM", StringComparison.Ordinal));
+        Assert.Equal("@WANTED_FROM IS NOT NULL AND @DAY >= @WANTED_FROM AND @DAY <= @WANTED_TO", SqlScripts.Text(keep.Predicate));
+        Assert.Equal("SET @RELEASE = '~W';", SqlScripts.Text(keep.ThenStatement));
+        // Every release of the booking's own seat writes @release: NULL (anybody's) or '~w' (the line's).
+        var releases = SqlScripts.All<UpdateSpecification>(tree)
+            .Where(u => NameOf(u.Target) == "hot_seats" && SqlScripts.Text(u.WhereClause!).EndsWith("AND CODE = @CODE", StringComparison.Ordinal))
+            .ToList();
+        Assert.NotEmpty(releases);
+        Assert.All(releases, u => Assert.Equal("CODE = @RELEASE", SqlScripts.Text(Assert.Single(u.SetClauses))));
+        Assert.True(wanted.StartOffset < releases.Min(u => u.StartOffset));
     }
 
     [Theory]

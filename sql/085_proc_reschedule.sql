@@ -1,6 +1,9 @@
 -- Moves a hot reservation to another slot, as SqliteHotPath.Reschedule does.
 --   @outcome 1 Rescheduled, 2 NotFound, 3 SlotFull, 4 UnknownSlot, 5 SlotStarted (the target),
 --   6 Started (the held reservation)
+-- The one live definition of dbo.reschedule, after the waiting list's wanted days (083) it reads:
+-- the seat moved away from is kept for the line ('~w') when the place's waiting list wants its day,
+-- as slots_release_seat does on PostgreSQL.
 -- Order of writes: In-Memory OLTP takes no locks, so no deadlock is possible; a clash is a 41302
 -- for the later writer at once. The two seat rows are still written in key order, so two moves
 -- that cross each other's slots clash on the first row and the loser stops before doing more.
@@ -86,9 +89,14 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
         OR (@to_place_id = @place_id AND @to_day = @day AND @to_start_minute < @start_minute)
         SET @target_first = 1;
 
+    DECLARE @release varchar(16) = NULL, @wanted_from date = NULL, @wanted_to date = NULL;
+    SELECT @wanted_from = from_day, @wanted_to = to_day FROM dbo.waitlist_wanted WHERE place_id = @place_id;
+    IF @wanted_from IS NOT NULL AND @day >= @wanted_from AND @day <= @wanted_to
+        SET @release = '~w';
+
     DECLARE @taken int = 0;
     IF @target_first = 0
-        UPDATE dbo.hot_seats SET code = NULL
+        UPDATE dbo.hot_seats SET code = @release
         WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
           AND code = @code;
     UPDATE dbo.hot_seats SET code = @code
@@ -96,7 +104,7 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
       AND code IS NULL;
     SET @taken = @@ROWCOUNT;
     IF @target_first = 1
-        UPDATE dbo.hot_seats SET code = NULL
+        UPDATE dbo.hot_seats SET code = @release
         WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
           AND code = @code;
     IF @taken = 0
