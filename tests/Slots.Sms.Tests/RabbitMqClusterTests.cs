@@ -153,6 +153,7 @@ public sealed class RabbitMqClusterTests
     {
         private readonly ConcurrentQueue<(long Started, long Finished, int Confirmed)> _waves = new();
         private readonly TaskCompletionSource _reached = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly Lock _counts = new();
         private IOutboxTransport? _inner;
         private int _confirmed;
         private int _broken;
@@ -163,7 +164,7 @@ public sealed class RabbitMqClusterTests
 
         public int Broken => _broken;
 
-        public int Refused => _refused;
+        public int Refused { get { lock (_counts) { return _refused; } } }
 
         public ConfirmClock Around(IOutboxTransport inner)
         {
@@ -180,8 +181,14 @@ public sealed class RabbitMqClusterTests
             {
                 Interlocked.Increment(ref _broken);
             }
-            Interlocked.Add(ref _refused, wave.Count - result.Accepted.Count);
-            if (Interlocked.Add(ref _confirmed, result.Accepted.Count) >= threshold)
+            bool reached;
+            lock (_counts)
+            {
+                _refused += wave.Count - result.Accepted.Count;
+                _confirmed += result.Accepted.Count;
+                reached = _confirmed >= threshold;
+            }
+            if (reached)
             {
                 _reached.TrySetResult();
             }
