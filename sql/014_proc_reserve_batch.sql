@@ -1,6 +1,7 @@
 -- Many reservations in one round trip and one commit: each row gets exactly what dbo.reserve
 -- would answer it. The whole batch is one atomic block, so a conflict (41302) on any row rolls
 -- back all of them and the client retries the batch; replayed keys answer from the first run.
+-- Answers: request_no, outcome, code, replayed, minutes (the booked slot's length, or NULL).
 CREATE OR ALTER PROCEDURE dbo.reserve_batch
     @requests dbo.reserve_request READONLY,
     @now      bigint
@@ -43,6 +44,11 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
         END
     END
 
-    SELECT request_no, outcome, code, replayed FROM @answers ORDER BY request_no;
+    -- A booking's answer carries its slot's length, so the API's 201 reads nothing back; a
+    -- replay whose booking is gone since (cancelled, flushed out) has none, and the API asks.
+    SELECT a.request_no, a.outcome, a.code, a.replayed, r.minutes
+    FROM @answers a
+    LEFT OUTER JOIN dbo.hot_reservations r ON r.code = a.code
+    ORDER BY a.request_no;
 END
 GO

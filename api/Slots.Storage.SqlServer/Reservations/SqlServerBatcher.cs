@@ -44,8 +44,9 @@ public sealed class SqlServerBatcher : IAsyncDisposable
     public ValueTask DisposeAsync() => _commit.DisposeAsync();
 
     /// <summary>
-    /// One call of dbo.reserve_batch, no retry: the answers in the commands' order. The proc
-    /// takes one @now for the batch, the first command's: its commands arrived together.
+    /// One call of dbo.reserve_batch, no retry: the answers in the commands' order, a booking's
+    /// with its slot's length (so its 201 reads nothing back). The proc takes one @now for the
+    /// batch, the first command's: its commands arrived together.
     /// </summary>
     public async Task<ReserveResult?[]> SendAsync(IReadOnlyList<ReserveCommand> commands, CancellationToken ct)
     {
@@ -57,7 +58,8 @@ public sealed class SqlServerBatcher : IAsyncDisposable
         await using var row = await proc.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            answers[row.GetInt32(0)] = SqlServerOutcomes.Reserve(row.GetInt32(1), row.IsDBNull(2) ? null : row.GetString(2), row.GetBoolean(3));
+            answers[row.GetInt32(0)] = SqlServerOutcomes.Reserve(row.GetInt32(1), row.IsDBNull(2) ? null : row.GetString(2), row.GetBoolean(3),
+                row.IsDBNull(4) ? 0 : row.GetInt32(4));
             answered++;
         }
         // The rows may arrive before the atomic block has committed: read on to its end, so a

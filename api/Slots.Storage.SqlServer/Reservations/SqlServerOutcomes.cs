@@ -5,12 +5,13 @@ namespace Slots.Storage.SqlServer;
 /// <summary>The procs' outcome numbers as the port's values; the numbers are the enums' own (see sql/013..016).</summary>
 public static class SqlServerOutcomes
 {
-    /// <summary>8 (KeyReused) is null, as the port says; 1..5 are ReservationStatus.</summary>
-    public static ReserveResult? Reserve(int outcome, string? code, bool replayed) => outcome switch
+    /// <summary>8 (KeyReused) is null, as the port says; 1..5 are ReservationStatus. Minutes (0: not known) is kept for a booking only.</summary>
+    public static ReserveResult? Reserve(int outcome, string? code, bool replayed, int minutes = 0) => outcome switch
     {
         (int)ReservationStatus.KeyReused => null,
         >= (int)ReservationStatus.Reserved and <= (int)ReservationStatus.SlotStarted =>
-            new ReserveResult((ReservationStatus)outcome, code, replayed),
+            new ReserveResult((ReservationStatus)outcome, code, replayed,
+                outcome == (int)ReservationStatus.Reserved ? minutes : 0),
         _ => throw new InvalidOperationException($"dbo.reserve answered unknown outcome {outcome}."),
     };
 

@@ -19,6 +19,13 @@ public sealed class OutcomeMappingTests
     }
 
     [Fact]
+    public void A_booking_keeps_the_slot_length_dbo_reserve_batch_answered_and_other_outcomes_carry_none()
+    {
+        Assert.Equal(ReserveResult.Reserved("ABCDE-FGHJK", 20), SqlServerOutcomes.Reserve(1, "ABCDE-FGHJK", false, 20));
+        Assert.Equal(0, SqlServerOutcomes.Reserve(3, "ABCDE-FGHJK", false, 20)!.Value.Minutes);
+    }
+
+    [Fact]
     public void Reserve_outcome_8_is_a_reused_key_which_the_port_answers_with_null() =>
         Assert.Null(SqlServerOutcomes.Reserve(8, null, replayed: false));
 

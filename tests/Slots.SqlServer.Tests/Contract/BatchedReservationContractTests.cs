@@ -30,6 +30,18 @@ public sealed class BatchedReservationContractTests(SqlServerDatabase db) : ICla
     }
 
     [Fact]
+    public async Task A_booking_in_a_batch_is_answered_with_its_slot_length_so_its_201_reads_nothing_back()
+    {
+        SqlServerDatabase.SkipUnlessConfigured();
+        var slot = (await db.NewPlaceAsync((1, 600, 2)))[0];
+
+        var answers = await db.Batcher.SendAsync([Reserve(slot), Reserve(slot), Reserve(slot)], Ct);
+
+        Assert.Equal([15, 15], answers.Where(a => a!.Value.Status == ReservationStatus.Reserved).Select(a => a!.Value.Minutes));
+        Assert.Equal(0, answers.Single(a => a!.Value.Status == ReservationStatus.SlotFull)!.Value.Minutes);
+    }
+
+    [Fact]
     public async Task Two_hundred_racers_on_two_instances_for_three_seats_get_three_distinct_seats()
     {
         SqlServerDatabase.SkipUnlessConfigured();

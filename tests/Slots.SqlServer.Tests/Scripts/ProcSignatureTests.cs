@@ -100,6 +100,21 @@ public sealed class ProcSignatureTests
         }
     }
 
+    [Fact]
+    public void Reserve_batch_answers_in_the_columns_the_batcher_reads_with_the_slot_length_from_the_booking_row()
+    {
+        var proc = Declared("reserve_batch");
+        var answer = SqlScripts.All<QuerySpecification>(proc).Last();
+
+        // SqlServerBatcher.SendAsync reads request_no, outcome, code, replayed, minutes by position.
+        var columns = answer.SelectElements.Cast<SelectScalarExpression>()
+            .Select(c => ((ColumnReferenceExpression)c.Expression).MultiPartIdentifier.Identifiers[^1].Value);
+        Assert.Equal(["request_no", "outcome", "code", "replayed", "minutes"], columns);
+        var join = Assert.IsType<QualifiedJoin>(Assert.Single(answer.FromClause.TableReferences));
+        Assert.Equal(QualifiedJoinType.LeftOuter, join.QualifiedJoinType);
+        Assert.Equal("hot_reservations", ((NamedTableReference)join.SecondTableReference).SchemaObject.BaseIdentifier.Value);
+    }
+
     /// <summary>What the adapter must send for a declared parameter: type, size (0 when none), output or not, table type name.</summary>
     private static (SqlDbType Type, int Size, bool Output, string? TypeName) Expected(ProcedureParameter p)
     {
