@@ -120,7 +120,7 @@ public sealed class ReservationService(
 
     /// <summary>
     /// The booked slot's length when the store's answer did not carry it (a replay on SQLite, the
-    /// cold path, SQL Server): one read by code. A replay of a booking cancelled since finds no
+    /// cold path, a replay on SQL Server of a booking gone since): one read by code. A replay of a booking cancelled since finds no
     /// reservation and reads the slot instead.
     /// </summary>
     private async Task<int> MinutesAsync(PlaceInfo place, SlotKey slot, string code, CancellationToken ct)
