@@ -109,6 +109,15 @@ public sealed partial class SmsConsumer(
             {
                 return; // stopping: no ack, the broker hands the message out again
             }
+            catch (SmsHeldElsewhereException)
+            {
+                // Another process holds this message's claim (two copies were published): ask again after
+                // the first retry's delay, without counting a try; by then it is sent, or its claim ran out.
+                await MoveAsync(publisher, delivered, broker.DelayQueue(options.Value.DelayBefore(2)), attempt, nameof(SmsHeldElsewhereException));
+                metrics.Duplicates.Add(1);
+                await channel.BasicAckAsync(delivered.DeliveryTag, multiple: false, CancellationToken.None);
+                return;
+            }
             catch (HandedBackException)
             {
                 // The channel closed before the send: the broker has handed the message to another consumer.

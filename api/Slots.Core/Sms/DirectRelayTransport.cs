@@ -25,7 +25,7 @@ public sealed partial class DirectRelayTransport(
         await Parallel.ForEachAsync(wave, parallel, async (message, token) =>
         {
             var before = _failed.GetValueOrDefault(message.Id);
-            if (before.Tries > 0 && before.NextTry > clock.GetUtcNow())
+            if (before.NextTry > clock.GetUtcNow())
             {
                 return; // still waiting for its next try; later rows of its reservation wait too
             }
@@ -35,6 +35,11 @@ public sealed partial class DirectRelayTransport(
                 await delivery.DeliverAsync(message, attempt, token);
                 _failed.TryRemove(message.Id, out _);
                 accepted.Add(message.Id);
+            }
+            catch (SmsHeldElsewhereException)
+            {
+                // Another process is sending it: look again after the first retry's delay, without counting a try.
+                _failed[message.Id] = (before.Tries, clock.GetUtcNow() + options.Value.DelayBefore(2));
             }
             catch (Exception ex) when (ex is not OperationCanceledException || !token.IsCancellationRequested)
             {

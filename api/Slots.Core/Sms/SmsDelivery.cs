@@ -6,8 +6,11 @@ using Microsoft.Extensions.Options;
 namespace Slots.Sms;
 
 /// <summary>
-/// Sends one message exactly once as far as Slots can tell: skips it when sms_sent already holds
-/// its id, waits for the gateway's rate, sends, then records the id. Once the gateway took it, only
+/// Sends one message exactly once as far as Slots can tell: claims it in sms_sent (skipping it when
+/// it was sent before, or when another consumer holds a fresh claim), waits for the gateway's rate,
+/// sends, then records the send in place of the claim. The claim is what keeps two copies of one
+/// message apart when two processes consume them at the same moment (a relay that published a row
+/// again because its "sent" mark was lost in a database failover). Once the gateway took it, only
 /// the record is tried again (a database restart must not repeat the send); a record that still
 /// fails after RecordPatience, or a process killed between send and record, is left to the
 /// Idempotency-Key the gateway gets. Shared by the SMS consumer and the direct transport.
@@ -28,10 +31,13 @@ public sealed partial class SmsDelivery(
     private readonly ConcurrentDictionary<long, byte> _inFlight = new();
 
     /// <summary>
-    /// True when sent now; false when it had been sent before (or another copy is being sent right now).
+    /// True when sent now; false when it had been sent before (or another copy is being sent right now
+    /// in this process). Throws <see cref="SmsHeldElsewhereException"/> when another process holds a
+    /// fresh claim on it: the caller asks again later, and then finds it sent or the claim run out.
     /// <paramref name="stillOurs"/> is asked just before the send: a consumer whose channel closed meanwhile
     /// (its RabbitMQ node died) no longer owns the message, which the broker has already handed to another
-    /// consumer; sending it too would send it twice. Then nothing is sent and <see cref="HandedBackException"/> is thrown.
+    /// consumer; sending it too would send it twice. Then nothing is sent, the claim is given up and
+    /// <see cref="HandedBackException"/> is thrown.
     /// </summary>
     public async Task<bool> DeliverAsync(SmsEvent message, int attempt, CancellationToken ct, Func<bool>? stillOurs = null)
     {
@@ -42,17 +48,30 @@ public sealed partial class SmsDelivery(
         }
         try
         {
-            if (await store.WasSentAsync(message.Id, ct))
+            var claim = new SmsClaim(message.Id, message.Kind, message.Code, Guid.NewGuid().ToString("N"), clock.GetUtcNow().ToUnixTimeSeconds());
+            switch (await store.ClaimAsync(claim, (long)options.Value.ClaimLease.TotalSeconds, ct))
             {
-                metrics.Duplicates.Add(1);
-                return false;
+                case SmsClaimResult.Sent:
+                    metrics.Duplicates.Add(1);
+                    return false;
+                case SmsClaimResult.HeldElsewhere:
+                    throw new SmsHeldElsewhereException(message.Id);
             }
-            await rate.WaitAsync(ct);
-            if (stillOurs is not null && !stillOurs())
+            try
             {
-                throw new HandedBackException(message.Id);
+                await rate.WaitAsync(ct);
+                if (stillOurs is not null && !stillOurs())
+                {
+                    throw new HandedBackException(message.Id);
+                }
+                await sender.SendAsync(new OutgoingSms(message.Id, message.Phone, SmsTemplates.Render(message, options.Value.PublicUrl)), ct);
             }
-            await sender.SendAsync(new OutgoingSms(message.Id, message.Phone, SmsTemplates.Render(message, options.Value.PublicUrl)), ct);
+            catch (Exception)
+            {
+                // Not sent: the next copy (a retry, or the one the broker handed to another consumer) may claim it at once.
+                await ReleaseQuietlyAsync(claim);
+                throw;
+            }
             metrics.Sent.Add(1);
             await RecordAfterSendAsync(
                 new SmsSendRecord(message.Id, message.Kind, message.Code, SmsSendStatus.Sent, attempt, clock.GetUtcNow().ToUnixTimeSeconds()));
@@ -63,6 +82,22 @@ public sealed partial class SmsDelivery(
             _inFlight.TryRemove(message.Id, out _);
         }
     }
+
+    /// <summary>A release that fails leaves the claim to run out (ClaimLease): the message is late, never sent twice.</summary>
+    private async Task ReleaseQuietlyAsync(SmsClaim claim)
+    {
+        try
+        {
+            await store.ReleaseAsync(claim, CancellationToken.None);
+        }
+        catch (Exception ex)
+        {
+            LogReleaseFailed(logger, claim.MessageId, ex.GetType().Name);
+        }
+    }
+
+    [LoggerMessage(EventId = 5032, Level = LogLevel.Warning, Message = "SMS {MessageId} was not sent and its claim could not be given up ({Error}); it is sent once the claim runs out")]
+    private static partial void LogReleaseFailed(ILogger logger, long messageId, string error);
 
     /// <summary>
     /// Writes the record of a send the gateway already took, retrying with back-off for up to
@@ -111,6 +146,10 @@ public sealed partial class SmsDelivery(
             new SmsSendRecord(message.Id, message.Kind, message.Code, SmsSendStatus.GaveUp, tries, clock.GetUtcNow().ToUnixTimeSeconds()), ct);
     }
 }
+
+/// <summary>The message was not sent: another process holds a fresh claim on it and may be sending it now.</summary>
+public sealed class SmsHeldElsewhereException(long messageId)
+    : Exception($"SMS {messageId} is claimed by another consumer.");
 
 /// <summary>The message was not sent: the consumer that held it lost its channel, and the broker hands it to another.</summary>
 public sealed class HandedBackException(long messageId)

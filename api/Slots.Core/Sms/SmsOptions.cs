@@ -74,6 +74,13 @@ public sealed class SmsOptions
     /// </summary>
     public TimeSpan RecordPatience { get; set; } = TimeSpan.FromMinutes(2);
 
+    /// <summary>
+    /// How long a consumer's claim on a message stands before another copy may take it over: the
+    /// holder may be waiting for the gateway's rate, sending, or recording the send for up to
+    /// RecordPatience. A holder that died leaves its message this long before the next copy sends it.
+    /// </summary>
+    public TimeSpan ClaimLease { get; set; } = TimeSpan.FromMinutes(3);
+
     /// <summary>The gateway's allowed rate: messages per second (token bucket, bursts up to one second's worth).</summary>
     public int MessagesPerSecond { get; set; } = 50;
 

@@ -40,16 +40,56 @@ internal sealed class PostgresSmsStore(NpgsqlDataSource dataSource) : ISmsStore
 
     public async Task<bool> WasSentAsync(long messageId, CancellationToken ct)
     {
-        await using var find = dataSource.CreateCommand("SELECT 1 FROM sms_sent WHERE message_id = $1");
+        await using var find = dataSource.CreateCommand("SELECT 1 FROM sms_sent WHERE message_id = $1 AND status <> 3");
         find.Parameters.Add(new NpgsqlParameter<long> { TypedValue = messageId });
         return await find.ExecuteScalarAsync(ct) is not null;
     }
 
+    public async Task<SmsClaimResult> ClaimAsync(SmsClaim claim, long leaseSeconds, CancellationToken ct)
+    {
+        // A new row, or a claim whose holder let it run out; a record (status 1, 2) is never touched.
+        await using (var take = dataSource.CreateCommand("""
+            INSERT INTO sms_sent AS s (message_id, kind, code, status, tries, sent_at, claim) VALUES ($1, $2, $3, 3, 0, $4, $5)
+            ON CONFLICT (message_id) DO UPDATE SET sent_at = excluded.sent_at, claim = excluded.claim
+            WHERE s.status = 3 AND s.sent_at <= excluded.sent_at - $6
+            """))
+        {
+            take.Parameters.Add(new NpgsqlParameter<long> { TypedValue = claim.MessageId });
+            take.Parameters.Add(new NpgsqlParameter<int> { TypedValue = (int)claim.Kind });
+            take.Parameters.Add(new NpgsqlParameter<string> { TypedValue = claim.Code });
+            take.Parameters.Add(new NpgsqlParameter<long> { TypedValue = claim.At });
+            take.Parameters.Add(new NpgsqlParameter<string> { TypedValue = claim.Token });
+            take.Parameters.Add(new NpgsqlParameter<long> { TypedValue = leaseSeconds });
+            if (await take.ExecuteNonQueryAsync(ct) == 1)
+            {
+                return SmsClaimResult.Claimed;
+            }
+        }
+        await using var find = dataSource.CreateCommand("SELECT status FROM sms_sent WHERE message_id = $1");
+        find.Parameters.Add(new NpgsqlParameter<long> { TypedValue = claim.MessageId });
+        return await find.ExecuteScalarAsync(ct) switch
+        {
+            (int)SmsSendStatus.Sending => SmsClaimResult.HeldElsewhere,
+            null => SmsClaimResult.HeldElsewhere, // released between the two statements: the next look claims it
+            _ => SmsClaimResult.Sent,
+        };
+    }
+
+    public async Task ReleaseAsync(SmsClaim claim, CancellationToken ct)
+    {
+        await using var release = dataSource.CreateCommand("DELETE FROM sms_sent WHERE message_id = $1 AND status = 3 AND claim = $2");
+        release.Parameters.Add(new NpgsqlParameter<long> { TypedValue = claim.MessageId });
+        release.Parameters.Add(new NpgsqlParameter<string> { TypedValue = claim.Token });
+        await release.ExecuteNonQueryAsync(ct);
+    }
+
     public async Task RecordSentAsync(SmsSendRecord record, CancellationToken ct)
     {
+        // The record replaces a claim (this consumer's, or one that ran out); a record already there stays.
         await using var insert = dataSource.CreateCommand("""
-            INSERT INTO sms_sent (message_id, kind, code, status, tries, sent_at) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (message_id) DO NOTHING
+            INSERT INTO sms_sent AS s (message_id, kind, code, status, tries, sent_at) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (message_id) DO UPDATE SET status = excluded.status, tries = excluded.tries, sent_at = excluded.sent_at, claim = NULL
+            WHERE s.status = 3
             """);
         insert.Parameters.Add(new NpgsqlParameter<long> { TypedValue = record.MessageId });
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = (int)record.Kind });

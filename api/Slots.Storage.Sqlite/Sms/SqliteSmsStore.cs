@@ -57,10 +57,20 @@ internal sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString
         await using var connection = new SqliteConnection(connectionString.Value);
         await connection.OpenAsync(ct);
         await using var find = connection.CreateCommand();
-        find.CommandText = "SELECT 1 FROM sms_sent WHERE message_id = $id";
+        find.CommandText = "SELECT 1 FROM sms_sent WHERE message_id = $id AND status <> 3";
         find.Parameters.AddWithValue("$id", messageId);
         return await find.ExecuteScalarAsync(ct) is not null;
     }
+
+    /// <summary>
+    /// The embedded default's file belongs to one process, whose <see cref="SmsDelivery"/> already keeps
+    /// two copies of a message apart in memory: a claim row would only add a write per SMS to the one
+    /// writer, so the claim is the look alone.
+    /// </summary>
+    public async Task<SmsClaimResult> ClaimAsync(SmsClaim claim, long leaseSeconds, CancellationToken ct) =>
+        await WasSentAsync(claim.MessageId, ct) ? SmsClaimResult.Sent : SmsClaimResult.Claimed;
+
+    public Task ReleaseAsync(SmsClaim claim, CancellationToken ct) => Task.CompletedTask;
 
     public async Task RecordSentAsync(SmsSendRecord record, CancellationToken ct) =>
         await writer.WriteAsync(hot =>
@@ -69,7 +79,8 @@ internal sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString
             insert.Transaction = hot.Transaction;
             insert.CommandText = """
                 INSERT INTO sms_sent (message_id, kind, code, status, tries, sent_at) VALUES ($id, $kind, $code, $status, $tries, $at)
-                ON CONFLICT (message_id) DO NOTHING
+                ON CONFLICT (message_id) DO UPDATE SET status = excluded.status, tries = excluded.tries, sent_at = excluded.sent_at, claim = NULL
+                WHERE sms_sent.status = 3
                 """;
             insert.Parameters.AddWithValue("$id", record.MessageId);
             insert.Parameters.AddWithValue("$kind", (int)record.Kind);

@@ -195,7 +195,7 @@ public static class ChaosCommand
                 await connection.OpenAsync(ct);
                 await using var command = new NpgsqlCommand("""
                     SELECT (SELECT count(*) FROM changes), (SELECT count(*) FROM outbox WHERE sent_at IS NULL),
-                           (SELECT count(*) FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id)),
+                           (SELECT count(*) FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id AND s.status <> 3)),
                            (SELECT count(*) FROM outbox)
                     """, connection);
                 await using var reader = await command.ExecuteReaderAsync(ct);

@@ -27,7 +27,7 @@ public static class FinalStateReader
             r => new IdempotencyRow(r.GetString(0), r.GetInt32(1), r.IsDBNull(2) ? null : r.GetString(2)), ct);
         var outbox = await ListAsync(db, "SELECT id, kind, code, sent_at IS NOT NULL FROM outbox",
             r => new OutboxRow(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetBoolean(3)), ct);
-        var sent = await ListAsync(db, "SELECT message_id FROM sms_sent", r => r.GetInt64(0), ct);
+        var sent = await ListAsync(db, "SELECT message_id FROM sms_sent WHERE status <> 3", r => r.GetInt64(0), ct);
         var hotDays = await ListAsync(db, "SELECT DISTINCT place_id, day FROM hot_seats", r => (r.GetInt32(0), Day(r.GetFieldValue<DateOnly>(1))), ct);
         var pending = await ListAsync(db, "SELECT count(*) FROM changes", r => r.GetInt64(0), ct);
         return new FinalState

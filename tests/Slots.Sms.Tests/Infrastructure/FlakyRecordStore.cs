@@ -20,6 +20,10 @@ public sealed class FlakyRecordStore(ISmsStore inner) : ISmsStore
 
     public Task<bool> WasSentAsync(long messageId, CancellationToken ct) => inner.WasSentAsync(messageId, ct);
 
+    public Task<SmsClaimResult> ClaimAsync(SmsClaim claim, long leaseSeconds, CancellationToken ct) => inner.ClaimAsync(claim, leaseSeconds, ct);
+
+    public Task ReleaseAsync(SmsClaim claim, CancellationToken ct) => inner.ReleaseAsync(claim, ct);
+
     public Task RecordSentAsync(SmsSendRecord record, CancellationToken ct) =>
         Interlocked.Increment(ref _recordCalls) <= FailRecords
             ? throw new TimeoutException("the database is restarting")
