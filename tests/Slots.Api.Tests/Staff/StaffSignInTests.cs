@@ -65,10 +65,14 @@ public sealed class StaffSignInTests : IAsyncDisposable
         var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1);
         await using var stranger = await OidcTestProvider.StartAsync(ct: TestContext.Current.CancellationToken);
         var foreign = await stranger.TokenAsync("intruder", ["admin"], []);
-        var brief = await provider.TokenAsync("nurse-7", ["site-staff"], [place], TimeSpan.FromSeconds(1));
+        // Long enough to be used once on a slow machine (the first use also fetches the provider's
+        // keys; a one-second token had expired before it on a busy 2-core runner), then waited out.
+        var lifetime = TimeSpan.FromSeconds(6);
+        var minted = System.Diagnostics.Stopwatch.StartNew();
+        var brief = await provider.TokenAsync("nurse-7", ["site-staff"], [place], lifetime);
         Assert.Equal(HttpStatusCode.OK, (await With(host, brief).GetAsync($"/api/staff/places/{place}/roster")).StatusCode);
 
-        await Task.Delay(TimeSpan.FromSeconds(2.5), TestContext.Current.CancellationToken); // past the token's one second
+        await Task.Delay(lifetime - minted.Elapsed + TimeSpan.FromSeconds(1.5), TestContext.Current.CancellationToken); // past the token's lifetime
 
         foreach (var token in new[] { foreign, brief })
         {
