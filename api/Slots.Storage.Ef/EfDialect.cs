@@ -27,4 +27,18 @@ public abstract class EfDialect
 
     /// <summary>Drains at most <paramref name="batchSize"/> change records into the disk reservations, in one transaction; returns how many.</summary>
     public abstract Task<int> FlushChangesAsync(SlotsDbContext db, int batchSize, CancellationToken ct);
+
+    /// <summary>
+    /// Where a backend keeps a new hot booking's Idempotency-Key on its reservation row (PostgreSQL)
+    /// rather than in idempotency: locks the key as the hot path does, for the rest of the
+    /// transaction, and answers the fingerprint and code of the hot booking made under it, or null.
+    /// </summary>
+    public virtual Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct) => Task.FromResult<HotKey?>(null);
+
+    /// <summary>When the oldest change still waiting for the flush happened (unix seconds), or null when none waits.</summary>
+    public virtual Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) =>
+        db.Changes.AsNoTracking().MinAsync(c => (long?)c.At, ct);
 }
+
+/// <summary>A hot booking's own Idempotency-Key record: the request's fingerprint and the booking's code.</summary>
+public sealed record HotKey(string Fingerprint, string Code);

@@ -1,9 +1,13 @@
 using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Storage;
 using Slots.Storage.Ef;
 
 namespace Slots.Storage.Postgres;
 
-/// <summary>PostgreSQL's side of the shared EF cold side: row locks, generate_series seats, the plpgsql flush.</summary>
+/// <summary>
+/// PostgreSQL's side of the shared EF cold side: row locks, generate_series seats, the plpgsql flush
+/// (change records and new bookings, which carry their own mark on the hot row).
+/// </summary>
 public sealed class PostgresDialect : EfDialect
 {
     public override bool LocksRows => true;
@@ -23,4 +27,23 @@ public sealed class PostgresDialect : EfDialect
 
     public override async Task<int> FlushChangesAsync(SlotsDbContext db, int batchSize, CancellationToken ct) =>
         (await db.Database.SqlQueryRaw<int>("SELECT slots_flush_changes({0}) AS \"Value\"", batchSize).ToListAsync(ct)).Single();
+
+    public override async Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct)
+    {
+        // The same lock slots_apply takes on the key (its first half keeps these apart from other advisory locks).
+        await using var read = db.Database.GetDbConnection().CreateCommand();
+        read.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
+        read.CommandText = "SELECT pg_advisory_xact_lock(1936486252, hashtext(@key))";
+        read.Parameters.Add(new Npgsql.NpgsqlParameter<string>("key", key));
+        await read.ExecuteNonQueryAsync(ct);
+        read.CommandText = "SELECT fingerprint, code FROM hot_reservations WHERE idem_key = @key";
+        await using var row = await read.ExecuteReaderAsync(ct);
+        return await row.ReadAsync(ct) ? new HotKey(row.GetString(0), row.GetString(1)) : null;
+    }
+
+    public override async Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) =>
+        (await db.Database.SqlQueryRaw<long?>("""
+            SELECT least((SELECT min(at) FROM changes),
+                         (SELECT h.created_at FROM hot_reservations h WHERE h.flush_pending ORDER BY h.event_id LIMIT 1)) AS "Value"
+            """).ToListAsync(ct)).Single();
 }

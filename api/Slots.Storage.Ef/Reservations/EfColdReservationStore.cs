@@ -34,6 +34,14 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
             return new(ColdRoute.NowHot, null);
         }
         // The key first: a repeat (or a racer with the same key) meets the row and replays its answer.
+        // A hot booking keeps its key on its reservation where the backend says so (reuse for a disk day).
+        if (await locks.Dialect.LockHotKeyAsync(db, c.IdempotencyKey, ct) is { } hot)
+        {
+            await tx.CommitAsync(ct);
+            return new(ColdRoute.Done, hot.Fingerprint == c.Fingerprint
+                ? new ReserveResult(ReservationStatus.Reserved, hot.Code, Replayed: true)
+                : null);
+        }
         var fresh = await db.Database.ExecuteSqlRawAsync("""
             INSERT INTO idempotency (key, fingerprint, outcome, code, created_at) VALUES ({0}, {1}, 0, NULL, {2})
             ON CONFLICT (key) DO NOTHING
@@ -330,6 +338,8 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
     /// <summary>Row reads that lock on PostgreSQL; on SQLite the BEGIN IMMEDIATE transaction already excludes every other writer.</summary>
     private sealed class ColdLocks(SlotsDbContext db, EfDialect dialect)
     {
+        public EfDialect Dialect => dialect;
+
         private bool Locking => dialect.LocksRows;
 
         public async Task<SlotRow?> SlotAsync(SlotKey slot, CancellationToken ct) =>

@@ -61,7 +61,7 @@ public sealed class EfWindowSync(SlotsDbContext db, EfWindowMover window, EfDial
 
     public async Task<DateTimeOffset?> OldestPendingChangeAsync(CancellationToken ct)
     {
-        var oldest = await db.Changes.AsNoTracking().MinAsync(c => (long?)c.At, ct);
+        var oldest = await dialect.OldestPendingChangeAsync(db, ct);
         return oldest is { } at ? DateTimeOffset.FromUnixTimeSeconds(at) : null;
     }
 }

@@ -57,9 +57,10 @@ public sealed class PostgresBatcher : IAsyncDisposable
 
     public ValueTask DisposeAsync() => _commit.DisposeAsync();
 
-    // A unique violation on an idempotency key: a cold-path booking with the same key committed
-    // between the batch's read and its write (the hot path's own racers wait on the key's lock).
-    // Sent again, the batch reads that key and answers from it.
+    // A unique violation on an idempotency key (in idempotency, or on a hot reservation row): a
+    // booking with the same key committed between the batch's read and its write that did not take
+    // the key's lock (the hot path's own racers and the cold path wait on it). Sent again, the
+    // batch reads that key and answers from it.
     private static string? Conflict(Exception ex) =>
         ex is PostgresException { SqlState: PostgresErrorCodes.DeadlockDetected or PostgresErrorCodes.SerializationFailure or PostgresErrorCodes.UniqueViolation } pg
             ? pg.SqlState : null;

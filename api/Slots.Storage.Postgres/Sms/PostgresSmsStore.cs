@@ -6,14 +6,22 @@ using Slots.Storage;
 
 namespace Slots.Storage.Postgres;
 
-/// <summary>PostgreSQL: plain statements on the hot-path data source; the partial index ix_outbox_unsent serves the read.</summary>
-internal sealed class PostgresSmsStore(NpgsqlDataSource dataSource) : ISmsStore
+/// <summary>
+/// PostgreSQL: plain statements on the hot-path data source. Unsent SMS are the outbox's rows and
+/// the confirmations new bookings carry on their hot reservation rows (event_id, sms_pending), one
+/// id sequence for both; the partial indexes ix_outbox_unsent and ix_hot_reservations_sms serve the read.
+/// </summary>
+public sealed class PostgresSmsStore(NpgsqlDataSource dataSource) : ISmsStore
 {
     public async Task<IReadOnlyList<OutboxRow>> ReadUnsentAsync(int max, CancellationToken ct)
     {
         await using var read = dataSource.CreateCommand("""
-            SELECT id, kind, code, phone, language, place_id, day, start_minute, note
-            FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1
+            (SELECT id, kind, code, phone, language, place_id, day, start_minute, note
+             FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1)
+            UNION ALL
+            (SELECT event_id, 1, code, phone, language, place_id, day, start_minute, NULL
+             FROM hot_reservations WHERE sms_pending ORDER BY event_id LIMIT $1)
+            ORDER BY 1 LIMIT $1
             """);
         read.Parameters.Add(new NpgsqlParameter<int> { TypedValue = max });
         var rows = new List<OutboxRow>();
@@ -32,9 +40,14 @@ internal sealed class PostgresSmsStore(NpgsqlDataSource dataSource) : ISmsStore
         {
             return;
         }
-        await using var mark = dataSource.CreateCommand("UPDATE outbox SET sent_at = $1 WHERE id = ANY($2) AND sent_at IS NULL");
-        mark.Parameters.Add(new NpgsqlParameter<long> { TypedValue = now });
-        mark.Parameters.Add(new NpgsqlParameter<long[]> { TypedValue = ids.ToArray(), NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Bigint });
+        // One round trip; an id is in one of the two places (a hot row that went moved its SMS to the outbox).
+        await using var mark = dataSource.CreateBatch();
+        mark.BatchCommands.Add(new NpgsqlBatchCommand("UPDATE outbox SET sent_at = $1 WHERE id = ANY($2) AND sent_at IS NULL"));
+        mark.BatchCommands.Add(new NpgsqlBatchCommand("UPDATE hot_reservations SET sms_pending = false WHERE event_id = ANY($1) AND sms_pending"));
+        var array = ids.ToArray();
+        mark.BatchCommands[0].Parameters.Add(new NpgsqlParameter<long> { TypedValue = now });
+        mark.BatchCommands[0].Parameters.Add(new NpgsqlParameter<long[]> { TypedValue = array, NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Bigint });
+        mark.BatchCommands[1].Parameters.Add(new NpgsqlParameter<long[]> { TypedValue = array, NpgsqlDbType = NpgsqlDbType.Array | NpgsqlDbType.Bigint });
         await mark.ExecuteNonQueryAsync(ct);
     }
 

@@ -194,9 +194,12 @@ public static class ChaosCommand
                 await using var connection = new NpgsqlConnection(db);
                 await connection.OpenAsync(ct);
                 await using var command = new NpgsqlCommand("""
-                    SELECT (SELECT count(*) FROM changes), (SELECT count(*) FROM outbox WHERE sent_at IS NULL),
-                           (SELECT count(*) FROM outbox o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id AND s.status <> 3)),
-                           (SELECT count(*) FROM outbox)
+                    WITH sms AS (SELECT id, sent_at IS NULL AS unsent FROM outbox
+                                 UNION ALL SELECT event_id, sms_pending FROM hot_reservations WHERE event_id IS NOT NULL)
+                    SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM hot_reservations WHERE flush_pending),
+                           (SELECT count(*) FROM sms WHERE unsent),
+                           (SELECT count(*) FROM sms o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id AND s.status <> 3)),
+                           (SELECT count(*) FROM sms)
                     """, connection);
                 await using var reader = await command.ExecuteReaderAsync(ct);
                 await reader.ReadAsync(ct);

@@ -23,13 +23,18 @@ public static class FinalStateReader
         var disk = await ListAsync(db, "SELECT code, place_id, day, start_minute, seat_no, person_hash, cancelled_at IS NOT NULL FROM reservations",
             r => new DiskReservation(r.GetString(0), Slot(r, 1), r.GetInt32(4), r.GetString(5), r.GetBoolean(6)), ct);
         var persons = await ListAsync(db, "SELECT person_hash, code FROM active_persons", r => (r.GetString(0), r.GetString(1)), ct);
-        var keys = await ListAsync(db, "SELECT key, outcome, code FROM idempotency",
+        // A new booking carries its key, its confirmation SMS and its pending change on its hot row.
+        var keys = await ListAsync(db, "SELECT key, outcome, code FROM idempotency UNION ALL SELECT idem_key, 1, code FROM hot_reservations WHERE idem_key IS NOT NULL",
             r => new IdempotencyRow(r.GetString(0), r.GetInt32(1), r.IsDBNull(2) ? null : r.GetString(2)), ct);
-        var outbox = await ListAsync(db, "SELECT id, kind, code, sent_at IS NOT NULL FROM outbox",
+        var outbox = await ListAsync(db, """
+            SELECT id, kind, code, sent_at IS NOT NULL FROM outbox
+            UNION ALL SELECT event_id, 1, code, NOT sms_pending FROM hot_reservations WHERE event_id IS NOT NULL
+            """,
             r => new OutboxRow(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetBoolean(3)), ct);
         var sent = await ListAsync(db, "SELECT message_id FROM sms_sent WHERE status <> 3", r => r.GetInt64(0), ct);
         var hotDays = await ListAsync(db, "SELECT DISTINCT place_id, day FROM hot_seats", r => (r.GetInt32(0), Day(r.GetFieldValue<DateOnly>(1))), ct);
-        var pending = await ListAsync(db, "SELECT count(*) FROM changes", r => r.GetInt64(0), ct);
+        var pending = await ListAsync(db, "SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM hot_reservations WHERE flush_pending)",
+            r => r.GetInt64(0), ct);
         return new FinalState
         {
             Hot = hot,

@@ -60,12 +60,13 @@ public static class Audit
         var twice = await Database.ScalarAsync(db, """
             SELECT count(*) FROM (SELECT 1 FROM hot_reservations GROUP BY person_hash HAVING count(*) > 1) x
             """, ct);
-        var outbox = await Database.ScalarAsync(db, "SELECT count(*) FROM outbox WHERE kind = 1", ct);
-        var duplicateOutbox = await Database.ScalarAsync(db, """
-            SELECT count(*) FROM (SELECT 1 FROM outbox WHERE kind = 1 GROUP BY code HAVING count(*) > 1) x
+        var confirmationSms = ConfirmationSmsCodes(provider);
+        var outbox = await Database.ScalarAsync(db, $"SELECT count(*) FROM ({confirmationSms}) x", ct);
+        var duplicateOutbox = await Database.ScalarAsync(db, $"""
+            SELECT count(*) FROM (SELECT 1 FROM ({confirmationSms}) x GROUP BY code HAVING count(*) > 1) y
             """, ct);
 
-        var found = await FindAsync(db, confirmations.Select(c => c.Code).ToList(), ct);
+        var found = await FindAsync(db, provider, confirmations.Select(c => c.Code).ToList(), ct);
         long missing = 0, misplaced = 0, withoutOutbox = 0, withoutChange = 0;
         foreach (var c in confirmations)
         {
@@ -91,6 +92,15 @@ public static class Audit
             outbox, withoutOutbox, duplicateOutbox, withoutChange);
     }
 
+    /// <summary>
+    /// The code of every booking confirmation SMS, one row per message. On PostgreSQL a new booking's
+    /// confirmation rides on its hot reservation row (event_id) until the row goes, when it moves to
+    /// the outbox; SQLite writes it to the outbox with the booking.
+    /// </summary>
+    private static string ConfirmationSmsCodes(Provider provider) => provider == Provider.Postgres
+        ? "SELECT code FROM outbox WHERE kind = 1 UNION ALL SELECT code FROM hot_reservations WHERE event_id IS NOT NULL"
+        : "SELECT code FROM outbox WHERE kind = 1";
+
     private sealed record Found(int PlaceId, string Day, string Time, bool Outbox, bool Change);
 
     /// <summary>
@@ -98,10 +108,12 @@ public static class Audit
     /// change record exist. Outbox and change codes are read once into sets (neither table is
     /// indexed by code; a lookup per confirmation would scan them once per code).
     /// </summary>
-    private static async Task<Dictionary<string, Found>> FindAsync(DbConnection db, List<string> codes, CancellationToken ct)
+    private static async Task<Dictionary<string, Found>> FindAsync(DbConnection db, Provider provider, List<string> codes, CancellationToken ct)
     {
-        var outbox = await CodesAsync(db, "SELECT code FROM outbox WHERE kind = 1", ct);
-        var changed = await CodesAsync(db, "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations", ct);
+        var outbox = await CodesAsync(db, ConfirmationSmsCodes(provider), ct);
+        var changed = await CodesAsync(db, provider == Provider.Postgres
+            ? "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations UNION SELECT code FROM hot_reservations WHERE flush_pending"
+            : "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations", ct);
         var found = new Dictionary<string, Found>(StringComparer.Ordinal);
         for (var offset = 0; offset < codes.Count; offset += Chunk)
         {

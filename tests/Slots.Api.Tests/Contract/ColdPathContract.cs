@@ -123,6 +123,21 @@ public abstract class ColdPathContract<TBackend>(TBackend backend) : IClassFixtu
     }
 
     [Fact]
+    public async Task A_key_of_a_hot_booking_reused_for_a_disk_day_is_422_and_books_nothing()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 3, day: ColdDay);
+        var hotPlace = await CreatePlaceWithSlotsAsync(admin, capacity: 3);
+
+        var hot = await client.SendAsync(Reserve(hotPlace, Today.AddDays(2), "08:00", People.Next(), key: "hot-key-then-cold"));
+        var cold = await client.SendAsync(Reserve(place, ColdDay, "08:00", People.Next(), key: "hot-key-then-cold"));
+
+        Assert.Equal(HttpStatusCode.Created, hot.StatusCode);
+        Assert.Equal(HttpStatusCode.UnprocessableEntity, cold.StatusCode);
+        Assert.Empty(await DiskAsync(place));
+    }
+
+    [Fact]
     public async Task A_cold_repeat_with_the_same_key_replays_and_a_reused_key_is_422()
     {
         var (client, admin) = await StartAsync();

@@ -85,11 +85,14 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         Assert.Equal(197, results.Count(r => r!.Value.Status == ReservationStatus.SlotFull));
         Assert.Equal(3L, await ScalarAsync<long>("SELECT count(DISTINCT seat_no) FROM hot_reservations"));
         Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_seats WHERE code IS NULL"));
-        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM outbox"));
-        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM changes"));
-        // A slot-full for a person holding nothing writes nothing: only the three bookings keep their key.
-        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM idempotency"));
+        // Three rows per booking: its seat, its person row and its reservation, which carries the
+        // key, the confirmation SMS and the change record for the flush. A slot-full for a person
+        // holding nothing writes nothing.
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM active_persons"));
         Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM active_persons WHERE code NOT IN (SELECT code FROM hot_reservations)"));
+        Assert.Equal(3L, await ScalarAsync<long>(
+            "SELECT count(*) FROM hot_reservations WHERE idem_key IS NOT NULL AND event_id IS NOT NULL AND sms_pending AND flush_pending"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT (SELECT count(*) FROM outbox) + (SELECT count(*) FROM changes) + (SELECT count(*) FROM idempotency)"));
     }
 
     [Fact]
@@ -107,7 +110,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         }
 
         var full = await Instances[0].ReserveAsync(Command(800, person: "late", key: "late-key"), CancellationToken.None);
-        var keysAfterFull = await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key = 'late-key'");
+        var keysAfterFull = await ScalarAsync<long>("SELECT (SELECT count(*) FROM idempotency WHERE key = 'late-key') + (SELECT count(*) FROM hot_reservations WHERE idem_key = 'late-key')");
         await claim.RollbackAsync();
         var retry = await Instances[0].ReserveAsync(Command(800, person: "late", key: "late-key"), CancellationToken.None);
 
@@ -151,8 +154,8 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         var first = Assert.Single(results, r => !r!.Value.Replayed);
         Assert.Equal(ReservationStatus.Reserved, first!.Value.Status);
         Assert.All(results, r => Assert.Equal((ReservationStatus.Reserved, first.Value.Code), (r!.Value.Status, r.Value.Code)));
-        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations"));
-        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM outbox"));
+        Assert.Equal(1L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE idem_key = 'stampede' AND sms_pending"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM outbox"));
     }
 
     [Fact]
@@ -183,6 +186,53 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations"));
         Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_seats WHERE code IS NOT NULL"));
         Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM active_persons"));
+    }
+
+    [Fact]
+    public async Task A_booking_cancelled_before_the_relay_and_the_flush_keeps_its_sms_its_disk_row_and_its_key()
+    {
+        await SeatsAsync(minute: 600, capacity: 2);
+        var booked = await Instances[0].ReserveAsync(Command(600, person: "gone", key: "gone-key"), CancellationToken.None);
+        var code = booked!.Value.Code!;
+        var eventId = await ScalarAsync<long>($"SELECT event_id FROM hot_reservations WHERE code = '{code}'");
+
+        // Cancelled in the same second it was made, before any relay or flush ran.
+        var cancelled = await Instances[0].CancelAsync(new CancelCommand(code, new ContactProof("+421900000000", null), Now), CancellationToken.None);
+        Assert.Equal(CancelStatus.Cancelled, cancelled);
+
+        // The confirmation is still to be sent, under the id the relay may already have read, and before the cancel's SMS.
+        Assert.Equal($"{eventId}:1:unsent,{eventId + 1}:2:unsent", await ScalarAsync<string>(
+            $"SELECT string_agg(id || ':' || kind || ':' || CASE WHEN sent_at IS NULL THEN 'unsent' ELSE 'sent' END, ',' ORDER BY id) FROM outbox WHERE code = '{code}'"));
+        // The retried request still gets its first answer.
+        var replay = await Instances[1].ReserveAsync(Command(600, person: "gone", key: "gone-key", code: "OTHER-CODE"), CancellationToken.None);
+        Assert.Equal((ReservationStatus.Reserved, code, true), (replay!.Value.Status, replay.Value.Code, replay.Value.Replayed));
+        // The disk ends cancelled, whichever of the booking and its cancel the flush applies first.
+        Assert.Equal(2, await ScalarAsync<int>("SELECT slots_flush_changes(100)"));
+        Assert.Equal(1L, await ScalarAsync<long>($"SELECT count(*) FROM reservations WHERE code = '{code}' AND cancelled_at IS NOT NULL"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM changes"));
+    }
+
+    [Fact]
+    public async Task The_flush_writes_new_bookings_from_their_hot_rows_once_and_the_relay_sees_their_sms_until_marked()
+    {
+        await SeatsAsync(minute: 600, capacity: 5);
+        foreach (var i in Enumerable.Range(0, 3))
+        {
+            await Instances[0].ReserveAsync(Command(600, person: $"fl{i}", key: $"fl{i}"), CancellationToken.None);
+        }
+        var store = new PostgresSmsStore(_first!);
+
+        var unsent = await store.ReadUnsentAsync(10, CancellationToken.None);
+        await store.MarkSentAsync([unsent[0].Id], 2_000_000, CancellationToken.None);
+        Assert.Equal(2, await ScalarAsync<int>("SELECT slots_flush_changes(2)"));
+        Assert.Equal(1, await ScalarAsync<int>("SELECT slots_flush_changes(2)"));
+        Assert.Equal(0, await ScalarAsync<int>("SELECT slots_flush_changes(2)"));
+
+        Assert.Equal(3, unsent.Count);
+        Assert.All(unsent, u => Assert.Equal(ChangeKind.Reserved, u.Kind));
+        Assert.Equal(2, (await store.ReadUnsentAsync(10, CancellationToken.None)).Count);
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM reservations r JOIN hot_reservations h USING (code) WHERE r.seat_no = h.seat_no"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE flush_pending"));
     }
 
     [Fact]
@@ -242,7 +292,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         await using var other = await HoldKeyAsync("dl-b", deadlockTimeout: "30s");
         await using var blockerHold = await _first!.OpenConnectionAsync();
         await using var blockerTx = await blockerHold.BeginTransactionAsync();
-        await ExecuteAsync(blockerHold, "INSERT INTO idempotency (key, fingerprint, outcome, created_at) VALUES ('dl-hold', 'x', 0, 0)");
+        await ExecuteAsync(blockerHold, HeldKeySql("dl-hold"));
         var blocked = single.ReserveAsync(Command(600, person: "dl-0", key: "dl-hold"), CancellationToken.None).AsTask();
         await WaitForLockWaitAsync();
         var first = single.ReserveAsync(Command(600, person: "dl-a", key: "dl-a"), CancellationToken.None).AsTask();
@@ -257,8 +307,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
 
         Assert.Equal(ReservationStatus.Reserved, (await first)!.Value.Status);
         Assert.Equal(ReservationStatus.Reserved, (await second)!.Value.Status);
-        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations"));
-        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM outbox"));
+        Assert.Equal(3L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE sms_pending"));
     }
 
     [Fact]
@@ -282,6 +331,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         else
         {
             Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key = 'cut-a'"));
+            Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE idem_key = 'cut-a'"));
             Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM hot_reservations WHERE person_hash = 'cut-a'"));
         }
         await hold.RollbackAsync();
@@ -305,10 +355,10 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         var loser = six.Single(r => r.Status != ReservationStatus.Reserved);
         Assert.Equal(ReservationStatus.SlotFull, loser.Status);
         Assert.Equal(5L, await ScalarAsync<long>("SELECT count(DISTINCT seat_no) FROM hot_seats WHERE start_minute = 600 AND code IS NOT NULL"));
-        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key LIKE 'six%'"));
         Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM active_persons WHERE person_hash LIKE 'six%'"));
-        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM outbox WHERE code LIKE 'C-six%'"));
-        Assert.Equal(5L, await ScalarAsync<long>("SELECT count(*) FROM changes WHERE code LIKE 'C-six%'"));
+        Assert.Equal(5L, await ScalarAsync<long>(
+            "SELECT count(*) FROM hot_reservations WHERE idem_key LIKE 'six%' AND code LIKE 'C-six%' AND sms_pending AND flush_pending"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT count(*) FROM idempotency WHERE key LIKE 'six%'"));
     }
 
     [Fact]
@@ -376,7 +426,17 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         return queued;
     }
 
-    /// <summary>An open transaction holding an uncommitted idempotency row: whoever inserts the key waits for it.</summary>
+    /// <summary>
+    /// An uncommitted booking row under the key: a booking that writes the key (on its reservation)
+    /// waits for it at the key's unique index entry.
+    /// </summary>
+    private string HeldKeySql(string key) => $"""
+        INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at, person_hash, phone, name,
+                                      language, created_at, idem_key, fingerprint)
+        VALUES ('HELD-{key}', {_place}, '2000-01-01', 0, 0, 10, 0, 'held-{key}', '+421900000000', 'Held', 'en', 0, '{key}', 'held')
+        """;
+
+    /// <summary>An open transaction holding an uncommitted booking row under the key: whoever books with the key waits for it.</summary>
     private async Task<NpgsqlTransaction> HoldKeyAsync(string key, string? deadlockTimeout = null)
     {
         var connection = await _first!.OpenConnectionAsync();
@@ -385,7 +445,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         {
             await ExecuteAsync(connection, $"SET LOCAL deadlock_timeout = '{deadlockTimeout}'");
         }
-        await ExecuteAsync(connection, $"INSERT INTO idempotency (key, fingerprint, outcome, created_at) VALUES ('{key}', 'held', 0, 0)");
+        await ExecuteAsync(connection, HeldKeySql(key));
         return tx;
     }
 

@@ -173,9 +173,15 @@ public sealed class SmsWorld : IAsyncDisposable
         return await query(scope.ServiceProvider.GetRequiredService<SlotsDbContext>());
     }
 
-    public Task<int> UnsentAsync() => WithDbAsync(db => db.Outbox.CountAsync(o => o.SentAt == null));
-
-    public Task<int> OutboxCountAsync() => WithDbAsync(db => db.Outbox.CountAsync());
+    /// <summary>
+    /// SMS not yet handed to the queue, as the relay sees them: on PostgreSQL a new booking's
+    /// confirmation waits on its hot reservation row, not in the outbox table.
+    /// </summary>
+    public async Task<int> UnsentAsync()
+    {
+        await using var scope = Services.CreateAsyncScope();
+        return (await scope.ServiceProvider.GetRequiredService<ISmsStore>().ReadUnsentAsync(int.MaxValue, CancellationToken.None)).Count;
+    }
 
     /// <summary>A fresh SMS consumer, started; stopped with the world unless the test stops it first.</summary>
     public async Task<SmsConsumer> StartConsumerAsync()

@@ -19,14 +19,15 @@
 --   5. one update per wave claims seats: wave k takes a seat for the k-th operation on each slot,
 --      skipping seats other transactions have locked (SKIP LOCKED, as slots_claim_seat); nearly
 --      always one wave. A person left without a seat gets its person row back and "slot full";
---   6. one statement writes the reservation, the SMS outbox row, the change record and the key
---      with its answer for everything decided.
+--   6. one statement writes the reservation of every booking, and the key with its answer of
+--      everything else decided. A booking's reservation row carries its key, its confirmation SMS
+--      (event_id, sms_pending) and its change record for the flush (flush_pending).
 -- An operation whose key or person came earlier in the same batch, or whose holder cancelled
 -- between steps 4 and 5's reads, is decided afterwards by slots_reserve, which sees this batch's
 -- writes: it behaves as a racer that came just after.
 --
--- Writes per new booking: the seat, the person row, the reservation, the outbox row, the change
--- record and the key row; a slot full writes nothing.
+-- Writes per new booking: the seat, the person row and the reservation (three rows); a slot full
+-- writes nothing.
 CREATE OR REPLACE FUNCTION slots_apply(
     p_op integer[], p_place integer[], p_day date[], p_minute integer[],
     p_person text[], p_phone text[], p_name text[], p_language text[],
@@ -109,7 +110,9 @@ BEGIN
                     WHEN d.held_code IS NOT NULL AND d.same_phone THEN d.held_code END AS code,
                d.key_outcome IS NOT NULL AND d.key_fingerprint = d.fingerprint AS replayed
         FROM (SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now, u.fingerprint,
-                     i.fingerprint AS key_fingerprint, i.outcome AS key_outcome, i.code AS key_code,
+                     coalesce(i.fingerprint, k.fingerprint) AS key_fingerprint,
+                     coalesce(i.outcome, CASE WHEN k.code IS NOT NULL THEN 1 END) AS key_outcome,
+                     coalesce(i.code, k.code) AS key_code,
                      EXISTS (SELECT 1 FROM hot_seats f
                              WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
                                AND f.code IS NULL AND f.starts_at > u.now) AS free,
@@ -120,6 +123,7 @@ BEGIN
                                  WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
                                  LIMIT 1) s ON true
               LEFT JOIN idempotency i ON i.key = u.key
+              LEFT JOIN hot_reservations k ON k.idem_key = u.key
               LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
                                  FROM active_persons ap
                                  LEFT JOIN hot_reservations hr ON hr.code = ap.code
@@ -206,31 +210,22 @@ BEGIN
         END LOOP;
     END IF;
 
-    -- 6. Everything decided, in one statement: bookings with their SMS and change record, and the
-    -- key of every answer a person must keep seeing (not replays, not key reuse, not slot full).
+    -- 6. Everything decided, in one statement: the bookings, each row with its key, SMS and change
+    -- record, and the key of every other answer a person must keep seeing (not replays, not key
+    -- reuse, not slot full).
     IF cardinality(v_seated) > 0 OR EXISTS (SELECT 1 FROM unnest(v_status) AS s WHERE s > 2) THEN
-        WITH seated AS (
-            SELECT s.t, s.seat_no FROM unnest(v_seated, v_seats) AS s(t, seat_no)),
-        booked AS (
+        WITH booked AS (
             INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at,
-                                          person_hash, phone, name, language, created_at)
-            SELECT p_code[t], p_place[t], p_day[t], p_minute[t], seat_no, v_minutes[t], v_starts[t],
-                   p_person[t], p_phone[t], p_name[t], p_language[t], p_now[t]
-            FROM seated),
-        sms AS (
-            INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
-            SELECT 1, p_code[t], p_phone[t], p_language[t], p_place[t], p_day[t], p_minute[t], p_now[t]
-            FROM seated ORDER BY t),
-        changed AS (
-            INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name,
-                                 language, created_at, at)
-            SELECT 1, p_code[t], p_place[t], p_day[t], p_minute[t], seat_no, p_person[t], p_phone[t], p_name[t],
-                   p_language[t], p_now[t], p_now[t]
-            FROM seated ORDER BY t)
+                                          person_hash, phone, name, language, created_at,
+                                          idem_key, fingerprint, event_id, sms_pending, flush_pending)
+            SELECT p_code[s.t], p_place[s.t], p_day[s.t], p_minute[s.t], s.seat_no, v_minutes[s.t], v_starts[s.t],
+                   p_person[s.t], p_phone[s.t], p_name[s.t], p_language[s.t], p_now[s.t],
+                   p_key[s.t], p_fingerprint[s.t], nextval('outbox_id_seq'), true, true
+            FROM unnest(v_seated, v_seats) AS s(t, seat_no) ORDER BY s.t)
         INSERT INTO idempotency (key, fingerprint, outcome, code, created_at)
         SELECT p_key[t], p_fingerprint[t], v_status[t], v_code[t], p_now[t]
         FROM generate_series(1, n) AS t
-        WHERE p_op[t] = 1 AND v_status[t] >= 1 AND v_status[t] <> 2 AND NOT v_replayed[t] AND t <> ALL (v_later);
+        WHERE p_op[t] = 1 AND v_status[t] > 2 AND NOT v_replayed[t] AND t <> ALL (v_later);
     END IF;
 
     -- The rest, one at a time, after everything above.

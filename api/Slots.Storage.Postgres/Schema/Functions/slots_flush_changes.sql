@@ -1,17 +1,25 @@
--- Drains at most p_batch change records into reservations, oldest first, and returns how many.
--- One call is one short transaction. The rows are locked and read once, applied in id order,
--- and exactly those ids are deleted: a change that commits meanwhile with a lower id (identities
--- can commit out of order) is not deleted unseen, it waits for the next call. Changes of one
--- code cannot commit out of order: they lock the same hot row.
+-- Drains at most p_batch pending changes into reservations and returns how many. One call is one
+-- short transaction. Two sources, each in id order:
+--   1. change records (cancels, reschedules, a booking whose hot row went before its flush): the
+--      rows are locked and read once, applied in id order, and exactly those ids are deleted: a
+--      change that commits meanwhile with a lower id (identities can commit out of order) is not
+--      deleted unseen, it waits for the next call. Changes of one code cannot commit out of order:
+--      they lock the same hot row;
+--   2. new bookings, which are their own change record (flush_pending on the hot row): written
+--      to the disk only where it has no row for the code yet, so a later change applied first is
+--      never undone; the rows are taken SKIP LOCKED (one being cancelled or checked in waits for
+--      the next call) and their mark cleared.
 CREATE OR REPLACE FUNCTION slots_flush_changes(p_batch integer)
 RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
-    c     changes%ROWTYPE;
-    v_ids bigint[] := '{}';
+    c       changes%ROWTYPE;
+    v_ids   bigint[] := '{}';
+    v_codes text[];
 BEGIN
     FOR c IN SELECT * FROM changes ORDER BY id LIMIT p_batch FOR UPDATE LOOP
         -- The change carries the whole reservation: applying it is an upsert of that state.
-        -- updated_at keeps a row from going back to an older state if it is ever applied twice.
+        -- updated_at keeps a row from going back to an older state if it is ever applied twice;
+        -- a booking (kind 1) only ever creates the row.
         INSERT INTO reservations AS r (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
                                        created_at, cancelled_at, updated_at)
         VALUES (c.code, c.place_id, c.day, c.start_minute, c.seat_no, c.person_hash, c.phone, c.name, c.language,
@@ -20,11 +28,28 @@ BEGIN
             start_minute = excluded.start_minute, seat_no = excluded.seat_no, person_hash = excluded.person_hash,
             phone = excluded.phone, name = excluded.name, language = excluded.language,
             created_at = excluded.created_at, cancelled_at = excluded.cancelled_at, updated_at = excluded.updated_at
-        WHERE r.updated_at <= excluded.updated_at;
+        WHERE r.updated_at <= excluded.updated_at AND c.kind <> 1;
         v_ids := v_ids || c.id;
     END LOOP;
     DELETE FROM changes WHERE id = ANY (v_ids);
-    RETURN cardinality(v_ids);
+
+    IF cardinality(v_ids) < p_batch THEN
+        WITH pending AS (
+            SELECT h.code FROM hot_reservations h
+            WHERE h.flush_pending
+            ORDER BY h.event_id
+            LIMIT p_batch - cardinality(v_ids)
+            FOR UPDATE SKIP LOCKED),
+        written AS (
+            INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
+                                      created_at, cancelled_at, updated_at)
+            SELECT h.code, h.place_id, h.day, h.start_minute, h.seat_no, h.person_hash, h.phone, h.name, h.language,
+                   h.created_at, NULL, h.created_at
+            FROM hot_reservations h JOIN pending p ON p.code = h.code
+            ON CONFLICT (code) DO NOTHING)
+        SELECT array_agg(p.code) INTO v_codes FROM pending p;
+        UPDATE hot_reservations SET flush_pending = false WHERE code = ANY (v_codes);
+    END IF;
+    RETURN cardinality(v_ids) + coalesce(cardinality(v_codes), 0);
 END;
 $$;
-

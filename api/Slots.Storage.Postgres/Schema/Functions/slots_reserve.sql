@@ -6,7 +6,9 @@
 --
 -- The key is locked by slots_apply (an advisory lock on its hash) before this runs, so a racer
 -- with the same key in another batch waits for this transaction and then reads its answer.
--- A slot full for a person holding nothing leaves nothing behind: no key, no person row.
+-- A slot full for a person holding nothing leaves nothing behind: no key, no person row. A booking
+-- writes three rows (seat, person, reservation with its key, SMS and change record); any other
+-- answer a person must keep seeing writes its key to idempotency.
 CREATE OR REPLACE FUNCTION slots_reserve(
     p_place integer, p_day date, p_minute integer, p_person text, p_phone text, p_name text,
     p_language text, p_code text, p_key text, p_fingerprint text, p_now bigint,
@@ -25,6 +27,9 @@ BEGIN
     o_minutes := coalesce(o_minutes, 0);
 
     SELECT i.fingerprint, i.outcome, i.code INTO v_fingerprint, o_status, o_code FROM idempotency i WHERE i.key = p_key;
+    IF NOT FOUND THEN
+        SELECT k.fingerprint, 1, k.code INTO v_fingerprint, o_status, o_code FROM hot_reservations k WHERE k.idem_key = p_key;
+    END IF;
     IF FOUND THEN
         IF v_fingerprint <> p_fingerprint THEN
             o_status := 0;
@@ -51,18 +56,16 @@ BEGIN
                     o_code := NULL;
                     RETURN;
                 END IF;
+                -- The reservation carries its key, its confirmation SMS and its change record.
                 INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at,
-                                              person_hash, phone, name, language, created_at)
+                                              person_hash, phone, name, language, created_at,
+                                              idem_key, fingerprint, event_id, sms_pending, flush_pending)
                 VALUES (p_code, p_place, p_day, p_minute, v_seat, o_minutes, v_starts,
-                        p_person, p_phone, p_name, p_language, p_now);
-                INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
-                VALUES (1, p_code, p_phone, p_language, p_place, p_day, p_minute, p_now);
-                INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name,
-                                     language, created_at, at)
-                VALUES (1, p_code, p_place, p_day, p_minute, v_seat, p_person, p_phone, p_name, p_language, p_now, p_now);
+                        p_person, p_phone, p_name, p_language, p_now,
+                        p_key, p_fingerprint, nextval('outbox_id_seq'), true, true);
                 o_status := 1;
                 o_code := p_code;
-                EXIT;
+                RETURN;
             END IF;
         END IF;
 
