@@ -35,7 +35,9 @@ BEGIN
 
     IF cardinality(v_ids) < p_batch THEN
         WITH pending AS (
-            SELECT h.code FROM hot_reservations h
+            SELECT h.code, h.place_id, h.day, h.start_minute, h.seat_no, h.person_hash, h.phone, h.name, h.language,
+                   h.created_at
+            FROM hot_reservations h
             WHERE h.flush_pending
             ORDER BY h.event_id
             LIMIT p_batch - cardinality(v_ids)
@@ -43,9 +45,9 @@ BEGIN
         written AS (
             INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
                                       created_at, cancelled_at, updated_at)
-            SELECT h.code, h.place_id, h.day, h.start_minute, h.seat_no, h.person_hash, h.phone, h.name, h.language,
-                   h.created_at, NULL, h.created_at
-            FROM hot_reservations h JOIN pending p ON p.code = h.code
+            SELECT p.code, p.place_id, p.day, p.start_minute, p.seat_no, p.person_hash, p.phone, p.name, p.language,
+                   p.created_at, NULL, p.created_at
+            FROM pending p
             ON CONFLICT (code) DO NOTHING)
         SELECT array_agg(p.code) INTO v_codes FROM pending p;
         UPDATE hot_reservations SET flush_pending = false WHERE code = ANY (v_codes);
