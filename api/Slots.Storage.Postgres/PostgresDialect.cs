@@ -30,10 +30,10 @@ public sealed class PostgresDialect : EfDialect
 
     public override async Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct)
     {
-        // The same lock slots_apply takes on the key (its first half keeps these apart from other advisory locks).
+        // The same lock slots_apply takes on the key.
         await using var read = db.Database.GetDbConnection().CreateCommand();
         read.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
-        read.CommandText = "SELECT pg_advisory_xact_lock(1936486252, hashtext(@key))";
+        read.CommandText = "SELECT slots_lock_keys(ARRAY[@key])";
         read.Parameters.Add(new Npgsql.NpgsqlParameter<string>("key", key));
         await read.ExecuteNonQueryAsync(ct);
         read.CommandText = "SELECT fingerprint, code FROM hot_reservations WHERE idem_key = @key";

@@ -64,11 +64,8 @@ BEGIN
         END IF;
     END LOOP;
 
-    -- 2. Keys locked in one order across batches. The first half of the lock id keeps these apart
-    -- from every other advisory lock; two keys sharing a hash only wait for each other.
-    PERFORM count(pg_advisory_xact_lock(1936486252, k.h))
-    FROM (SELECT DISTINCT hashtext(u.key) AS h
-          FROM unnest(p_op, p_key) AS u(op, key) WHERE u.op = 1 ORDER BY 1) k;
+    -- 2. Keys locked in one order across batches (slots_lock_keys).
+    PERFORM slots_lock_keys(ARRAY(SELECT u.key FROM unnest(p_op, p_key) AS u(op, key) WHERE u.op = 1));
 
     -- The operations a set can decide: the first of their key and of their person in the batch.
     SELECT array_agg(b.ord ORDER BY b.ord) FILTER (WHERE b.first_key > 1 OR b.first_person > 1),
