@@ -38,9 +38,7 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
         if (await locks.Dialect.LockHotKeyAsync(db, c.IdempotencyKey, ct) is { } hot)
         {
             await tx.CommitAsync(ct);
-            return new(ColdRoute.Done, hot.Fingerprint == c.Fingerprint
-                ? new ReserveResult(ReservationStatus.Reserved, hot.Code, Replayed: true)
-                : null);
+            return Replay(c, hot.Fingerprint, ReservationStatus.Reserved, hot.Code);
         }
         var fresh = await db.Database.ExecuteSqlRawAsync("""
             INSERT INTO idempotency (key, fingerprint, outcome, code, created_at) VALUES ({0}, {1}, 0, NULL, {2})
@@ -50,9 +48,7 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
         {
             var seen = await db.Idempotency.AsNoTracking().Where(i => i.Key == c.IdempotencyKey).SingleAsync(ct);
             await tx.CommitAsync(ct);
-            return new(ColdRoute.Done, seen.Fingerprint == c.Fingerprint
-                ? new ReserveResult((ReservationStatus)seen.Outcome, seen.Code, Replayed: true)
-                : null);
+            return Replay(c, seen.Fingerprint, (ReservationStatus)seen.Outcome, seen.Code);
         }
 
         var result = await TakeSeatAsync(db, locks, c, now, ct);
@@ -61,6 +57,10 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
         await tx.CommitAsync(ct);
         return new(ColdRoute.Done, result);
     }
+
+    /// <summary>The first answer under the key again, or null (key reuse) when it came with another request.</summary>
+    private static Cold<ReserveResult?> Replay(ReserveCommand c, string fingerprint, ReservationStatus status, string? code) =>
+        new(ColdRoute.Done, fingerprint == c.Fingerprint ? new ReserveResult(status, code, Replayed: true) : null);
 
     private static async Task<ReserveResult> TakeSeatAsync(SlotsDbContext db, ColdLocks locks, ReserveCommand c, long now, CancellationToken ct)
     {
