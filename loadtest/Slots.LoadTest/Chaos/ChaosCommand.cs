@@ -193,11 +193,10 @@ public static class ChaosCommand
             {
                 await using var connection = new NpgsqlConnection(db);
                 await connection.OpenAsync(ct);
-                await using var command = new NpgsqlCommand("""
-                    WITH sms AS (SELECT id, sent_at IS NULL AS unsent FROM outbox
-                                 UNION ALL SELECT event_id, sms_pending FROM hot_reservations WHERE event_id IS NOT NULL)
-                    SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM hot_reservations WHERE flush_pending),
-                           (SELECT count(*) FROM sms WHERE unsent),
+                await using var command = new NpgsqlCommand($"""
+                    WITH sms AS ({FinalStateReader.SmsMessages})
+                    SELECT ({FinalStateReader.PendingChanges}),
+                           (SELECT count(*) FROM sms WHERE NOT sent),
                            (SELECT count(*) FROM sms o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id AND s.status <> 3)),
                            (SELECT count(*) FROM sms)
                     """, connection);
