@@ -1,3 +1,4 @@
+using System.Threading.RateLimiting;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Sms.Tests.Infrastructure;
 using Slots.Testing;
@@ -79,6 +80,39 @@ public sealed class SmsClaimTests
         Assert.True(await AnotherProcess(world).DeliverAsync(message, 2, Ct));
 
         Assert.Equal(1, sender.Sent[message.Id]);
+    }
+
+    [Fact]
+    public async Task A_message_waiting_for_the_gateways_rate_is_not_claimed_yet()
+    {
+        // Found by the chaos soak: a scheduler SIGKILLed while up to Prefetch messages queued for the
+        // rate left every one of them claimed, and each went out only when its claim ran out, 3 minutes late.
+        var sender = new RecordingSender();
+        await using var world = await PostgresAsync(sender);
+        using var gate = new ConcurrencyLimiter(new ConcurrencyLimiterOptions { PermitLimit = 1, QueueLimit = 8 });
+        using var rate = new SmsRate(gate);
+        var waiting = ActivatorUtilities.CreateInstance<SmsDelivery>(world.Services, rate);
+        var message = Message(555555);
+
+        var held = await gate.AcquireAsync(1, Ct); // the rate's one permit, taken: the delivery queues behind it
+        var delivering = waiting.DeliverAsync(message, 1, Ct);
+        await WaitUntilAsync(() => gate.GetStatistics()!.CurrentQueuedCount == 1);
+
+        // Another scheduler finds the message unclaimed while the first waits for the rate, and sends it.
+        Assert.True(await AnotherProcess(world).DeliverAsync(message, 1, Ct));
+        held.Dispose();
+        Assert.False(await delivering); // found sent once its permit came
+        Assert.Equal(1, sender.Sent[message.Id]);
+    }
+
+    private static async Task WaitUntilAsync(Func<bool> done)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(10);
+        while (!done())
+        {
+            Assert.True(DateTime.UtcNow < deadline, "the condition did not come true within 10 s");
+            await Task.Delay(10, Ct);
+        }
     }
 
     [Fact]

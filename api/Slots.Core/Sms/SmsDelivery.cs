@@ -6,9 +6,11 @@ using Microsoft.Extensions.Options;
 namespace Slots.Sms;
 
 /// <summary>
-/// Sends one message exactly once as far as Slots can tell: claims it in sms_sent (skipping it when
-/// it was sent before, or when another consumer holds a fresh claim), waits for the gateway's rate,
-/// sends, then records the send in place of the claim. The claim is what keeps two copies of one
+/// Sends one message exactly once as far as Slots can tell: waits for the gateway's rate, claims it
+/// in sms_sent (skipping it when it was sent before, or when another consumer holds a fresh claim),
+/// sends, then records the send in place of the claim. The claim comes after the rate's wait, so a
+/// consumer killed while its messages queue for the rate leaves none of them claimed (a claim left
+/// behind holds its message back for ClaimLease). The claim is what keeps two copies of one
 /// message apart when two processes consume them at the same moment (a relay that published a row
 /// again because its "sent" mark was lost in a database failover). Once the gateway took it, only
 /// the record is tried again (a database restart must not repeat the send); a record that still
@@ -48,6 +50,7 @@ public sealed partial class SmsDelivery(
         }
         try
         {
+            await rate.WaitAsync(ct);
             var claim = new SmsClaim(message.Id, message.Kind, message.Code, Guid.NewGuid().ToString("N"), clock.GetUtcNow().ToUnixTimeSeconds());
             switch (await store.ClaimAsync(claim, (long)options.Value.ClaimLease.TotalSeconds, ct))
             {
@@ -59,7 +62,6 @@ public sealed partial class SmsDelivery(
             }
             try
             {
-                await rate.WaitAsync(ct);
                 if (stillOurs is not null && !stillOurs())
                 {
                     throw new HandedBackException(message.Id);
@@ -158,14 +160,21 @@ public sealed class HandedBackException(long messageId)
 /// <summary>The gateway's allowed rate as a token bucket: MessagesPerSecond tokens a second, bursts up to one second's worth.</summary>
 public sealed class SmsRate : IDisposable
 {
-    private readonly TokenBucketRateLimiter _bucket;
+    private readonly RateLimiter _bucket;
 
     public SmsRate(IOptions<SmsOptions> options)
+        : this(Bucket(Math.Max(1, options.Value.MessagesPerSecond)))
     {
-        var perSecond = Math.Max(1, options.Value.MessagesPerSecond);
+    }
+
+    /// <summary>Permits from the given limiter (tests hold a send back at the rate with it).</summary>
+    public SmsRate(RateLimiter limiter) => _bucket = limiter;
+
+    private static TokenBucketRateLimiter Bucket(int perSecond)
+    {
         // Refill in tenths of a second so the rate stays smooth instead of a burst at each second.
         var perTick = Math.Max(1, perSecond / 10);
-        _bucket = new TokenBucketRateLimiter(new TokenBucketRateLimiterOptions
+        return new TokenBucketRateLimiter(new TokenBucketRateLimiterOptions
         {
             TokenLimit = perSecond,
             TokensPerPeriod = perTick,

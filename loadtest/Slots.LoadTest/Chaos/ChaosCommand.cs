@@ -203,7 +203,7 @@ public static class ChaosCommand
                 await using var reader = await command.ExecuteReaderAsync(ct);
                 await reader.ReadAsync(ct);
                 var (changes, unsent, unrecorded, outbox) = (reader.GetInt64(0), reader.GetInt64(1), reader.GetInt64(2), reader.GetInt64(3));
-                var lines = sinks.SelectMany(FinalStateReader.SinkIds).Distinct().LongCount();
+                var lines = sinks.SelectMany(FinalStateReader.SinkLines).Select(l => l.Id).Distinct().LongCount();
                 if (changes == 0 && unsent == 0 && unrecorded == 0 && lines >= outbox)
                 {
                     return true;

@@ -15,12 +15,18 @@ public sealed record IdempotencyRow(string Key, int Outcome, string? Code);
 /// <summary>An SMS outbox row: kind 1 reserved, 2 cancelled, 3 rescheduled.</summary>
 public sealed record OutboxRow(long Id, int Kind, string Code, bool Sent);
 
+/// <summary>
+/// One line an SMS sink file holds: the message id, the process that sent it (the file's name, which is
+/// the stack's name of that scheduler) and when the sink wrote it.
+/// </summary>
+public sealed record SinkLine(long Id, string Sender, DateTimeOffset At);
+
 /// <summary>One run of a scheduler job as the run log showed it (started in whole seconds, as job_runs keeps it).</summary>
 public sealed record JobRunSample(string Job, long StartedAtSeconds, long DurationMs, string Instance, bool Ok);
 
 /// <summary>
 /// Everything the checker reads after the final flush and relay: the hot and disk tables, the outbox,
-/// what the SMS consumer recorded, the lines the SMS sink wrote (message ids, one per line, repeats kept)
+/// what the SMS consumer recorded, the lines the SMS sinks wrote (one per send, repeats kept)
 /// and the scheduler's runs as they were sampled during the run.
 /// </summary>
 public sealed record FinalState
@@ -35,7 +41,7 @@ public sealed record FinalState
     public IReadOnlyList<IdempotencyRow> Idempotency { get; init; } = [];
     public IReadOnlyList<OutboxRow> Outbox { get; init; } = [];
     public IReadOnlySet<long> SmsSent { get; init; } = new HashSet<long>();
-    public IReadOnlyList<long> SinkLines { get; init; } = [];
+    public IReadOnlyList<SinkLine> SinkLines { get; init; } = [];
     public long PendingChanges { get; init; }
 
     /// <summary>The (place, day) pairs the hot window holds: disk rows of those days must be hot too.</summary>

@@ -53,38 +53,42 @@ public static class FinalStateReader
             Idempotency = keys,
             Outbox = outbox,
             SmsSent = sent.ToHashSet(),
-            SinkLines = sinkFiles.SelectMany(SinkIds).ToList(),
+            SinkLines = sinkFiles.SelectMany(SinkLines).ToList(),
             PendingChanges = pending[0],
             HotDays = hotDays.ToHashSet(),
             JobRuns = jobRuns,
         };
     }
 
-    /// <summary>The message ids of an SMS sink file (FileSmsSender: one JSON object per line with its id). A torn last line is skipped.</summary>
-    public static IEnumerable<long> SinkIds(string path)
+    /// <summary>
+    /// The lines of an SMS sink file (FileSmsSender: one JSON object per send with its message id and
+    /// time); the sender is the file's name. A torn last line is skipped.
+    /// </summary>
+    public static IEnumerable<SinkLine> SinkLines(string path)
     {
         if (!File.Exists(path))
         {
             yield break;
         }
+        var sender = Path.GetFileNameWithoutExtension(path);
         foreach (var line in File.ReadLines(path))
         {
-            long? id = null;
+            SinkLine? read = null;
             try
             {
                 using var doc = JsonDocument.Parse(line);
-                if (doc.RootElement.TryGetProperty("Id", out var p) || doc.RootElement.TryGetProperty("id", out p))
+                if (doc.RootElement.TryGetProperty("id", out var id) && doc.RootElement.TryGetProperty("at", out var at))
                 {
-                    id = p.GetInt64();
+                    read = new SinkLine(id.GetInt64(), sender, at.GetDateTimeOffset());
                 }
             }
             catch (JsonException)
             {
                 // A line cut short by a SIGKILL mid-write: the message id is then unreadable, and the check says which id is missing.
             }
-            if (id is { } value)
+            if (read is not null)
             {
-                yield return value;
+                yield return read;
             }
         }
     }

@@ -68,8 +68,12 @@ public sealed record Operation(
         (Status is { } st ? $" {st}" : "") + (Problem is null ? "" : $" {Problem}") + (ResultCode is null ? "" : $" {ResultCode}");
 }
 
-/// <summary>A fault the nemesis injected: from <see cref="StartMs"/> (the fault) to <see cref="EndMs"/> (healed).</summary>
-public sealed record Fault(int Number, string Kind, string Target, long StartMs, long EndMs, bool Healed);
+/// <summary>
+/// A fault the nemesis injected: from <see cref="StartMs"/> (the fault) to <see cref="EndMs"/> (healed).
+/// <see cref="KilledAt"/>: for a fault that SIGKILLs processes, the wall-clock time by which the first
+/// SIGKILL had been delivered (what a sink line's time is compared with).
+/// </summary>
+public sealed record Fault(int Number, string Kind, string Target, long StartMs, long EndMs, bool Healed, DateTimeOffset? KilledAt = null);
 
 /// <summary>A slot by place, local day (yyyy-MM-dd) and start minute after local midnight.</summary>
 public readonly record struct SlotRef(int PlaceId, string Day, int Minute)

@@ -105,10 +105,11 @@ public sealed class Nemesis(
             }
             var start = history.NowMs;
             _struckMs = null;
+            _killedAt = null;
             log.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[{start / 1000.0,7:0.0}s] fault {f.Number}/{plan.Count}: {f.Kind} {fault.Target} ({f.DownMs} ms) at {DateTimeOffset.UtcNow:HH:mm:ss.fff} UTC"));
             var healed = await InjectAsync(fault, ct);
             // The fault counts from its signal, not from the lookup of the processes before it (tens of ms).
-            history.Record(new Fault(f.Number, f.Kind, fault.Target, _struckMs ?? start, history.NowMs, healed));
+            history.Record(new Fault(f.Number, f.Kind, fault.Target, _struckMs ?? start, history.NowMs, healed, _killedAt));
             if (!healed)
             {
                 log.WriteLine($"          the stack did not come back after fault {f.Number}; see the stack logs");
@@ -292,12 +293,19 @@ public sealed class Nemesis(
     /// <summary>When the current fault's first signal was sent (history milliseconds).</summary>
     private long? _struckMs;
 
+    /// <summary>When `kill -KILL` had returned for the current fault's first SIGKILL (wall clock): the processes are dead by then.</summary>
+    private DateTimeOffset? _killedAt;
+
     private async Task SignalAsync(string signal, IReadOnlyList<string> pids, CancellationToken ct)
     {
         if (pids.Count > 0)
         {
             _struckMs ??= history.NowMs;
             await RunAsync("kill", [$"-{signal}", .. pids], null, ct);
+            if (signal == "KILL")
+            {
+                _killedAt ??= DateTimeOffset.UtcNow;
+            }
         }
     }
 

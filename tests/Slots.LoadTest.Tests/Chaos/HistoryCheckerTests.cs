@@ -24,6 +24,11 @@ public sealed class HistoryCheckerTests
         new(8, OpKind.Reserve, 3, 5700, 5750, Outcome.Fail, 409, Problem: "slot-full", Key: "key-c", PlaceId: 1, Day: "2030-01-07", Time: "10:00"),
     ];
 
+    private static readonly DateTimeOffset Noon = new(2030, 1, 7, 12, 0, 0, TimeSpan.Zero);
+
+    /// <summary>One sink line per id, all written by "scheduler", message n at noon + n seconds.</summary>
+    private static List<SinkLine> Sent(params long[] ids) => [.. ids.Select(id => new SinkLine(id, "scheduler", Noon.AddSeconds(id)))];
+
     private static FinalState CleanState() => new()
     {
         Hot = [new HotReservation("AAAA", Ten, 1, "person-1")],
@@ -34,7 +39,7 @@ public sealed class HistoryCheckerTests
         Idempotency = [new IdempotencyRow("key-a", 1, "AAAA"), new IdempotencyRow("key-b", 1, "BBBB"), new IdempotencyRow("key-c", 2, null)],
         Outbox = [new OutboxRow(1, 1, "AAAA", true), new OutboxRow(2, 1, "BBBB", true), new OutboxRow(3, 3, "AAAA", true), new OutboxRow(4, 2, "BBBB", true)],
         SmsSent = new HashSet<long> { 1, 2, 3, 4 },
-        SinkLines = [1, 2, 3, 4],
+        SinkLines = Sent(1, 2, 3, 4),
         HotDays = new HashSet<(int, string)> { (1, "2030-01-07") },
         JobRuns = [new JobRunSample("flush", 100, 40, "scheduler1", true), new JobRunSample("flush", 105, 30, "scheduler2", true)],
     };
@@ -70,7 +75,7 @@ public sealed class HistoryCheckerTests
             Disk = [new DiskReservation("BBBB", Nine, 1, "person-2", Cancelled: true)],
             Idempotency = [new IdempotencyRow("key-b", 1, "BBBB"), new IdempotencyRow("key-c", 2, null)],
             Outbox = [new OutboxRow(2, 1, "BBBB", true), new OutboxRow(4, 2, "BBBB", true)],
-            SinkLines = [2, 4],
+            SinkLines = Sent(2, 4),
         };
 
         var report = HistoryChecker.Check(CleanHistory(), state);
@@ -109,7 +114,7 @@ public sealed class HistoryCheckerTests
     [Fact]
     public void A_doubled_sms_fails_the_one_sms_rule()
     {
-        var state = CleanState() with { SinkLines = [1, 2, 3, 3, 4] };
+        var state = CleanState() with { SinkLines = Sent(1, 2, 3, 3, 4) };
 
         var report = HistoryChecker.Check(CleanHistory(), state);
 
@@ -118,9 +123,56 @@ public sealed class HistoryCheckerTests
     }
 
     [Fact]
+    public void A_message_sent_again_after_its_sender_was_killed_before_recording_it_is_counted_apart_and_passes()
+    {
+        // Message 3 was written by "scheduler" at noon + 3 s, which was SIGKILLed 50 ms later; "scheduler2"
+        // sent it again once the dead process's claim ran out, 3 minutes later.
+        var state = CleanState() with { SinkLines = [.. Sent(1, 2, 3, 4), new SinkLine(3, "scheduler2", Noon.AddSeconds(3).AddMinutes(3))] };
+        Fault[] faults = [new Fault(1, "scheduler-kill", "scheduler", 3000, 5000, Healed: true, KilledAt: Noon.AddSeconds(3.05))];
+
+        var report = HistoryChecker.Check(CleanHistory(), state, faults);
+
+        Assert.All(report.Rules, r => Assert.True(r.Passed, $"{r.Name}: {string.Join("; ", r.Violations)}"));
+        var counts = report["one-sms-per-change"].Counts.ToDictionary(c => c.Key, c => c.Value);
+        Assert.Equal(1, counts["sent again after their sender was killed before its record"]);
+        Assert.Equal(3, counts["sent once"]);
+        Assert.Equal(0, report.Doubled);
+    }
+
+    [Theory]
+    [InlineData("scheduler2", 3.05, 183)] // the kill was of the other scheduler
+    [InlineData("scheduler", 2.9, 183)] // the kill came before the first copy: a live process sent it
+    [InlineData("scheduler", 200, 300)] // the first copy was older than RecordPatience when its sender died
+    [InlineData("scheduler", 3.05, 3.02)] // the second copy came before its first sender died
+    public void A_second_copy_that_no_kill_of_its_first_sender_explains_fails_the_one_sms_rule(string killed, double killedAtSecond, double secondCopyAtSecond)
+    {
+        var state = CleanState() with { SinkLines = [.. Sent(1, 2, 3, 4), new SinkLine(3, "scheduler2", Noon.AddSeconds(secondCopyAtSecond))] };
+        Fault[] faults = [new Fault(1, "scheduler-kill", killed, 3000, 5000, Healed: true, KilledAt: Noon.AddSeconds(killedAtSecond))];
+
+        var report = HistoryChecker.Check(CleanHistory(), state, faults);
+
+        AssertFailsOnly(report, "one-sms-per-change", "SMS SENT 2 TIMES: message 3");
+        Assert.Equal(1, report.Doubled);
+    }
+
+    [Fact]
+    public void A_third_copy_fails_the_one_sms_rule_even_after_a_kill()
+    {
+        var state = CleanState() with
+        {
+            SinkLines = [.. Sent(1, 2, 3, 4), new SinkLine(3, "scheduler2", Noon.AddMinutes(3)), new SinkLine(3, "scheduler2", Noon.AddMinutes(4))],
+        };
+        Fault[] faults = [new Fault(1, "scheduler-kill", "scheduler", 3000, 5000, Healed: true, KilledAt: Noon.AddSeconds(3.05))];
+
+        var report = HistoryChecker.Check(CleanHistory(), state, faults);
+
+        AssertFailsOnly(report, "one-sms-per-change", "SMS SENT 3 TIMES: message 3");
+    }
+
+    [Fact]
     public void A_lost_sms_fails_the_one_sms_rule()
     {
-        var state = CleanState() with { SinkLines = [1, 2, 4] };
+        var state = CleanState() with { SinkLines = Sent(1, 2, 4) };
 
         var report = HistoryChecker.Check(CleanHistory(), state);
 
@@ -149,7 +201,7 @@ public sealed class HistoryCheckerTests
             Disk = [.. CleanState().Disk, new DiskReservation("GGGG", Nine, 1, "person-9", Cancelled: false)],
             Outbox = [.. CleanState().Outbox, new OutboxRow(5, 1, "GGGG", true)],
             SmsSent = new HashSet<long> { 1, 2, 3, 4, 5 },
-            SinkLines = [1, 2, 3, 4, 5],
+            SinkLines = Sent(1, 2, 3, 4, 5),
         };
 
         var report = HistoryChecker.Check(CleanHistory(), state);
@@ -224,7 +276,7 @@ public sealed class HistoryCheckerTests
             Disk = [new DiskReservation("AAAA", Ten, 1, "person-1", Cancelled: true), new DiskReservation("BBBB", Nine, 1, "person-2", Cancelled: true)],
             Outbox = [.. CleanState().Outbox, new OutboxRow(5, 2, "AAAA", true)],
             SmsSent = new HashSet<long> { 1, 2, 3, 4, 5 },
-            SinkLines = [1, 2, 3, 4, 5],
+            SinkLines = Sent(1, 2, 3, 4, 5),
         };
 
         var report = HistoryChecker.Check(history, state);
