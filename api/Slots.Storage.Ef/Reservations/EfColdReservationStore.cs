@@ -35,7 +35,7 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
         }
         // The key first: a repeat (or a racer with the same key) meets the row and replays its answer.
         // A hot booking keeps its key on its reservation where the backend says so (reuse for a disk day).
-        if (await locks.Dialect.LockHotKeyAsync(db, c.IdempotencyKey, ct) is { } hot)
+        if (await locks.HotKeyAsync(c.IdempotencyKey, ct) is { } hot)
         {
             await tx.CommitAsync(ct);
             return Replay(c, hot.Fingerprint, ReservationStatus.Reserved, hot.Code);
@@ -338,9 +338,10 @@ public sealed class EfColdReservationStore(IServiceScopeFactory scopes) : IColdR
     /// <summary>Row reads that lock on PostgreSQL; on SQLite the BEGIN IMMEDIATE transaction already excludes every other writer.</summary>
     private sealed class ColdLocks(SlotsDbContext db, EfDialect dialect)
     {
-        public EfDialect Dialect => dialect;
-
         private bool Locking => dialect.LocksRows;
+
+        /// <summary>The key locked as the hot path locks it, and the hot booking made under it where the backend keeps one there.</summary>
+        public Task<HotKey?> HotKeyAsync(string key, CancellationToken ct) => dialect.LockHotKeyAsync(db, key, ct);
 
         public async Task<SlotRow?> SlotAsync(SlotKey slot, CancellationToken ct) =>
             (await db.Slots.FromSqlRaw(Locking ? Sql.SlotForUpdate : Sql.Slot, slot.PlaceId, slot.Day, slot.StartMinute)
