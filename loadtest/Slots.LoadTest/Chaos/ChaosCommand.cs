@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net.Http.Json;
 using Npgsql;
+using Slots.LoadTest.Data;
 using Slots.LoadTest.Simulation;
 
 namespace Slots.LoadTest.Chaos;
@@ -194,8 +195,8 @@ public static class ChaosCommand
                 await using var connection = new NpgsqlConnection(db);
                 await connection.OpenAsync(ct);
                 await using var command = new NpgsqlCommand($"""
-                    WITH sms AS ({FinalStateReader.SmsMessages})
-                    SELECT ({FinalStateReader.PendingChanges}),
+                    WITH sms AS ({PostgresState.SmsMessages})
+                    SELECT ({PostgresState.PendingChanges}),
                            (SELECT count(*) FROM sms WHERE NOT sent),
                            (SELECT count(*) FROM sms o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id AND s.status <> 3)),
                            (SELECT count(*) FROM sms)

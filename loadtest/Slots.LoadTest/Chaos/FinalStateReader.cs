@@ -2,24 +2,13 @@ using System.Data.Common;
 using System.Globalization;
 using System.Text.Json;
 using Npgsql;
+using Slots.LoadTest.Data;
 
 namespace Slots.LoadTest.Chaos;
 
 /// <summary>Reads the final state from the stack's PostgreSQL, its SMS sink files and the job runs sampled during the run.</summary>
 public static class FinalStateReader
 {
-    /// <summary>
-    /// Every SMS message (id, kind, code, sent): the outbox's rows and the confirmations new bookings
-    /// still carry on their hot reservation rows (moved to the outbox when the row goes).
-    /// </summary>
-    internal const string SmsMessages = """
-        SELECT id, kind, code, sent_at IS NOT NULL AS sent FROM outbox
-        UNION ALL SELECT event_id, 1, code, NOT sms_pending FROM hot_reservations WHERE event_id IS NOT NULL
-        """;
-
-    /// <summary>Changes still waiting for the flush: change records and new bookings not yet written to disk.</summary>
-    internal const string PendingChanges = "SELECT (SELECT count(*) FROM changes) + (SELECT count(*) FROM hot_reservations WHERE flush_pending)";
-
     public static async Task<FinalState> ReadAsync(string connectionString, IEnumerable<string> sinkFiles, IReadOnlyList<JobRunSample> jobRuns, CancellationToken ct)
     {
         await using var db = new NpgsqlConnection(connectionString);
@@ -38,11 +27,11 @@ public static class FinalStateReader
         // A new booking carries its key, its confirmation SMS and its pending change on its hot row.
         var keys = await ListAsync(db, "SELECT key, outcome, code FROM idempotency UNION ALL SELECT idem_key, 1, code FROM hot_reservations WHERE idem_key IS NOT NULL",
             r => new IdempotencyRow(r.GetString(0), r.GetInt32(1), r.IsDBNull(2) ? null : r.GetString(2)), ct);
-        var outbox = await ListAsync(db, SmsMessages,
+        var outbox = await ListAsync(db, PostgresState.SmsMessages,
             r => new OutboxRow(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetBoolean(3)), ct);
         var sent = await ListAsync(db, "SELECT message_id FROM sms_sent WHERE status <> 3", r => r.GetInt64(0), ct);
         var hotDays = await ListAsync(db, "SELECT DISTINCT place_id, day FROM hot_seats", r => (r.GetInt32(0), Day(r.GetFieldValue<DateOnly>(1))), ct);
-        var pending = await ListAsync(db, PendingChanges, r => r.GetInt64(0), ct);
+        var pending = await ListAsync(db, PostgresState.PendingChanges, r => r.GetInt64(0), ct);
         return new FinalState
         {
             Hot = hot,

@@ -98,7 +98,7 @@ public static class Audit
     /// the outbox; SQLite writes it to the outbox with the booking.
     /// </summary>
     private static string ConfirmationSmsCodes(Provider provider) => provider == Provider.Postgres
-        ? "SELECT code FROM outbox WHERE kind = 1 UNION ALL SELECT code FROM hot_reservations WHERE event_id IS NOT NULL"
+        ? $"SELECT code FROM ({PostgresState.SmsMessages}) m WHERE kind = 1"
         : "SELECT code FROM outbox WHERE kind = 1";
 
     private sealed record Found(int PlaceId, string Day, string Time, bool Outbox, bool Change);
