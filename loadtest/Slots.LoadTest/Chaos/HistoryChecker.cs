@@ -1,3 +1,5 @@
+using Slots.Sms;
+
 namespace Slots.LoadTest.Chaos;
 
 /// <summary>
@@ -385,9 +387,9 @@ public static class HistoryChecker
 
     /// <summary>
     /// How long a process keeps a sent message whose record in sms_sent fails before it gives up
-    /// (Slots:Sms:RecordPatience, 2 minutes by default and in the chaos stack).
+    /// (Slots:Sms:RecordPatience; the chaos stack keeps the default).
     /// </summary>
-    private static readonly TimeSpan RecordPatience = TimeSpan.FromMinutes(2);
+    private static readonly TimeSpan RecordPatience = new SmsOptions().RecordPatience;
 
     /// <summary>
     /// Two copies, where the process that wrote the first was SIGKILLed after writing it and at most
