@@ -1,5 +1,4 @@
 using Microsoft.EntityFrameworkCore;
-using Microsoft.Extensions.DependencyInjection;
 using Slots.Reservations;
 using Slots.Sms.Tests.Infrastructure;
 using Slots.Storage;
@@ -26,8 +25,7 @@ public sealed class OutboxTests
 
         Assert.Equal(ReservationStatus.Reserved, first.Status);
         Assert.Equal(ReservationStatus.SlotFull, second.Status);
-        await using var scope = world.Services.CreateAsyncScope();
-        var rows = await scope.ServiceProvider.GetRequiredService<ISmsStore>().ReadUnsentAsync(100, CancellationToken.None);
+        var rows = await world.UnsentRowsAsync();
         var row = Assert.Single(rows);
         Assert.Equal(ChangeKind.Reserved, row.Kind);
         Assert.Equal(first.Code, row.Code);

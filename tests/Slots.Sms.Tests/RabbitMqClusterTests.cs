@@ -75,7 +75,7 @@ public sealed class RabbitMqClusterTests
             killedAt = Stopwatch.GetTimestamp();
             leader.KillVm();
             unsentAtKill = await world.UnsentAsync();
-            await WaitUntilAsync(async () => await world.UnsentAsync() == 0, "the outbox did not drain after the kill");
+            await Poll.UntilAsync(async () => await world.UnsentAsync() == 0, Patience, "the outbox did not drain after the kill");
         }
         finally
         {
@@ -90,7 +90,7 @@ public sealed class RabbitMqClusterTests
         await world.StartConsumerAsync();
         await sender.WaitForAsync(Total, Patience);
         await Task.Delay(500); // anything doubled would arrive now
-        await WaitUntilAsync(async () => await CountAsync(broker) == 0, "the consumer did not empty the queue");
+        await Poll.UntilAsync(async () => await CountAsync(broker) == 0, Patience, "the consumer did not empty the queue");
         var ids = await world.WithDbAsync(db => db.Outbox.Select(o => o.Id).ToListAsync());
 
         Rabbit.Report($"cluster of 3 formed in {formed.TotalSeconds:F1} s; leader {leader.NodeName} SIGKILLed after {KillAfter} confirms, {unsentAtKill} outbox rows still unsent");
@@ -136,16 +136,6 @@ public sealed class RabbitMqClusterTests
         await using var connection = await broker.ConnectAsync("slots-test-reader", CancellationToken.None);
         await using var channel = await connection.CreateChannelAsync();
         return await channel.MessageCountAsync(Queue);
-    }
-
-    private static async Task WaitUntilAsync(Func<Task<bool>> condition, string failure)
-    {
-        var limit = DateTime.UtcNow + Patience;
-        while (!await condition())
-        {
-            Assert.True(DateTime.UtcNow < limit, failure);
-            await Task.Delay(200);
-        }
     }
 
     /// <summary>Around the product's transport: when each wave started and came back, and what the broker confirmed of it.</summary>

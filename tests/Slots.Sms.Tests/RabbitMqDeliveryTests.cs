@@ -86,7 +86,7 @@ public sealed class RabbitMqDeliveryTests
         // The relay died between the broker's confirm and marking the rows: it publishes them all again.
         await world.WithDbAsync(db => db.Outbox.ExecuteUpdateAsync(s => s.SetProperty(o => o.SentAt, (long?)null)));
         await world.DrainAsync(Patience);
-        await WaitUntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal));
+        await Poll.UntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal), Patience);
 
         Assert.Equal(20, sender.Sent.Count);
         Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
@@ -149,7 +149,7 @@ public sealed class RabbitMqDeliveryTests
         await gateway.WaitForAsync(9, Patience);
         var deadLetters = world.Services.GetRequiredService<SmsDeadLetters>();
         IReadOnlyList<DeadLetter> dead = [];
-        await WaitUntilAsync(async () => (dead = await deadLetters.ListAsync(10, CancellationToken.None)).Count == 1);
+        await Poll.UntilAsync(async () => (dead = await deadLetters.ListAsync(10, CancellationToken.None)).Count == 1, Patience);
 
         var letter = Assert.Single(dead);
         Assert.Equal(doomed.ToString(System.Globalization.CultureInfo.InvariantCulture), letter.MessageId);
@@ -172,15 +172,5 @@ public sealed class RabbitMqDeliveryTests
         await gateway.WaitForAsync(10, Patience);
         Assert.Empty(await deadLetters.ListAsync(10, CancellationToken.None));
         Assert.Equal(0, gateway.Repeats);
-    }
-
-    private static async Task WaitUntilAsync(Func<Task<bool>> condition)
-    {
-        var limit = DateTime.UtcNow + Patience;
-        while (!await condition())
-        {
-            Assert.True(DateTime.UtcNow < limit, "the condition did not come true in time");
-            await Task.Delay(200);
-        }
     }
 }

@@ -54,8 +54,8 @@ public sealed class RecordAfterSendTests
 
         await world.StartConsumerAsync();
         await sender.WaitForAsync(3, Patience);
-        await WaitUntilAsync(async () => await SentRecordsAsync(world) == 3);
-        await WaitUntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal));
+        await Poll.UntilAsync(async () => await SentRecordsAsync(world) == 3, Patience);
+        await Poll.UntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal), Patience);
         await Task.Delay(1000); // a resend after the 200 ms retry delay would arrive now
 
         Assert.True(store!.RecordCalls > 3, "the record never failed, so the test proved nothing");
@@ -97,7 +97,7 @@ public sealed class RecordAfterSendTests
         await world.StartConsumerAsync();
         await sender.WaitForAsync(2, Patience);
         // Acked once the record's patience ran out: neither requeued nor dead-lettered.
-        await WaitUntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal));
+        await Poll.UntilAsync(async () => (await rabbit.CtlAsync("list_queues", "name", "messages")).Contains($"{world.Queue}\t0", StringComparison.Ordinal), Patience);
         await Task.Delay(1000);
 
         Assert.All(sender.Calls.Values, n => Assert.Equal(1, n));
@@ -107,14 +107,4 @@ public sealed class RecordAfterSendTests
 
     private static Task<int> SentRecordsAsync(SmsWorld world) =>
         world.WithDbAsync(db => db.Database.SqlQueryRaw<int>("SELECT COUNT(*) AS \"Value\" FROM sms_sent WHERE status = 1").SingleAsync());
-
-    private static async Task WaitUntilAsync(Func<Task<bool>> condition)
-    {
-        var limit = DateTime.UtcNow + Patience;
-        while (!await condition())
-        {
-            Assert.True(DateTime.UtcNow < limit, "the condition did not come true in time");
-            await Task.Delay(200);
-        }
-    }
 }

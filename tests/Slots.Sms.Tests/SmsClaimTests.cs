@@ -96,23 +96,13 @@ public sealed class SmsClaimTests
 
         var held = await gate.AcquireAsync(1, Ct); // the rate's one permit, taken: the delivery queues behind it
         var delivering = waiting.DeliverAsync(message, 1, Ct);
-        await WaitUntilAsync(() => gate.GetStatistics()!.CurrentQueuedCount == 1);
+        await Poll.UntilAsync(() => Task.FromResult(gate.GetStatistics()!.CurrentQueuedCount == 1), TimeSpan.FromSeconds(10), every: TimeSpan.FromMilliseconds(10));
 
         // Another scheduler finds the message unclaimed while the first waits for the rate, and sends it.
         Assert.True(await AnotherProcess(world).DeliverAsync(message, 1, Ct));
         held.Dispose();
         Assert.False(await delivering); // found sent once its permit came
         Assert.Equal(1, sender.Sent[message.Id]);
-    }
-
-    private static async Task WaitUntilAsync(Func<bool> done)
-    {
-        var deadline = DateTime.UtcNow.AddSeconds(10);
-        while (!done())
-        {
-            Assert.True(DateTime.UtcNow < deadline, "the condition did not come true within 10 s");
-            await Task.Delay(10, Ct);
-        }
     }
 
     [Fact]

@@ -177,11 +177,13 @@ public sealed class SmsWorld : IAsyncDisposable
     /// SMS not yet handed to the queue, as the relay sees them: on PostgreSQL a new booking's
     /// confirmation waits on its hot reservation row, not in the outbox table.
     /// </summary>
-    public async Task<int> UnsentAsync()
+    public async Task<IReadOnlyList<OutboxRow>> UnsentRowsAsync()
     {
         await using var scope = Services.CreateAsyncScope();
-        return (await scope.ServiceProvider.GetRequiredService<ISmsStore>().ReadUnsentAsync(int.MaxValue, CancellationToken.None)).Count;
+        return await scope.ServiceProvider.GetRequiredService<ISmsStore>().ReadUnsentAsync(int.MaxValue, CancellationToken.None);
     }
+
+    public async Task<int> UnsentAsync() => (await UnsentRowsAsync()).Count;
 
     /// <summary>A fresh SMS consumer, started; stopped with the world unless the test stops it first.</summary>
     public async Task<SmsConsumer> StartConsumerAsync()
