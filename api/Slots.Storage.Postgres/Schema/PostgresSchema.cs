@@ -150,11 +150,13 @@ public sealed partial class PostgresSchema(NpgsqlDataSource dataSource, ILogger<
     /// <summary>The session holding the migration lock, as pg_stat_activity names it.</summary>
     private static async Task<string> HolderAsync(NpgsqlConnection connection, CancellationToken ct)
     {
-        // A bigint advisory key is stored as classid (high 32 bits) and objid (low 32 bits).
+        // A bigint advisory key is stored as classid (high 32 bits) and objid (low 32 bits). The lock is
+        // per database: the same key held in another database of the server blocks nothing here.
         await using var holder = new NpgsqlCommand($"""
             SELECT 'pid ' || a.pid || ' (' || coalesce(nullif(a.application_name, ''), 'no application name') || ', ' || coalesce(a.state, '?') || ')'
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'advisory' AND l.granted AND l.classid = {MigrationLock >> 32} AND l.objid = {MigrationLock & 0xFFFFFFFF}
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
             LIMIT 1
             """, connection);
         return await holder.ExecuteScalarAsync(ct) as string ?? "a session that has just let go";
