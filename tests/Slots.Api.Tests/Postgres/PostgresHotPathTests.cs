@@ -320,7 +320,7 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         var second = single.ReserveAsync(Command(600, person: "cut-b", key: "cut-b"), CancellationToken.None).AsTask();
         await WaitForLockWaitAsync();
 
-        await ExecuteAsync(hold.Connection!, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%slots_apply%' AND pid <> pg_backend_pid()");
+        await ExecuteAsync(hold.Connection!, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%slots_apply%' AND pid <> pg_backend_pid()");
 
         await Assert.ThrowsAnyAsync<Exception>(() => second);
         // The first operation had written its rows inside the batch's transaction: all of them went with it.
@@ -455,11 +455,14 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         await command.ExecuteNonQueryAsync();
     }
 
-    /// <summary>Waits until a batch statement is blocked on a lock (bounded: 20 s).</summary>
+    /// <summary>
+    /// Waits until a batch statement of this test's database is blocked on a lock (bounded: 20 s). The
+    /// server is shared with the suite's other tests, each in a database of its own.
+    /// </summary>
     private async Task WaitForLockWaitAsync()
     {
         var until = DateTime.UtcNow.AddSeconds(20);
-        while (await ScalarAsync<long>("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%slots_apply%'") == 0)
+        while (await ScalarAsync<long>("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%slots_apply%'") == 0)
         {
             Assert.True(DateTime.UtcNow < until, "no batch came to wait on the held lock");
             await Task.Delay(20);
