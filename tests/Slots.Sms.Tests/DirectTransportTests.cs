@@ -79,8 +79,47 @@ public sealed class DirectTransportTests
         Assert.Equal(0, await world.UnsentAsync());
     }
 
+    // Regression (CI, 2026-11-26): on a starved machine the run came back to its check after the 500 ms
+    // back-off had already passed, read "not backing off" as "nothing to do" and left the 20 rows to
+    // the next run. Here every clock read after the break lands 600 ms later, as a thread that slow sees it.
+    [Fact]
+    public async Task A_run_that_comes_back_after_the_short_back_off_has_passed_still_tries_again()
+    {
+        var clock = new LaggingClock();
+        BreakingOnce? breaking = null;
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbitUri: null, sender: null,
+            wrapTransport: inner => breaking = new BreakingOnce(inner, onBreak: () => clock.Lagging = true), clock: clock);
+        await world.BurstAsync(20);
+
+        var relayed = await world.Job.DrainAsync(TestContext.Current.CancellationToken);
+
+        Assert.Equal(1, breaking!.Breaks);
+        Assert.True(clock.Lagged, "the clock never jumped, so the test proves nothing");
+        Assert.Equal(20, relayed);
+        Assert.Equal(0, await world.UnsentAsync());
+    }
+
+    /// <summary>The system clock, except that once lagging each read of the time comes 600 ms after the last.</summary>
+    private sealed class LaggingClock : TimeProvider
+    {
+        private TimeSpan _ahead;
+
+        public bool Lagging { get; set; }
+
+        public bool Lagged => _ahead > TimeSpan.Zero;
+
+        public override DateTimeOffset GetUtcNow()
+        {
+            if (Lagging)
+            {
+                _ahead += TimeSpan.FromMilliseconds(600);
+            }
+            return System.GetUtcNow() + _ahead;
+        }
+    }
+
     /// <summary>Refuses its first wave as a broker that just died does, then passes everything on.</summary>
-    private sealed class BreakingOnce(IOutboxTransport inner) : IOutboxTransport
+    private sealed class BreakingOnce(IOutboxTransport inner, Action? onBreak = null) : IOutboxTransport
     {
         public int Breaks { get; private set; }
 
@@ -89,6 +128,7 @@ public sealed class DirectTransportTests
             if (Breaks == 0)
             {
                 Breaks++;
+                onBreak?.Invoke();
                 return Task.FromResult(new HandOver([], new IOException("the queue's leader is gone")));
             }
             return inner.HandOverAsync(wave, ct);

@@ -30,6 +30,15 @@ public sealed partial class OutboxRelay(
     /// <summary>How long until the relay tries a broken transport again (zero or less: it may now).</summary>
     public TimeSpan RetryIn => _retryAt - clock.GetUtcNow();
 
+    /// <summary>The wait after the latest break, doubling while the transport stays broken; zero once a hand-over went through.</summary>
+    public TimeSpan BackOff => _backOff;
+
+    /// <summary>
+    /// True from a transport break until the relay's next try. Unlike <see cref="BackingOff"/> it stays
+    /// true once the wait has passed, so a caller that comes back late still knows a try is due.
+    /// </summary>
+    public bool RetryPending { get; private set; }
+
     /// <summary>Relays one batch of unsent rows. Returns how many were marked sent (0: nothing to do, or nothing could go now).</summary>
     public async Task<int> RelayAsync(CancellationToken ct)
     {
@@ -40,6 +49,7 @@ public sealed partial class OutboxRelay(
         await _one.WaitAsync(ct);
         try
         {
+            RetryPending = false;
             var rows = await store.ReadUnsentAsync(options.Value.RelayBatchSize, ct);
             metrics.OutboxDepth(rows.Count);
             if (rows.Count == 0)
@@ -89,6 +99,7 @@ public sealed partial class OutboxRelay(
                     ? TimeSpan.FromMilliseconds(500)
                     : TimeSpan.FromTicks(Math.Min(_backOff.Ticks * 2, options.Value.ReconnectMaxDelay.Ticks));
                 _retryAt = clock.GetUtcNow() + _backOff;
+                RetryPending = true;
                 LogTransportBroken(logger, _backOff.TotalSeconds, result.Broken);
                 return relayed;
             }

@@ -31,11 +31,15 @@ public sealed class RelayOutboxJob(OutboxRelay relay, TimeProvider clock, IOptio
             {
                 // The transport has just broken and its back-off is still short: in a RabbitMQ cluster
                 // another node takes the queue over within a fraction of a second, so this run waits for
-                // it instead of leaving the rows to the next run, RelayInterval later.
-                var wait = relay.RetryIn;
-                if (relay.BackingOff && wait <= ShortBackOff && clock.GetElapsedTime(started) + wait < options.Value.RelayMaxRunTime)
+                // it instead of leaving the rows to the next run, RelayInterval later. What is left of
+                // the wait may be nothing: a thread that came back late still owes the transport its try.
+                var wait = relay.RetryIn > TimeSpan.Zero ? relay.RetryIn : TimeSpan.Zero;
+                if (relay.RetryPending && relay.BackOff <= ShortBackOff && clock.GetElapsedTime(started) + wait < options.Value.RelayMaxRunTime)
                 {
-                    await Task.Delay(wait, clock, ct);
+                    if (wait > TimeSpan.Zero)
+                    {
+                        await Task.Delay(wait, clock, ct);
+                    }
                     continue;
                 }
                 break;

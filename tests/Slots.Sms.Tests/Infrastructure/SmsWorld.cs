@@ -58,7 +58,8 @@ public sealed class SmsWorld : IAsyncDisposable
         IReadOnlyDictionary<string, string?>? settings = null,
         int capacity = 10,
         Func<ISmsStore, ISmsStore>? wrapStore = null,
-        Func<IOutboxTransport, IOutboxTransport>? wrapTransport = null)
+        Func<IOutboxTransport, IOutboxTransport>? wrapTransport = null,
+        TimeProvider? clock = null)
     {
         var queue = $"sms-test-{Guid.NewGuid():N}";
         var config = new Dictionary<string, string?>
@@ -102,6 +103,11 @@ public sealed class SmsWorld : IAsyncDisposable
         builder.AddSlotsDomain();
         builder.AddSlotsStorage();
         builder.AddSlotsSms();
+        if (clock is not null)
+        {
+            builder.Services.RemoveAll<TimeProvider>();
+            builder.Services.AddSingleton(clock);
+        }
         if (sender is not null)
         {
             builder.Services.RemoveAll<SmsSender>();
