@@ -75,7 +75,7 @@ public sealed class DirectTransportTests
         var relayed = await world.Job.DrainAsync(TestContext.Current.CancellationToken);
 
         Assert.Equal(1, breaking!.Breaks);
-        Assert.Equal(20, relayed);
+        Assert.True(relayed == 20, $"{relayed} of 20 relayed; the host logged:\n" + string.Join("\n", world.Log.Lines));
         Assert.Equal(0, await world.UnsentAsync());
     }
 
@@ -97,6 +97,47 @@ public sealed class DirectTransportTests
         Assert.True(clock.Lagged, "the clock never jumped, so the test proves nothing");
         Assert.Equal(20, relayed);
         Assert.Equal(0, await world.UnsentAsync());
+    }
+
+    // Regression (found under load here, 2026-11-26): the back-off's timer fired a fraction of a millisecond
+    // before the wall clock reached the retry time; the rest of the wait, under a millisecond, became a
+    // timer of 0 ms, and the run spun through its 200 batches in a few milliseconds without trying again.
+    [Fact]
+    public async Task A_back_off_timer_that_fires_a_little_early_is_waited_again_not_spun_through()
+    {
+        var clock = new EarlyTimerClock();
+        BreakingOnce? breaking = null;
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbitUri: null, sender: null,
+            wrapTransport: inner => breaking = new BreakingOnce(inner), clock: clock);
+        await world.BurstAsync(20);
+
+        var relayed = await world.Job.DrainAsync(TestContext.Current.CancellationToken);
+
+        Assert.Equal(1, breaking!.Breaks);
+        Assert.Equal(20, relayed);
+        Assert.Equal(0, await world.UnsentAsync());
+    }
+
+    /// <summary>
+    /// A clock that moves only when one of its timers fires, as a platform timer does: whole milliseconds
+    /// (a shorter rest fires at once), and half a millisecond ahead of the time it was set for.
+    /// </summary>
+    private sealed class EarlyTimerClock : TimeProvider
+    {
+        private long _ticks = System.GetUtcNow().UtcTicks;
+
+        public override DateTimeOffset GetUtcNow() => new(Interlocked.Read(ref _ticks), TimeSpan.Zero);
+
+        public override ITimer CreateTimer(TimerCallback callback, object? state, TimeSpan dueTime, TimeSpan period)
+        {
+            var whole = dueTime == Timeout.InfiniteTimeSpan ? dueTime : TimeSpan.FromMilliseconds(Math.Floor(dueTime.TotalMilliseconds));
+            return System.CreateTimer(s =>
+            {
+                var moved = Math.Max(0, whole.TotalMilliseconds - 0.5);
+                Interlocked.Add(ref _ticks, TimeSpan.FromMilliseconds(moved).Ticks);
+                callback(s);
+            }, state, whole, period);
+        }
     }
 
     /// <summary>The system clock, except that once lagging each read of the time comes 600 ms after the last.</summary>

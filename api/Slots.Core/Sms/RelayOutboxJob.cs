@@ -33,7 +33,10 @@ public sealed class RelayOutboxJob(OutboxRelay relay, TimeProvider clock, IOptio
                 // another node takes the queue over within a fraction of a second, so this run waits for
                 // it instead of leaving the rows to the next run, RelayInterval later. What is left of
                 // the wait may be nothing: a thread that came back late still owes the transport its try.
-                var wait = relay.RetryIn > TimeSpan.Zero ? relay.RetryIn : TimeSpan.Zero;
+                // Rounded up to whole milliseconds: a timer counts those, may fire a little before the wall
+                // clock reaches the retry time, and would take the rest (under 1 ms) as 0 and let the run spin.
+                var left = relay.RetryIn;
+                var wait = left > TimeSpan.Zero ? TimeSpan.FromMilliseconds(Math.Ceiling(left.TotalMilliseconds)) : TimeSpan.Zero;
                 if (relay.RetryPending && relay.BackOff <= ShortBackOff && clock.GetElapsedTime(started) + wait < options.Value.RelayMaxRunTime)
                 {
                     if (wait > TimeSpan.Zero)

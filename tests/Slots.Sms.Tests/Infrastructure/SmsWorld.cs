@@ -3,6 +3,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Slots.Catalogue;
 using Slots.Hosting;
 using Slots.Persons;
@@ -45,6 +46,9 @@ public sealed class SmsWorld : IAsyncDisposable
 
     public IServiceProvider Services => _host.Services;
     public string Queue { get; }
+
+    /// <summary>What the host logged at warning and above.</summary>
+    public RecordedLog Log { get; private init; } = new();
     public int PlaceId { get; private set; }
     public string PlaceName { get; private set; } = "";
     public DateOnly FirstDay { get; private set; }
@@ -98,7 +102,8 @@ public sealed class SmsWorld : IAsyncDisposable
             DisableDefaults = true,
         });
         builder.Configuration.AddInMemoryCollection(config);
-        builder.Services.AddLogging();
+        var log = new RecordedLog();
+        builder.Services.AddLogging(logging => logging.AddProvider(log));
         builder.Services.AddMetrics();
         builder.AddSlotsDomain();
         builder.AddSlotsStorage();
@@ -129,7 +134,7 @@ public sealed class SmsWorld : IAsyncDisposable
                 ?? chosen.ImplementationFactory?.Invoke(sp)
                 ?? ActivatorUtilities.CreateInstance(sp, chosen.ImplementationType!))));
         }
-        var world = new SmsWorld(builder.Build(), folder, queue);
+        var world = new SmsWorld(builder.Build(), folder, queue) { Log = log };
         await world.SeedAsync(capacity);
         return world;
     }
