@@ -7,31 +7,56 @@ namespace Slots.Sms.RabbitMq;
 /// <summary>
 /// Publishes to the work queue on a channel with publisher confirms tracked by the client: each
 /// publish completes when the broker has confirmed it (persisted in the quorum queue), and throws
-/// when the broker nacks or returns it. A wave's messages are published together and awaited together.
+/// when the broker nacks or returns it. A wave's messages are published together and awaited together,
+/// for at most Slots:Sms:ConfirmTimeout: the client waits for a confirm without end, and a node that
+/// froze or lost the queue's leader mid-publish may never send one.
 /// </summary>
 public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<RabbitMqRelayTransport> logger) : IOutboxTransport, IAsyncDisposable
 {
+    /// <summary>How long a broken connection may take to close before it is left to the garbage collector.</summary>
+    private static readonly TimeSpan AbortTimeout = TimeSpan.FromSeconds(1);
+
+    /// <summary>How long disposal waits for connections still closing.</summary>
+    private static readonly TimeSpan ShutdownWait = TimeSpan.FromSeconds(5);
+
     private IConnection? _connection;
     private IChannel? _channel;
+    private Task _closing = Task.CompletedTask;
 
     public async Task<HandOver> HandOverAsync(IReadOnlyList<SmsEvent> wave, CancellationToken ct)
     {
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(broker.ConfirmTimeout);
         IChannel channel;
         try
         {
-            channel = await ChannelAsync(ct);
+            channel = await ChannelAsync(deadline.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            return new HandOver([], TimedOut("the channel did not open"));
         }
         catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or AlreadyClosedException
                                        or System.Net.Sockets.SocketException or IOException or TimeoutException)
         {
             return new HandOver([], ex);
         }
-        var publishes = wave.Select(m => PublishAsync(channel, m, ct)).ToList();
+        var publishes = wave.Select(m => PublishAsync(channel, m, deadline.Token)).ToList();
         var accepted = new HashSet<long>();
         Exception? broken = null;
         foreach (var publish in publishes)
         {
-            var (id, error) = await publish;
+            Exception? error;
+            long id;
+            try
+            {
+                (id, error) = await publish;
+            }
+            catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+            {
+                broken ??= TimedOut("the broker did not confirm the wave");
+                continue;
+            }
             if (error is null)
             {
                 accepted.Add(id);
@@ -48,6 +73,9 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
         return new HandOver(accepted, broken);
     }
 
+    private TimeoutException TimedOut(string what) =>
+        new($"{what} within {broker.ConfirmTimeout.TotalSeconds:0.#} s (Slots:Sms:ConfirmTimeout)");
+
     private async Task<(long Id, Exception? Error)> PublishAsync(IChannel channel, SmsEvent message, CancellationToken ct)
     {
         try
@@ -59,7 +87,7 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
         }
         catch (OperationCanceledException) when (ct.IsCancellationRequested)
         {
-            throw;
+            throw; // the caller's stop, or the wave's deadline: HandOverAsync tells them apart
         }
         catch (Exception ex)
         {
@@ -82,31 +110,64 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
         return _channel;
     }
 
-    public async ValueTask ResetAsync()
+    /// <summary>
+    /// Drops the connection. It closes in the background: a reset follows a break, and closing waits
+    /// for the broker's answer, which a frozen node never sends (25 s here before the client gave up),
+    /// while the relay should be reconnecting to a node that answers.
+    /// </summary>
+    public ValueTask ResetAsync()
     {
         var (channel, connection) = (_channel, _connection);
         (_channel, _connection) = (null, null);
+        if (channel is not null || connection is not null)
+        {
+            _closing = Task.WhenAll(_closing, CloseAsync(channel, connection));
+        }
+        return ValueTask.CompletedTask;
+    }
+
+    private async Task CloseAsync(IChannel? channel, IConnection? connection)
+    {
+        await Task.Yield();
         try
         {
-            if (channel is not null)
+            // Aborted, not closed: the connection's channels go with it, and no error of a broker that is gone is raised.
+            if (connection is not null)
+            {
+                await connection.AbortAsync(AbortTimeout);
+                await connection.DisposeAsync();
+            }
+            else if (channel is not null)
             {
                 await channel.DisposeAsync();
             }
-            if (connection is not null)
-            {
-                await connection.DisposeAsync();
-            }
         }
-        catch (Exception ex) when (ex is OperationInterruptedException or AlreadyClosedException or IOException or ObjectDisposedException)
+        catch (Exception ex) when (ex is OperationInterruptedException or AlreadyClosedException or IOException or ObjectDisposedException
+                                       or TimeoutException or OperationCanceledException)
         {
-            // already gone with the broker
+            LogCloseFailed(logger, ex.GetType().Name);
         }
     }
 
-    public ValueTask DisposeAsync() => ResetAsync();
+    /// <summary>Drops the connection and waits a little for the closes under way; a broker that does not answer is not waited for.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        await ResetAsync();
+        try
+        {
+            await _closing.WaitAsync(ShutdownWait);
+        }
+        catch (TimeoutException)
+        {
+            // the broker did not answer; the process ends the sockets
+        }
+    }
 
     [LoggerMessage(EventId = 5002, Level = LogLevel.Information, Message = "SMS relay connected to RabbitMQ")]
     private static partial void LogConnected(ILogger logger);
+
+    [LoggerMessage(EventId = 5004, Level = LogLevel.Debug, Message = "A dropped RabbitMQ connection of the SMS relay did not close cleanly ({Error})")]
+    private static partial void LogCloseFailed(ILogger logger, string error);
 
     [LoggerMessage(EventId = 5003, Level = LogLevel.Warning, Message = "RabbitMQ refused SMS message {MessageId}; its row stays unsent")]
     private static partial void LogNacked(ILogger logger, long messageId);

@@ -75,7 +75,9 @@ public sealed class RabbitMqClusterTests
             killedAt = Stopwatch.GetTimestamp();
             leader.KillVm();
             unsentAtKill = await world.UnsentAsync();
-            await Poll.UntilAsync(async () => await world.UnsentAsync() == 0, Patience, "the outbox did not drain after the kill");
+            var drained = await Poll.TryUntilAsync(async () => await world.UnsentAsync() == 0, Patience);
+            Assert.True(drained, $"the outbox did not drain after the kill: {await world.UnsentAsync()} rows unsent; {clock.Describe(killedAt)}; the host logged:\n"
+                + string.Join("\n", world.Log.Lines));
         }
         finally
         {
@@ -148,6 +150,7 @@ public sealed class RabbitMqClusterTests
         private int _confirmed;
         private int _broken;
         private int _refused;
+        private long _inFlightSince;
 
         /// <summary>Completes once <c>threshold</c> messages were confirmed.</summary>
         public Task Reached => _reached.Task;
@@ -165,7 +168,9 @@ public sealed class RabbitMqClusterTests
         public async Task<HandOver> HandOverAsync(IReadOnlyList<SmsEvent> wave, CancellationToken ct)
         {
             var started = Stopwatch.GetTimestamp();
+            Interlocked.Exchange(ref _inFlightSince, started);
             var result = await _inner!.HandOverAsync(wave, ct);
+            Interlocked.Exchange(ref _inFlightSince, 0);
             _waves.Enqueue((started, Stopwatch.GetTimestamp(), result.Accepted.Count));
             if (result.Broken is not null)
             {
@@ -186,6 +191,16 @@ public sealed class RabbitMqClusterTests
         }
 
         public ValueTask ResetAsync() => _inner!.ResetAsync();
+
+        /// <summary>What the relay did after the kill, for a failure message.</summary>
+        public string Describe(long killedAt)
+        {
+            var after = _waves.Where(w => w.Started >= killedAt).ToList();
+            var since = Interlocked.Read(ref _inFlightSince);
+            return $"{after.Count} waves handed over after the kill, {after.Sum(w => w.Confirmed)} messages confirmed in them, " +
+                $"{_broken} broken in all, last wave back {(after.Count == 0 ? "never" : $"{Stopwatch.GetElapsedTime(after.Max(w => w.Finished)).TotalSeconds:F1} s ago")}, " +
+                $"{(since == 0 ? "no wave in flight" : $"a wave in flight for {Stopwatch.GetElapsedTime(since).TotalSeconds:F1} s")}";
+        }
 
         /// <summary>
         /// From the kill to the return of the first wave that was published after it and confirmed

@@ -170,6 +170,29 @@ public sealed class RabbitMqServer : IAsyncDisposable
         process.Kill(); // SIGKILL on Unix
     }
 
+    /// <summary>
+    /// SIGSTOP of the node's Erlang VM: its sockets stay open and nothing answers on them, as with a
+    /// node its host froze or a partition that drops packets. <see cref="ThawVmAsync"/> lets it run again.
+    /// </summary>
+    public Task FreezeVmAsync() => SignalVmAsync("STOP");
+
+    /// <summary>SIGCONT of the node's Erlang VM after <see cref="FreezeVmAsync"/>.</summary>
+    public Task ThawVmAsync() => SignalVmAsync("CONT");
+
+    private async Task SignalVmAsync(string signal)
+    {
+        var beam = BeamProcessId() ?? throw new InvalidOperationException($"{NodeName} has no running beam.smp");
+        using var kill = Process.Start(new ProcessStartInfo("kill", ["-" + signal, beam.ToString(System.Globalization.CultureInfo.InvariantCulture)])
+        {
+            UseShellExecute = false,
+        })!;
+        await kill.WaitForExitAsync();
+        if (kill.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"kill -{signal} {beam} exited with {kill.ExitCode}");
+        }
+    }
+
     /// <summary>The beam.smp under the start script, found through /proc (the script's PID is a shell's).</summary>
     private int? BeamProcessId()
     {

@@ -51,6 +51,14 @@ public sealed class SmsOptions
     /// <summary>Longest wait between reconnection attempts to the broker (the wait doubles from 1 s up to this).</summary>
     public TimeSpan ReconnectMaxDelay { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// How long the relay waits for RabbitMQ to open its channel and confirm a wave. Past it the wave
+    /// counts as broken: the connection is dropped and the unconfirmed rows go again after the back-off
+    /// (a copy is stopped at sms_sent). Without a bound a confirm that never comes (a frozen or
+    /// partitioned node, a queue leader lost mid-publish) would hold the relay, and every SMS behind it, for good.
+    /// </summary>
+    public TimeSpan ConfirmTimeout { get; set; } = TimeSpan.FromSeconds(15);
+
     /// <summary>Unacknowledged messages the consumer holds (and processes in parallel).</summary>
     public ushort Prefetch { get; set; } = 32;
 

@@ -13,4 +13,19 @@ public static class Poll
             await Task.Delay(every ?? TimeSpan.FromMilliseconds(200));
         }
     }
+
+    /// <summary>Like <see cref="UntilAsync"/>, but answers whether the condition came true, so the caller can say why it did not.</summary>
+    public static async Task<bool> TryUntilAsync(Func<Task<bool>> condition, TimeSpan patience, TimeSpan? every = null)
+    {
+        var limit = DateTime.UtcNow + patience;
+        while (!await condition())
+        {
+            if (DateTime.UtcNow >= limit)
+            {
+                return false;
+            }
+            await Task.Delay(every ?? TimeSpan.FromMilliseconds(200));
+        }
+        return true;
+    }
 }

@@ -26,7 +26,7 @@ public sealed class RecordedLog : ILoggerProvider
         {
             if (IsEnabled(logLevel))
             {
-                log._lines.Enqueue($"{logLevel} {category}: {formatter(state, exception)}{(exception is null ? "" : $" ({exception.GetType().Name}: {exception.Message})")}");
+                log._lines.Enqueue($"{DateTime.UtcNow:HH:mm:ss.fff} {logLevel} {category}: {formatter(state, exception)}{(exception is null ? "" : $" ({exception.GetType().Name}: {exception.Message})")}");
             }
         }
     }
