@@ -18,6 +18,20 @@ public static class Rabbit
         }
     }
 
+    /// <summary>A node of the test's own (for tests that stop, start or freeze it); the test skips with the reason where RabbitMQ cannot run.</summary>
+    public static async Task<RabbitMqServer> OwnNodeAsync()
+    {
+        try
+        {
+            return await RabbitMqServer.CreateAsync();
+        }
+        catch (RabbitMqUnavailableException ex)
+        {
+            Assert.Skip(ex.Message);
+            throw;
+        }
+    }
+
     public static void Report(string line)
     {
         TestContext.Current.TestOutputHelper?.WriteLine(line);
