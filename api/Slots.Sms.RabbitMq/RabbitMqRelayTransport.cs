@@ -117,30 +117,24 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
     /// </summary>
     public ValueTask ResetAsync()
     {
-        var (channel, connection) = (_channel, _connection);
+        // A channel is only ever opened on the connection, and goes with it.
+        var connection = _connection;
         (_channel, _connection) = (null, null);
-        if (channel is not null || connection is not null)
+        if (connection is not null)
         {
-            _closing = Task.WhenAll(_closing, CloseAsync(channel, connection));
+            _closing = Task.WhenAll(_closing, CloseAsync(connection));
         }
         return ValueTask.CompletedTask;
     }
 
-    private async Task CloseAsync(IChannel? channel, IConnection? connection)
+    private async Task CloseAsync(IConnection connection)
     {
         await Task.Yield();
         try
         {
-            // Aborted, not closed: the connection's channels go with it, and no error of a broker that is gone is raised.
-            if (connection is not null)
-            {
-                await connection.AbortAsync(AbortTimeout);
-                await connection.DisposeAsync();
-            }
-            else if (channel is not null)
-            {
-                await channel.DisposeAsync();
-            }
+            // Aborted, not closed: no error of a broker that is gone is raised.
+            await connection.AbortAsync(AbortTimeout);
+            await connection.DisposeAsync();
         }
         catch (Exception ex) when (ex is OperationInterruptedException or AlreadyClosedException or IOException or ObjectDisposedException
                                        or TimeoutException or OperationCanceledException)

@@ -22,12 +22,12 @@ public sealed class SmsBroker(BrokerAddress address, SmsOptions options)
 
     public BrokerAddress Address { get; } = address;
     public string WorkQueue => options.Queue;
-
-    /// <summary>Slots:Sms:ConfirmTimeout: the longest wait for a channel to open and a wave to be confirmed.</summary>
-    public TimeSpan ConfirmTimeout => options.ConfirmTimeout;
     public string DeadQueue => options.Queue + ".dead";
 
     public string DelayQueue(TimeSpan delay) => $"{options.Queue}.delay.{(long)delay.TotalMilliseconds}ms";
+
+    /// <summary>Slots:Sms:ConfirmTimeout: the longest wait for a channel to open and a wave to be confirmed.</summary>
+    public TimeSpan ConfirmTimeout => options.ConfirmTimeout;
 
     /// <summary>
     /// A connection to any node on the list that is up (tried in random order). Automatic recovery

@@ -5,25 +5,17 @@ namespace Slots.Sms.Tests.Infrastructure;
 public static class Rabbit
 {
     /// <summary>The run's shared node; the test skips with the reason where RabbitMQ cannot run.</summary>
-    public static async Task<RabbitMqServer> SharedAsync()
-    {
-        try
-        {
-            return await RabbitMqServer.SharedAsync();
-        }
-        catch (RabbitMqUnavailableException ex)
-        {
-            Assert.Skip(ex.Message);
-            throw;
-        }
-    }
+    public static Task<RabbitMqServer> SharedAsync() => OrSkipAsync(RabbitMqServer.SharedAsync);
 
     /// <summary>A node of the test's own (for tests that stop, start or freeze it); the test skips with the reason where RabbitMQ cannot run.</summary>
-    public static async Task<RabbitMqServer> OwnNodeAsync()
+    public static Task<RabbitMqServer> OwnNodeAsync() => OrSkipAsync(RabbitMqServer.CreateAsync);
+
+    /// <summary>What <paramref name="start"/> starts (a node, a cluster); the test skips with the reason where RabbitMQ cannot run.</summary>
+    public static async Task<T> OrSkipAsync<T>(Func<Task<T>> start)
     {
         try
         {
-            return await RabbitMqServer.CreateAsync();
+            return await start();
         }
         catch (RabbitMqUnavailableException ex)
         {
