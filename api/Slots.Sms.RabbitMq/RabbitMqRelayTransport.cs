@@ -44,6 +44,7 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
         var publishes = wave.Select(m => PublishAsync(channel, m, deadline.Token)).ToList();
         var accepted = new HashSet<long>();
         Exception? broken = null;
+        PublishException? refused = null;
         foreach (var publish in publishes)
         {
             Exception? error;
@@ -61,14 +62,22 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
             {
                 accepted.Add(id);
             }
-            else if (error is PublishException)
+            else if (error is PublishException refusal)
             {
-                LogNacked(logger, id);
+                LogNacked(logger, id, refusal.IsReturn ? "returned it as unroutable" : "nacked it");
+                refused ??= refusal;
             }
             else
             {
                 broken ??= error;
             }
+        }
+        if (broken is null && refused is not null && accepted.Count == 0)
+        {
+            // Not one message of the wave taken: the queue cannot take any on this channel now. After a
+            // queue leader's loss a channel was seen refusing every publish for minutes while a fresh one
+            // would do; a break makes the relay back off and reconnect instead of asking again at once.
+            broken = refused;
         }
         return new HandOver(accepted, broken);
     }
@@ -163,6 +172,6 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
     [LoggerMessage(EventId = 5004, Level = LogLevel.Debug, Message = "A dropped RabbitMQ connection of the SMS relay did not close cleanly ({Error})")]
     private static partial void LogCloseFailed(ILogger logger, string error);
 
-    [LoggerMessage(EventId = 5003, Level = LogLevel.Warning, Message = "RabbitMQ refused SMS message {MessageId}; its row stays unsent")]
-    private static partial void LogNacked(ILogger logger, long messageId);
+    [LoggerMessage(EventId = 5003, Level = LogLevel.Warning, Message = "RabbitMQ refused SMS message {MessageId} ({How}); its row stays unsent")]
+    private static partial void LogNacked(ILogger logger, long messageId, string how);
 }

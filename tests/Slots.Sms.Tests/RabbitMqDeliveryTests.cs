@@ -173,4 +173,44 @@ public sealed class RabbitMqDeliveryTests
         Assert.Empty(await deadLetters.ListAsync(10, CancellationToken.None));
         Assert.Equal(0, gateway.Repeats);
     }
+
+    // Seen after a queue leader's loss (RabbitMqClusterTests, 2026-11-26): the relay's new channel had
+    // every publish refused for the test's 90 s, and the relay asked again at once, 791 waves, instead of
+    // backing off and reconnecting. Here a policy that lets the queue hold nothing refuses every publish.
+    [Fact]
+    public async Task A_wave_the_queue_refuses_whole_makes_the_relay_back_off_and_its_rows_go_once_the_queue_takes_them()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        var sender = new RecordingSender();
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender);
+        await world.BurstAsync(1);
+        await world.DrainAsync(Patience); // the queue is declared and the relay's channel open
+        var policy = $"full-{world.Queue}";
+        await rabbit.CtlAsync("set_policy", "--apply-to", "queues", policy, $"^{world.Queue}$", """{"max-length":0,"overflow":"reject-publish"}""");
+        try
+        {
+            await world.BurstAsync(10, offset: 1);
+            // The policy reaches the queue in its own time: ask until a wave is refused.
+            var broke = await Poll.TryUntilAsync(async () =>
+            {
+                await world.Relay.RelayAsync(CancellationToken.None);
+                return world.Relay.RetryPending;
+            }, TimeSpan.FromSeconds(30));
+            Assert.True(broke, "a wholly refused wave never counted as a break; the host logged:\n" + string.Join("\n", world.Log.Lines.TakeLast(20)));
+            Assert.Contains(world.Log.Lines, line => line.Contains("nacked it", StringComparison.Ordinal));
+            Assert.Contains(world.Log.Lines, line => line.Contains("SMS transport failed", StringComparison.Ordinal));
+            Assert.Equal(10, await world.UnsentAsync());
+        }
+        finally
+        {
+            await rabbit.CtlAsync("clear_policy", policy);
+        }
+
+        await world.DrainAsync(Patience);
+        await world.StartConsumerAsync();
+        await sender.WaitForAsync(11, Patience);
+        await Task.Delay(500); // anything doubled would arrive now
+        Assert.Equal(11, sender.Sent.Count);
+        Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
+    }
 }
