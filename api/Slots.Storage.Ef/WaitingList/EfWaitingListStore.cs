@@ -168,7 +168,7 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
             """).ToListAsync(ct);
         foreach (var place in places)
         {
-            var line = await db.Database.SqlQuery<LineRow>($"""
+            var line = await db.Database.SqlQuery<Waiter>($"""
                 SELECT id AS "Id", from_day AS "From", to_day AS "To", phone AS "Phone", language AS "Language", token AS "Token"
                 FROM waitlist WHERE place_id = {place} AND state = {Waiting} ORDER BY id
                 """).ToListAsync(ct);
@@ -178,29 +178,9 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
                 WHERE place_id = {place} AND (code IS NULL OR code = '~w') AND starts_at > {lastCall}
                 ORDER BY day, start_minute, seat_no
                 """).ToListAsync(ct);
-            // First in line first: each entry gets the earliest seat of its days not given to someone before it.
-            var taken = new HashSet<SeatRow>();
-            foreach (var entry in line)
-            {
-                if (offered >= options.OffersPerRun)
-                {
-                    break;
-                }
-                var seat = seats.FirstOrDefault(s => s.Day >= entry.From && s.Day <= entry.To && !taken.Contains(s));
-                if (seat is null)
-                {
-                    continue;
-                }
-                taken.Add(seat);
-                var hold = options.HoldFor(DateTimeOffset.FromUnixTimeSeconds(seat.StartsAt), now);
-                if (await OfferAsync(db, place, entry, seat, at, hold, ct))
-                {
-                    offered++;
-                }
-            }
-            // Seats kept for a line that no longer wants them are anybody's again.
-            var unwanted = seats.Where(s => s.Code == "~w" && !taken.Contains(s) && !line.Any(e => s.Day >= e.From && s.Day <= e.To)).ToList();
-            foreach (var seat in unwanted)
+            var plan = OfferPlan.For(line, seats.ConvertAll(s => s.Open), now, options);
+            offered += await plan.WriteOffersAsync(options.OffersPerRun - offered, o => OfferAsync(db, place, o, at, ct));
+            foreach (var seat in plan.Releases)
             {
                 released += await db.Database.ExecuteSqlAsync($"""
                     UPDATE hot_seats SET code = NULL
@@ -215,8 +195,9 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
     }
 
     /// <summary>One offer: the seat held, the entry offered, the SMS queued, or nothing when a racer got there first.</summary>
-    private static async Task<bool> OfferAsync(SlotsDbContext db, int place, LineRow entry, SeatRow seat, long at, TimeSpan hold, CancellationToken ct)
+    private static async Task<bool> OfferAsync(SlotsDbContext db, int place, PlannedOffer offer, long at, CancellationToken ct)
     {
+        var (entry, seat, hold) = (offer.Waiter, offer.Seat, offer.Hold);
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         var expires = at + (long)hold.TotalSeconds;
         var id = (await db.Database.SqlQuery<long>($"""
@@ -282,7 +263,8 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
 
     private sealed record OfferRow(long Id, int PlaceId, DateOnly Day, int StartMinute, long OfferedAt, long ExpiresAt, int State, string? Code, int Minutes);
 
-    private sealed record LineRow(long Id, DateOnly From, DateOnly To, string Phone, string Language, string Token);
-
-    private sealed record SeatRow(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, string? Code);
+    private sealed record SeatRow(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, string? Code)
+    {
+        public OpenSeat Open => new(Day, StartMinute, SeatNo, StartsAt, Code == "~w");
+    }
 }

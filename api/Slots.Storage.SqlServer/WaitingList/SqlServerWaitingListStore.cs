@@ -367,28 +367,9 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
         {
             await MarkWantedDaysAsync(place, ct);
             var (line, seats) = await LineAndSeatsAsync(place, lastCall, ct);
-            // First in line first: each entry gets the earliest seat of its days not given to someone before it.
-            var taken = new HashSet<SeatRow>();
-            foreach (var entry in line)
-            {
-                if (offered >= options.OffersPerRun)
-                {
-                    break;
-                }
-                var seat = seats.FirstOrDefault(s => s.Day >= entry.From && s.Day <= entry.To && !taken.Contains(s));
-                if (seat is null)
-                {
-                    continue;
-                }
-                taken.Add(seat);
-                var hold = options.HoldFor(DateTimeOffset.FromUnixTimeSeconds(seat.StartsAt), now);
-                if (await OfferAsync(place, entry, seat, at, hold, ct))
-                {
-                    offered++;
-                }
-            }
-            // Seats kept for a line that no longer wants them are anybody's again.
-            foreach (var seat in seats.Where(s => s.Code == "~w" && !taken.Contains(s) && !line.Exists(e => s.Day >= e.From && s.Day <= e.To)))
+            var plan = OfferPlan.For(line, seats, now, options);
+            offered += await plan.WriteOffersAsync(options.OffersPerRun - offered, o => OfferAsync(place, o, at, ct));
+            foreach (var seat in plan.Releases)
             {
                 released += await ReleaseAsync(place, seat, ct);
             }
@@ -427,20 +408,20 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
         return places;
     }
 
-    private async Task<(List<LineRow> Line, List<SeatRow> Seats)> LineAndSeatsAsync(int place, long lastCall, CancellationToken ct)
+    private async Task<(List<Waiter> Line, List<OpenSeat> Seats)> LineAndSeatsAsync(int place, long lastCall, CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
-        var line = new List<LineRow>();
+        var line = new List<Waiter>();
         await using (var query = new SqlCommand(Sql.Line, connection))
         {
             query.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
             await using var row = await query.ExecuteReaderAsync(ct);
             while (await row.ReadAsync(ct))
             {
-                line.Add(new LineRow(row.GetInt64(0), Day(row, 1), Day(row, 2), row.GetString(3), row.GetString(4), row.GetString(5)));
+                line.Add(new Waiter(row.GetInt64(0), Day(row, 1), Day(row, 2), row.GetString(3), row.GetString(4), row.GetString(5)));
             }
         }
-        var seats = new List<SeatRow>();
+        var seats = new List<OpenSeat>();
         await using (var query = new SqlCommand(Sql.Seats, connection))
         {
             query.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
@@ -448,16 +429,17 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
             await using var row = await query.ExecuteReaderAsync(ct);
             while (await row.ReadAsync(ct))
             {
-                seats.Add(new SeatRow(Day(row, 0), row.GetInt32(1), row.GetInt32(2), row.GetInt64(3), row.IsDBNull(4) ? null : row.GetString(4)));
+                seats.Add(new OpenSeat(Day(row, 0), row.GetInt32(1), row.GetInt32(2), row.GetInt64(3), !row.IsDBNull(4) && row.GetString(4) == "~w"));
             }
         }
         return (line, seats);
     }
 
     /// <summary>One offer: the seat held, the entry offered, the SMS queued, or nothing when a racer got there first.</summary>
-    private async Task<bool> OfferAsync(int place, LineRow entry, SeatRow seat, long at, TimeSpan hold, CancellationToken ct) =>
+    private async Task<bool> OfferAsync(int place, PlannedOffer planned, long at, CancellationToken ct) =>
         await retry.ExecuteAsync(async attempt =>
         {
+            var (entry, seat, hold) = (planned.Waiter, planned.Seat, planned.Hold);
             await using var connection = await OpenAsync(attempt);
             await using var offer = new SqlCommand(Sql.Offer, connection);
             offer.Parameters.Add("@entry_id", SqlDbType.BigInt).Value = entry.Id;
@@ -470,7 +452,7 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
             return await offer.ExecuteScalarAsync(attempt) is long;
         }, RetryOn, exhausted: null, ct);
 
-    private async Task<int> ReleaseAsync(int place, SeatRow seat, CancellationToken ct) =>
+    private async Task<int> ReleaseAsync(int place, OpenSeat seat, CancellationToken ct) =>
         await retry.ExecuteAsync(async attempt =>
         {
             await using var connection = await OpenAsync(attempt);
@@ -479,7 +461,7 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
             return await release.ExecuteNonQueryAsync(attempt);
         }, RetryOn, exhausted: null, ct);
 
-    private static void AddSeat(SqlCommand command, int place, SeatRow seat)
+    private static void AddSeat(SqlCommand command, int place, OpenSeat seat)
     {
         command.Parameters.Add("@place_id", SqlDbType.Int).Value = place;
         command.Parameters.Add("@day", SqlDbType.Date).Value = seat.Day.ToDateTime(TimeOnly.MinValue);
@@ -495,8 +477,4 @@ public sealed class SqlServerWaitingListStore(SqlServerConnectionString connecti
         await connection.OpenAsync(ct);
         return connection;
     }
-
-    private sealed record LineRow(long Id, DateOnly From, DateOnly To, string Phone, string Language, string Token);
-
-    private sealed record SeatRow(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, string? Code);
 }
