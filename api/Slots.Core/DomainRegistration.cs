@@ -5,6 +5,7 @@ using Slots.Persons;
 using Slots.Places;
 using Slots.Reminders;
 using Slots.Reservations;
+using Slots.Retention;
 using Slots.Staff;
 using Slots.WaitingList;
 using Slots.WaitingRoom;
@@ -38,6 +39,11 @@ public static class DomainRegistration
         builder.Services.AddSingleton<WaitingListMetrics>();
         builder.Services.AddSingleton<WaitingListService>();
         builder.Services.AddSingleton<StaffMetrics>();
+        builder.Services.AddOptions<RetentionOptions>().BindConfiguration(RetentionOptions.Section)
+            .Validate(o => o.Days is >= 1 and <= 3650, $"{RetentionOptions.Section}:Days must be 1..3650")
+            .Validate(o => o.Every >= TimeSpan.FromSeconds(1), $"{RetentionOptions.Section}:Every must be at least 1 s")
+            .ValidateOnStart();
+        builder.Services.AddScoped<PersonalDataRetention>();
         builder.AddWaitingRooms();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();

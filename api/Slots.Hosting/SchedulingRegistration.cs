@@ -2,6 +2,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Quartz;
+using Slots.Retention;
 using Slots.Scheduling;
 using Slots.Sms;
 using Slots.Storage;
@@ -43,6 +44,7 @@ public static class SchedulingRegistration
         var sms = builder.Configuration.GetSection(SmsOptions.Section).Get<SmsOptions>() ?? new SmsOptions();
         var rooms = builder.Configuration.GetSection(WaitingRoomOptions.Section).Get<WaitingRoomOptions>() ?? new WaitingRoomOptions();
         var waitingList = builder.Configuration.GetSection(WaitingListOptions.Section).Get<WaitingListOptions>() ?? new WaitingListOptions();
+        var retention = builder.Configuration.GetSection(RetentionOptions.Section).Get<RetentionOptions>() ?? new RetentionOptions();
         builder.AddQuartz(q =>
         {
             if (backend.Embedded)
@@ -67,7 +69,7 @@ public static class SchedulingRegistration
             {
                 q.ConfigureScheduler(s => s.InstanceId = options.InstanceId);
             }
-            q.AddSlotsJobs(options, sms, rooms, waitingList);
+            q.AddSlotsJobs(options, sms, rooms, waitingList, retention);
         });
         // Stopping waits for a running job: a flush interrupted mid-batch would be rolled back and redone anyway,
         // but a clean stop keeps the run log honest.

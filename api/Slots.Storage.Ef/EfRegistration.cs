@@ -5,7 +5,9 @@ using Slots.Idempotency;
 using Slots.Reminders;
 using Slots.Reservations;
 using Slots.Scheduling;
+using Slots.Retention;
 using Slots.Storage.Ef.Reminders;
+using Slots.Storage.Ef.Retention;
 using Slots.Window;
 
 namespace Slots.Storage.Ef;
@@ -14,8 +16,8 @@ public static class EfRegistration
 {
     /// <summary>
     /// The cold side through EF Core for a backend with <typeparamref name="TDialect"/>: the
-    /// context, the catalogue, the cold path, the window mover and sync, the idempotency purge
-    /// and the job log.
+    /// context, the catalogue, the cold path, the window mover and sync, the idempotency purge,
+    /// the job log and the personal data's erasure.
     /// </summary>
     public static IServiceCollection AddEfColdSide<TDialect>(this IServiceCollection services, string connectionString)
         where TDialect : EfDialect
@@ -31,6 +33,7 @@ public static class EfRegistration
         services.AddScoped<IIdempotencyPurge, EfIdempotencyPurge>();
         services.AddScoped<IJobRunLog, EfJobRunLog>();
         services.AddSingleton<IReminderStore, EfReminderStore>();
+        services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
         return services;
     }
 }

@@ -1,3 +1,4 @@
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -6,9 +7,12 @@ using Slots.Catalogue;
 using Slots.Idempotency;
 using Slots.Reminders;
 using Slots.Reservations;
+using Slots.Retention;
 using Slots.Scheduling;
 using Slots.Sms;
 using Slots.Staff;
+using Slots.Storage.Ef;
+using Slots.Storage.Ef.Retention;
 using Slots.WaitingList;
 using Slots.WaitingRoom;
 using Slots.Window;
@@ -67,5 +71,10 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IReminderStore, SqlServerReminderStore>();
         // The waiting list: disk entries and offers beside the hot seats, the claim in dbo.waitlist_claim (sql/080-082).
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
+        // What is not about the hot seats runs the shared EF Core store, the code SQLite and PostgreSQL
+        // run and test, here on SQL Server's provider (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001, lets
+        // its interpreted statements reach the memory-optimized tables). Retention is the first.
+        builder.Services.AddDbContext<SlotsDbContext>(db => db.UseSqlServer(csb.ConnectionString));
+        builder.Services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
     }
 }

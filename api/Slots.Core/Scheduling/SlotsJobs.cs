@@ -1,6 +1,7 @@
 using Quartz;
 using Slots.Idempotency;
 using Slots.Reminders;
+using Slots.Retention;
 using Slots.Sms;
 using Slots.Staff;
 using Slots.WaitingList;
@@ -12,9 +13,9 @@ namespace Slots.Scheduling;
 /// <summary>The scheduler's jobs and how each is triggered; which store Quartz uses is the backend's choice (Slots.Hosting).</summary>
 public static class SlotsJobs
 {
-    /// <summary>Every Slots job with its trigger: the window jobs, the idempotency purge, the SMS outbox relay and the waiting rooms' counters.</summary>
+    /// <summary>Every Slots job with its trigger: the window jobs, the idempotency purge, the personal data's erasure, the SMS outbox relay and the waiting rooms' counters.</summary>
     public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms, WaitingRoomOptions rooms,
-        WaitingListOptions waitingList)
+        WaitingListOptions waitingList, RetentionOptions retention)
     {
         q.AddSlotsJob<AdvanceWindowJob>(AdvanceWindowJob.JobName, options.AdvanceEvery, SimpleTriggerMisfireInstruction.FireNow);
         q.AddSlotsJob<FlushHotChangesJob>(FlushHotChangesJob.JobName, options.FlushEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
@@ -26,6 +27,7 @@ public static class SlotsJobs
         q.AddSlotsJob<OfferWaitingListJob>(OfferWaitingListJob.JobName, waitingList.Every, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<QueueRemindersJob>(QueueRemindersJob.JobName, options.RemindersEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<ResumeBlockCancelsJob>(ResumeBlockCancelsJob.JobName, options.ResumeBlockCancelsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
+        q.AddSlotsJob<ErasePersonalDataJob>(ErasePersonalDataJob.JobName, retention.Every, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<AdvanceWaitingRoomsJob>(AdvanceWaitingRoomsJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         return q;
     }
