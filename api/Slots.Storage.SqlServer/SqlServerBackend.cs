@@ -52,8 +52,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<SqlServerReservationStore>();
         builder.Services.AddSingleton<IReservationStore>(sp => sp.GetRequiredService<SqlServerReservationStore>());
         builder.Services.AddSingleton<ISchemaMigrator>(new SqlServerSchemaMigrator(csb.ConnectionString));
-        // The cold side through SqlClient too: EF Core's SQL Server provider is not in this build
-        // (it needs a Microsoft.Data.SqlClient whose dependencies the registry lacks; docs/sqlserver.md).
+        // The cold side through SqlClient too: its procs lock and read the hot tables in one round trip (docs/sqlserver.md).
         // Days beyond the window: the interpreted cold procs (sql/040-045).
         builder.Services.AddSingleton<IColdReservationStore, SqlServerColdReservationStore>();
         builder.Services.AddSingleton<ICatalogStore, SqlServerCatalogStore>();

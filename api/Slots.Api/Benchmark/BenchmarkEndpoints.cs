@@ -32,7 +32,7 @@ internal static class BenchmarkEndpoints
         {
             return app;
         }
-        if (app.Services.GetService<IServiceProviderIsService>()?.IsService(typeof(SlotsDbContext)) != true)
+        if (app.Services.GetService<IServiceProviderIsService>()?.IsService(typeof(EfDialect)) != true)
         {
             throw new InvalidOperationException(
                 "Slots:Benchmark:Baseline needs EF Core for the configured backend; it runs on SQLite and PostgreSQL.");

@@ -9,7 +9,7 @@ public readonly record struct SlotsAdded(int Created, int Existing, int CreatedI
 /// <summary>
 /// The disk catalogue behind listing and the admin features: places, the slot catalogue and the
 /// per-day totals. EF Core implements it on SQLite and PostgreSQL (<see cref="EfCatalogStore"/>);
-/// SqlClient on SQL Server, where EF Core's provider is not in this build (docs/sqlserver.md).
+/// SqlClient on SQL Server, where slot generation reaches the memory-optimized seats (docs/sqlserver.md).
 /// </summary>
 public interface ICatalogStore
 {

@@ -7,8 +7,8 @@ using Slots.Staff;
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// The disk catalogue on SQL Server through SqlClient (EF Core's SQL Server provider is not in
-/// this build, see docs/sqlserver.md): short parameterised statements, and dbo.add_slots
+/// The disk catalogue on SQL Server through SqlClient (slot generation gives days inside the window
+/// their hot seats in the same call, see docs/sqlserver.md): short parameterised statements, and dbo.add_slots
 /// (sql/026) for slot generation. Not executed here: no SQL Server on the build machines; the
 /// statements and the proc are parse-checked by tests/Slots.SqlServer.Tests.
 /// </summary>

@@ -4,7 +4,7 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// The cold path on SQL Server: days from a place's stored horizon on, on the disk tables, through
-/// the interpreted procs of sql/040-045 (EF Core's SQL Server provider is not in this build, see
+/// the interpreted procs of sql/040-045 (they lock and read the hot tables in one round trip, see
 /// docs/sqlserver.md). Each write is one proc call: one round trip, one transaction, with the
 /// semantics of <see cref="ColdReservationStore"/> (the SQLite and PostgreSQL cold path).
 /// Conflicts on the hot tables the procs touch (41302 and kin), a racer's duplicate key and a

@@ -8,7 +8,7 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// The window operations on SQL Server through SqlClient: the interpreted procs of sql/019-021 do
-/// the work (EF Core for SQL Server is not in this build, see docs/sqlserver.md). Not run here:
+/// the work (the window's moves stay beside the hot seats, docs/sqlserver.md). Not run here:
 /// no SQL Server on the build machines; the scripts are parse-checked by tests/Slots.SqlServer.Tests.
 /// </summary>
 public sealed class SqlServerWindowSync(SqlServerConnectionString connectionString, Microsoft.Extensions.Options.IOptions<WindowOptions> window, TimeProvider clock)

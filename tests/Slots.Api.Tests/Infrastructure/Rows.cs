@@ -10,8 +10,8 @@ public sealed record HeldSeat(string Code, int StartMinute, int SeatNo, string P
 
 /// <summary>
 /// Plain SQL against a host's database, whatever the backend: the contract suite checks the
-/// tables with the same statements on SQLite, PostgreSQL and SQL Server (no EF Core, whose SQL
-/// Server provider is not in this build). Table and column names are the same on all three.
+/// tables with the same statements on SQLite, PostgreSQL and SQL Server (not through the code under
+/// test's own EF Core model). Table and column names are the same on all three.
 /// </summary>
 public sealed class Rows(IReadOnlyDictionary<string, string?> settings)
 {

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using Microsoft.Data.SqlClient;
+using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -9,11 +10,13 @@ using Slots.Hosting;
 using Slots.Idempotency;
 using Slots.Places;
 using Slots.Reservations;
+using Slots.Retention;
 using Slots.Scheduling;
 using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.Ef;
+using Slots.Storage.Ef.Retention;
 using Slots.Storage.SqlServer;
 using Slots.WaitingRoom;
 using Slots.Window;
@@ -21,8 +24,9 @@ using Slots.Window;
 namespace Slots.SqlServer.Tests.Adapter;
 
 /// <summary>
-/// With Provider = SqlServer every service the API and the scheduler use resolves to the SqlClient
-/// side, and none needs EF Core (whose SQL Server provider is not in this build). Nothing here
+/// With Provider = SqlServer every service the API and the scheduler use resolves: the hot seats,
+/// the cold path, the catalogue and the window to the SqlClient side over the procs, the features
+/// beside them (retention) to the shared EF Core store on SQL Server's provider. Nothing here
 /// connects: resolving a service opens no connection.
 /// </summary>
 public sealed class RegistrationTests
@@ -58,6 +62,7 @@ public sealed class RegistrationTests
     [InlineData(typeof(ISmsStore))]
     [InlineData(typeof(ServingCounter))]
     [InlineData(typeof(SqlServerBatcher))]
+    [InlineData(typeof(Slots.Retention.PersonalDataRetention))]
     public void Every_feature_resolves_on_SQL_Server(Type service)
     {
         using var host = Build();
@@ -117,11 +122,16 @@ public sealed class RegistrationTests
     }
 
     [Fact]
-    public void No_EF_Core_context_is_registered()
+    public void The_shared_EF_Core_store_runs_on_SQL_Servers_provider_and_the_hot_seats_stay_on_the_procs()
     {
         using var host = Build();
+        using var scope = host.Services.CreateScope();
 
-        Assert.Null(host.Services.GetService<SlotsDbContext>());
+        Assert.True(scope.ServiceProvider.GetRequiredService<SlotsDbContext>().Database.IsSqlServer());
+        Assert.IsType<EfPersonalDataEraser>(scope.ServiceProvider.GetRequiredService<IPersonalDataEraser>());
+        // No EF dialect: the EF cold side (catalogue, cold path, window) is not what SQL Server runs.
+        Assert.Null(scope.ServiceProvider.GetService<EfDialect>());
+        Assert.IsType<SqlServerReservationStore>(scope.ServiceProvider.GetRequiredService<IReservationStore>());
     }
 
     /// <summary>Every log event's category and id.</summary>
