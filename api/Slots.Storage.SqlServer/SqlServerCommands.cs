@@ -13,7 +13,7 @@ namespace Slots.Storage.SqlServer;
 /// adapters attach one and execute it, and the tests compare each command's parameters (names,
 /// SQL types, sizes, directions) with the proc's declaration in sql/, with no server needed.
 /// </summary>
-public static class SqlServerCommands
+public static partial class SqlServerCommands
 {
     // Column sizes, as declared in sql/004..011.
     public const int CodeSize = 16, PersonSize = 64, PhoneSize = 16, NameSize = 100, LanguageSize = 8, KeySize = 100, FingerprintSize = 64;
@@ -73,73 +73,6 @@ public static class SqlServerCommands
 
     /// <summary>dbo.availability (native): a row per slot of [from, to].</summary>
     public static SqlCommand Availability(int placeId, DateOnly from, DateOnly to) => Range("dbo.availability", placeId, from, to);
-
-    /// <summary>dbo.cold_reserve: outputs @route, @outcome, @code, @replayed.</summary>
-    public static SqlCommand ColdReserve(ReserveCommand c)
-    {
-        var proc = Proc("dbo.cold_reserve");
-        AddReservation(proc, c);
-        Add(proc, "@idempotency_key", SqlDbType.VarChar, KeySize, c.IdempotencyKey);
-        Add(proc, "@fingerprint", SqlDbType.VarChar, FingerprintSize, c.Fingerprint);
-        Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
-        Output(proc, "@route", SqlDbType.Int, 0);
-        Output(proc, "@outcome", SqlDbType.Int, 0);
-        Output(proc, "@code", SqlDbType.VarChar, CodeSize);
-        Output(proc, "@replayed", SqlDbType.Bit, 0);
-        return proc;
-    }
-
-    /// <summary>dbo.cold_cancel: outputs @route, @outcome.</summary>
-    public static SqlCommand ColdCancel(CancelCommand c)
-    {
-        var proc = Proc("dbo.cold_cancel");
-        AddProof(proc, c.Code, c.Proof);
-        Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
-        Output(proc, "@route", SqlDbType.Int, 0);
-        Output(proc, "@outcome", SqlDbType.Int, 0);
-        return proc;
-    }
-
-    /// <summary>dbo.cold_was_cancelled: outputs @cancelled.</summary>
-    public static SqlCommand ColdWasCancelled(CancelCommand c)
-    {
-        var proc = Proc("dbo.cold_was_cancelled");
-        AddProof(proc, c.Code, c.Proof);
-        Output(proc, "@cancelled", SqlDbType.Int, 0);
-        return proc;
-    }
-
-    /// <summary>dbo.cold_reschedule: outputs @route, @outcome.</summary>
-    public static SqlCommand ColdReschedule(RescheduleCommand c)
-    {
-        var proc = Proc("dbo.cold_reschedule");
-        AddProof(proc, c.Code, c.Proof);
-        AddTarget(proc, c.Target);
-        Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
-        Output(proc, "@route", SqlDbType.Int, 0);
-        Output(proc, "@outcome", SqlDbType.Int, 0);
-        return proc;
-    }
-
-    /// <summary>dbo.cold_find_reservation: one row in the shape <see cref="ReadDetails"/> reads.</summary>
-    public static SqlCommand ColdFindReservation(string code) => ByCode("dbo.cold_find_reservation", code);
-
-    /// <summary>dbo.cold_availability: a row per cold slot of [from, to]; outputs @horizon.</summary>
-    public static SqlCommand ColdAvailability(int placeId, DateOnly from, DateOnly to)
-    {
-        var proc = Range("dbo.cold_availability", placeId, from, to);
-        Output(proc, "@horizon", SqlDbType.Date, 0);
-        return proc;
-    }
-
-    /// <summary>dbo.cold_horizon: outputs @horizon (NULL for an unknown place).</summary>
-    public static SqlCommand ColdHorizon(int placeId)
-    {
-        var proc = Proc("dbo.cold_horizon");
-        Add(proc, "@place_id", SqlDbType.Int, 0, placeId);
-        Output(proc, "@horizon", SqlDbType.Date, 0);
-        return proc;
-    }
 
     /// <summary>dbo.load_hot_days: returns the seats loaded.</summary>
     public static SqlCommand LoadHotDays(int placeId, DateOnly from, DateOnly to)
@@ -205,72 +138,6 @@ public static class SqlServerCommands
             table.Rows.Add(s.Day.ToDateTime(TimeOnly.MinValue), s.StartMinute, s.Minutes, s.Capacity, s.StartsAt);
         }
         return table;
-    }
-
-    // Column sizes, as declared in sql/051..054.
-    public const int PersonHashSize = 64, BookingKeySize = 120, ShuffleKeySize = 32;
-
-    /// <summary>dbo.waiting_room_join: the persons as dbo.waiting_room_persons rows in order; answers (ticket, is_new) per row, or none.</summary>
-    public static SqlCommand WaitingRoomJoin(long openingId, IReadOnlyList<string> personKeys, DateTimeOffset now, byte[] shuffleKey)
-    {
-        var proc = Proc("dbo.waiting_room_join");
-        Add(proc, "@opening_id", SqlDbType.BigInt, 0, openingId);
-        var persons = proc.Parameters.Add("@persons", SqlDbType.Structured);
-        persons.TypeName = "dbo.waiting_room_persons";
-        var table = new DataTable { Locale = System.Globalization.CultureInfo.InvariantCulture };
-        table.Columns.Add("ordinal", typeof(int));
-        table.Columns.Add("person_hash", typeof(string));
-        for (var i = 0; i < personKeys.Count; i++)
-        {
-            table.Rows.Add(i, personKeys[i]);
-        }
-        persons.Value = table;
-        Add(proc, "@now", SqlDbType.BigInt, 0, now.ToUnixTimeSeconds());
-        Add(proc, "@shuffle_key", SqlDbType.VarBinary, ShuffleKeySize, shuffleKey);
-        return proc;
-    }
-
-    /// <summary>dbo.waiting_room_step: one guarded step of the serving counter; answers one row (moved).</summary>
-    public static SqlCommand WaitingRoomStep(CounterStep step)
-    {
-        var proc = Proc("dbo.waiting_room_step");
-        Add(proc, "@opening_id", SqlDbType.BigInt, 0, step.OpeningId);
-        Add(proc, "@seen_version", SqlDbType.BigInt, 0, step.SeenVersion);
-        Add(proc, "@seen_served", SqlDbType.BigInt, 0, step.SeenServed);
-        Add(proc, "@served", SqlDbType.BigInt, 0, step.Served);
-        Add(proc, "@seats_left", SqlDbType.BigInt, 0, step.SeatsLeft);
-        Add(proc, "@credit_at_ms", SqlDbType.BigInt, 0, step.CreditAtMs);
-        Add(proc, "@now_ms", SqlDbType.BigInt, 0, step.Now.ToUnixTimeMilliseconds());
-        return proc;
-    }
-
-    /// <summary>dbo.waiting_room_claim: a booking takes an admission; answers one row (ours).</summary>
-    public static SqlCommand WaitingRoomClaim(AdmissionClaim claim)
-    {
-        var proc = Proc("dbo.waiting_room_claim");
-        Add(proc, "@opening_id", SqlDbType.BigInt, 0, claim.OpeningId);
-        Add(proc, "@ticket", SqlDbType.BigInt, 0, claim.Ticket);
-        Add(proc, "@position", SqlDbType.BigInt, 0, claim.Position);
-        Add(proc, "@booking_key", SqlDbType.VarChar, BookingKeySize, claim.Key);
-        Add(proc, "@now", SqlDbType.BigInt, 0, claim.Now.ToUnixTimeSeconds());
-        return proc;
-    }
-
-    // Column size, as declared in sql/060: a staff member's token subject.
-    public const int StaffSize = 256;
-
-    /// <summary>dbo.staff_check_in (native): outputs @status (1, 2 or 4), @held_at, @held_by.</summary>
-    public static SqlCommand StaffCheckIn(CheckInCommand c)
-    {
-        var proc = Proc("dbo.staff_check_in");
-        Add(proc, "@code", SqlDbType.VarChar, CodeSize, c.Code);
-        Add(proc, "@place_id", SqlDbType.Int, 0, c.PlaceId);
-        Add(proc, "@by", SqlDbType.NVarChar, StaffSize, c.By);
-        Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
-        Output(proc, "@status", SqlDbType.Int, 0);
-        Output(proc, "@held_at", SqlDbType.BigInt, 0);
-        Output(proc, "@held_by", SqlDbType.NVarChar, StaffSize);
-        return proc;
     }
 
     /// <summary>The row dbo.find_reservation and dbo.cold_find_reservation answer, as the port's details.</summary>

@@ -9,7 +9,7 @@ namespace Slots.Storage.Sqlite;
 /// parameter objects (only the values change between runs). Every method
 /// runs inside the writer's transaction, so its reads and writes are one atomic unit.
 /// </summary>
-public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposable
+public sealed partial class SqliteHotPath(SqliteConnection connection) : IAsyncDisposable
 {
     private readonly Dictionary<string, SqliteCommand> _commands = new(StringComparer.Ordinal);
 
@@ -283,127 +283,5 @@ public sealed class SqliteHotPath(SqliteConnection connection) : IAsyncDisposabl
             await command.DisposeAsync();
         }
         await Connection.DisposeAsync();
-    }
-
-    private static class Sql
-    {
-        public const string FindAttendance = "SELECT 1 FROM attendance WHERE code = $code AND state = 2";
-
-        public const string ReadAttendance = "SELECT at, by FROM attendance WHERE code = $code AND state = 2";
-
-        // The trail's entry in the same transaction as the check-in: one write, and no second writer on the file.
-        public const string InsertAudit = "INSERT INTO staff_audit (at, actor, place_id, action, target) VALUES ($at, $by, $place, $action, $code)";
-
-        public const string FindHotAtPlace = "SELECT day FROM hot_reservations WHERE code = $code AND place_id = $place";
-
-        // Over a no-show (state 3) the late arrival's check-in replaces it.
-        public const string InsertAttendance = """
-            INSERT INTO attendance (code, place_id, day, state, at, by)
-            SELECT code, place_id, day, 2, $at, $by FROM hot_reservations WHERE code = $code AND place_id = $place
-            ON CONFLICT (code) DO UPDATE SET state = 2, at = excluded.at, by = excluded.by WHERE attendance.state = 3
-            """;
-
-        public const string FindIdempotency = "SELECT fingerprint, outcome, code FROM idempotency WHERE key = $key";
-
-        public const string RememberIdempotency = """
-            INSERT INTO idempotency (key, fingerprint, outcome, code, created_at) VALUES ($key, $fingerprint, $outcome, $code, $now)
-            """;
-
-        // Phone of the existing reservation, hot or (for days beyond the window) on disk.
-        public const string FindActivePerson = """
-            SELECT ap.code, COALESCE(hr.phone, r.phone)
-            FROM active_persons ap
-            LEFT JOIN hot_reservations hr ON hr.code = ap.code
-            LEFT JOIN reservations r ON r.code = ap.code
-            WHERE ap.person_hash = $person AND ap.ends_at > $now
-            """;
-
-        // The lowest free seat; the writer is alone, so no two claims can race here.
-        public const string ClaimSeat = """
-            UPDATE hot_seats SET code = $code
-            WHERE place_id = $place AND day = $day AND start_minute = $minute
-              AND seat_no = (SELECT seat_no FROM hot_seats
-                             WHERE place_id = $place AND day = $day AND start_minute = $minute
-                               AND code IS NULL AND starts_at > $now
-                             ORDER BY seat_no LIMIT 1)
-            RETURNING seat_no, minutes, starts_at
-            """;
-
-        public const string ProbeSlot = """
-            SELECT MAX(starts_at) FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
-            """;
-
-        public const string InsertReservation = """
-            INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at, person_hash, phone, name, language, created_at)
-            VALUES ($code, $place, $day, $minute, $seat, $minutes, $starts, $person, $phone, $name, $language, $now)
-            """;
-
-        // A stale row (its reservation already over) is simply replaced.
-        public const string UpsertActivePerson = """
-            INSERT INTO active_persons (person_hash, code, ends_at) VALUES ($person, $code, $ends)
-            ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
-            """;
-
-        public const string FindHeld = """
-            SELECT place_id, day, start_minute, seat_no, starts_at, phone, person_hash FROM hot_reservations WHERE code = $code
-            """;
-
-        // A seat of a slot the site closed goes with its booking instead of opening again; while
-        // someone on the place's waiting list wants that day, it is kept for the line ('~w').
-        public const string ReleaseSeat = """
-            DELETE FROM hot_seats
-            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
-              AND EXISTS (SELECT 1 FROM slots s WHERE s.place_id = $place AND s.day = $day AND s.start_minute = $minute
-                          AND s.closed_by IS NOT NULL);
-            UPDATE hot_seats SET code = CASE WHEN EXISTS (
-                    SELECT 1 FROM waitlist w WHERE w.place_id = $place AND w.state = 1 AND $day BETWEEN w.from_day AND w.to_day)
-                THEN '~w' END
-            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
-            """;
-
-        public const string DeleteReservation = "DELETE FROM hot_reservations WHERE code = $code";
-
-        public const string DeleteActivePerson = "DELETE FROM active_persons WHERE code = $code";
-
-        public const string MoveReservation = """
-            UPDATE hot_reservations SET place_id = $place, day = $day, start_minute = $minute, seat_no = $seat,
-                minutes = $minutes, starts_at = $starts
-            WHERE code = $code
-            """;
-
-        public const string MoveActivePerson = "UPDATE active_persons SET ends_at = $ends WHERE code = $code";
-
-        public const string InsertOutbox = """
-            INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
-            SELECT $kind, code, phone, language, place_id, day, start_minute, $now FROM hot_reservations WHERE code = $code
-            """;
-
-        public const string ReadChanges = """
-            SELECT id, kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at
-            FROM changes ORDER BY id LIMIT $n
-            """;
-
-        // The change carries the whole reservation, so applying it is an upsert of that state;
-        // updated_at keeps a row from going back to an older one if a change is ever applied twice.
-        public const string ApplyChange = """
-            INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
-                                      created_at, cancelled_at, updated_at)
-            VALUES ($code, $place, $day, $minute, $seat, $person, $phone, $name, $language, $created,
-                    CASE WHEN $kind = 2 THEN $at END, $at)
-            ON CONFLICT (code) DO UPDATE SET place_id = excluded.place_id, day = excluded.day, start_minute = excluded.start_minute,
-                seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
-                language = excluded.language, created_at = excluded.created_at, cancelled_at = excluded.cancelled_at,
-                updated_at = excluded.updated_at
-            WHERE reservations.updated_at <= excluded.updated_at
-            """;
-
-        // The only writer: nothing can commit a lower id between the read and this delete.
-        public const string DeleteChanges = "DELETE FROM changes WHERE id <= $last";
-
-        public const string InsertChange = """
-            INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
-            SELECT $kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, $now
-            FROM hot_reservations WHERE code = $code
-            """;
     }
 }
