@@ -1,7 +1,9 @@
+extern alias core;
+
 using Slots.Testing;
 using YamlDotNet.RepresentationModel;
 
-namespace Slots.SqlServer.Tests.Compose;
+namespace Slots.Stack.Tests.Compose;
 
 /// <summary>
 /// docker-compose.yml: validated by `docker compose config` where a compose client is installed
@@ -167,7 +169,7 @@ public sealed class ComposeFileTests
     {
         foreach (var service in new[] { "migrate", "api", "scheduler" })
         {
-            Assert.StartsWith("amqp://", Environment(service)["ConnectionStrings__" + global::Slots.Sms.SmsOptions.ConnectionStringName], StringComparison.Ordinal);
+            Assert.StartsWith("amqp://", Environment(service)["ConnectionStrings__" + core::Slots.Sms.SmsOptions.ConnectionStringName], StringComparison.Ordinal);
         }
     }
 
