@@ -28,7 +28,7 @@ public static class Unavailable
 
     /// <summary>Under CI a failure naming the reason and the rule; otherwise xunit's dynamic skip with the reason.</summary>
     public static Exception Because(string reason, bool underCi) => underCi
-        ? FailException.ForFailure($"{reason} ({CiVariable}=true: a server or tool that cannot start fails the test; only SQL Server may skip)")
+        ? FailException.ForFailure($"{reason} ({CiVariable}=true: a server or tool that cannot start fails the test instead of skipping it)")
         : SkipException.ForSkip(reason);
 
     /// <summary>What <paramref name="start"/> starts (a server, a node, a cluster), or the test skipped, under CI failed, with the reason it could not.</summary>
