@@ -16,11 +16,15 @@ var skips = new List<(string Reason, string Project)>();
 foreach (var file in Directory.EnumerateFiles(args[0], "*.trx"))
 {
     var run = XDocument.Load(file).Root!;
-    var storage = run.Descendants(ns + "UnitTest").Select(t => (string?)t.Attribute("storage")).FirstOrDefault(s => s is not null);
-    // The TRX keeps the assembly's path in lower case; the project's folder name has the real one.
-    var name = Path.GetFileNameWithoutExtension(storage) ?? Path.GetFileName(file);
-    name = Directory.EnumerateDirectories(Path.Combine(AppContext.GetData("EntryPointFileDirectoryPath") as string ?? ".", "..", "..", "tests"))
-        .Select(Path.GetFileName).FirstOrDefault(d => string.Equals(d, name, StringComparison.OrdinalIgnoreCase)) ?? name;
+    var test = run.Descendants(ns + "UnitTest").FirstOrDefault();
+    // The TRX keeps the assembly's path in lower case; a test's full name starts with the project's
+    // name as written (each project's root namespace is its name).
+    var name = Path.GetFileNameWithoutExtension((string?)test?.Attribute("storage")) ?? Path.GetFileName(file);
+    var testName = (string?)test?.Attribute("name") ?? "";
+    if (testName.StartsWith(name + ".", StringComparison.OrdinalIgnoreCase))
+    {
+        name = testName[..name.Length];
+    }
     var times = run.Element(ns + "Times");
     var time = times is null ? TimeSpan.Zero : Instant(times, "finish") - Instant(times, "start");
     var results = run.Descendants(ns + "UnitTestResult").ToList();
