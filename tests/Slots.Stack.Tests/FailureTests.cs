@@ -62,16 +62,7 @@ public sealed class FailureTests
     {
         StackProcesses.SkipWithoutHaproxy();
         var ct = TestContext.Current.CancellationToken;
-        PostgresServer server;
-        try
-        {
-            server = await PostgresServer.OwnAsync();
-        }
-        catch (PostgresUnavailableException ex)
-        {
-            Assert.Skip(ex.Message);
-            throw;
-        }
+        var server = await Unavailable.SkipOrFailAsync(PostgresServer.OwnAsync);
         await using var _ = server;
         var connectionString = await server.CreateDatabaseAsync("slots", ct);
         var apis = await StackProcesses.StartApisAsync(connectionString, 2, "restart", ct);

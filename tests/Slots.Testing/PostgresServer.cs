@@ -235,4 +235,4 @@ public sealed class PostgresServer : IAsyncDisposable
 }
 
 /// <summary>PostgreSQL cannot run on this machine; the message says why.</summary>
-public sealed class PostgresUnavailableException(string message) : Exception(message);
+public sealed class PostgresUnavailableException(string message) : ServerUnavailableException(message);

@@ -472,4 +472,4 @@ public sealed class RabbitMqCluster : IAsyncDisposable
 }
 
 /// <summary>RabbitMQ cannot run on this machine; the message says why.</summary>
-public sealed class RabbitMqUnavailableException(string message) : Exception(message);
+public sealed class RabbitMqUnavailableException(string message) : ServerUnavailableException(message);

@@ -6,10 +6,9 @@ public sealed class SqliteBackend : IBackend
     private readonly string _folder = Directory.CreateTempSubdirectory("slots-sqlite-").FullName;
 
     public string Name => "sqlite";
-    public string? SkipReason => null;
 
-    public Task<IReadOnlyDictionary<string, string?>?> CreateDatabaseAsync(string name, CancellationToken ct) =>
-        Task.FromResult<IReadOnlyDictionary<string, string?>?>(new Dictionary<string, string?>
+    public Task<IReadOnlyDictionary<string, string?>> CreateDatabaseAsync(string name, CancellationToken ct) =>
+        Task.FromResult<IReadOnlyDictionary<string, string?>>(new Dictionary<string, string?>
         {
             ["Slots:Storage:Provider"] = "Sqlite",
             ["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(_folder, name + ".db")}",

@@ -9,20 +9,9 @@ public sealed class PostgresBackend : IBackend
 {
     public string Name => "postgres";
 
-    public string? SkipReason { get; private set; }
-
-    public async Task<IReadOnlyDictionary<string, string?>?> CreateDatabaseAsync(string name, CancellationToken ct)
+    public async Task<IReadOnlyDictionary<string, string?>> CreateDatabaseAsync(string name, CancellationToken ct)
     {
-        PostgresServer server;
-        try
-        {
-            server = await PostgresServer.SharedAsync();
-        }
-        catch (PostgresUnavailableException ex)
-        {
-            SkipReason = ex.Message;
-            return null;
-        }
+        var server = await Unavailable.SkipOrFailAsync(PostgresServer.SharedAsync);
         return new Dictionary<string, string?>
         {
             ["Slots:Storage:Provider"] = "Postgres",

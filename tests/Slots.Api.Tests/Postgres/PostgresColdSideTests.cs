@@ -25,10 +25,6 @@ public sealed class PostgresColdSideTests(PostgresBackend backend) : IClassFixtu
     private async Task<(HttpClient Client, HttpClient Admin)> StartAsync(string? ctype = null)
     {
         var settings = await backend.CreateDatabaseAsync("cold" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
-        if (settings is null)
-        {
-            Assert.Skip(backend.SkipReason ?? "postgres is not available");
-        }
         _connectionString = settings["ConnectionStrings:Slots"];
         if (ctype is not null)
         {

@@ -31,10 +31,6 @@ public abstract class ReminderContract<TBackend>(TBackend backend) : IClassFixtu
     private async Task<SlotsHost> StartAsync()
     {
         var settings = await backend.CreateDatabaseAsync("db" + Guid.NewGuid().ToString("N")[..12], TestContext.Current.CancellationToken);
-        if (settings is null)
-        {
-            Assert.Skip(backend.SkipReason ?? $"{backend.Name} is not available");
-        }
         _rows = new Rows(settings);
         // The tests drive the reminders at instants of their own; the job on the real clock stays out of their way.
         _host = new SlotsHost(settings, new Dictionary<string, string?> { ["Slots:Reminders:Enabled"] = "false" });

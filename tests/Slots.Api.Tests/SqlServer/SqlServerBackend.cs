@@ -18,15 +18,12 @@ public sealed class SqlServerBackend : IBackend
 
     public string Name => "sqlserver";
 
-    public string? SkipReason => _server is null
-        ? $"{Variable} is not set: the suite needs a SQL Server 2016 SP1+ (see docs/sqlserver.md)"
-        : null;
-
-    public async Task<IReadOnlyDictionary<string, string?>?> CreateDatabaseAsync(string name, CancellationToken ct)
+    public async Task<IReadOnlyDictionary<string, string?>> CreateDatabaseAsync(string name, CancellationToken ct)
     {
         if (_server is null)
         {
-            return null;
+            // The one backend that may skip under CI too: no SQL Server runs on the machines here (docs/sqlserver.md).
+            Assert.Skip($"{Variable} is not set: the suite needs a SQL Server 2016 SP1+ (see docs/sqlserver.md)");
         }
         await using (var master = await OpenMasterAsync(ct))
         await using (var create = new SqlCommand($"CREATE DATABASE [{name}]", master))

@@ -4,25 +4,14 @@ namespace Slots.Sms.Tests.Infrastructure;
 
 public static class Rabbit
 {
-    /// <summary>The run's shared node; the test skips with the reason where RabbitMQ cannot run.</summary>
+    /// <summary>The run's shared node; the test skips (under CI fails) with the reason where RabbitMQ cannot run.</summary>
     public static Task<RabbitMqServer> SharedAsync() => OrSkipAsync(RabbitMqServer.SharedAsync);
 
-    /// <summary>A node of the test's own (for tests that stop, start or freeze it); the test skips with the reason where RabbitMQ cannot run.</summary>
+    /// <summary>A node of the test's own (for tests that stop, start or freeze it); the test skips (under CI fails) with the reason where RabbitMQ cannot run.</summary>
     public static Task<RabbitMqServer> OwnNodeAsync() => OrSkipAsync(RabbitMqServer.CreateAsync);
 
-    /// <summary>What <paramref name="start"/> starts (a node, a cluster); the test skips with the reason where RabbitMQ cannot run.</summary>
-    public static async Task<T> OrSkipAsync<T>(Func<Task<T>> start)
-    {
-        try
-        {
-            return await start();
-        }
-        catch (RabbitMqUnavailableException ex)
-        {
-            Assert.Skip(ex.Message);
-            throw;
-        }
-    }
+    /// <summary>What <paramref name="start"/> starts (a node, a cluster); the test skips (under CI fails) with the reason where RabbitMQ cannot run.</summary>
+    public static Task<T> OrSkipAsync<T>(Func<Task<T>> start) => Unavailable.SkipOrFailAsync(start);
 
     public static void Report(string line)
     {

@@ -10,24 +10,16 @@ public static class StackProcesses
     /// <summary>A folder for this run's process logs; left in temp so a failure can be read afterwards.</summary>
     public static string LogFolder { get; } = Directory.CreateTempSubdirectory("slots-stack-tests-").FullName;
 
-    public static async Task<PostgresServer> SharedPostgresOrSkipAsync()
-    {
-        try
-        {
-            return await PostgresServer.SharedAsync();
-        }
-        catch (PostgresUnavailableException ex)
-        {
-            Assert.Skip(ex.Message);
-            throw;
-        }
-    }
+    public const string NoHaproxy = "haproxy is not installed (apt-get install haproxy; ./slots test installs it).";
+
+    /// <summary>The run's shared server, or the test skipped (under CI failed) with the reason it cannot start.</summary>
+    public static Task<PostgresServer> SharedPostgresOrSkipAsync() => Unavailable.SkipOrFailAsync(PostgresServer.SharedAsync);
 
     public static void SkipWithoutHaproxy()
     {
         if (HaproxyServer.Binary() is null)
         {
-            Assert.Skip("haproxy is not installed (apt-get install haproxy; ./slots test installs it).");
+            Unavailable.SkipOrFail(NoHaproxy);
         }
     }
 
@@ -88,7 +80,7 @@ public sealed class SharedApis : IAsyncLifetime
     {
         if (HaproxyServer.Binary() is null)
         {
-            SkipReason = "haproxy is not installed (apt-get install haproxy; ./slots test installs it).";
+            SkipReason = StackProcesses.NoHaproxy;
             return;
         }
         PostgresServer server;
@@ -117,7 +109,7 @@ public sealed class SharedApis : IAsyncLifetime
     {
         if (SkipReason is not null)
         {
-            Assert.Skip(SkipReason);
+            Unavailable.SkipOrFail(SkipReason);
         }
     }
 }

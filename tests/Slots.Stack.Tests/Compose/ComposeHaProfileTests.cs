@@ -1,9 +1,11 @@
+extern alias core;
+
 using System.Text.RegularExpressions;
 using Slots.Testing;
 using YamlDotNet.RepresentationModel;
-using static Slots.SqlServer.Tests.Compose.ComposeFile;
+using static Slots.Stack.Tests.Compose.ComposeFile;
 
-namespace Slots.SqlServer.Tests.Compose;
+namespace Slots.Stack.Tests.Compose;
 
 /// <summary>
 /// docker-compose.yml's `ha` profile, read as YAML: it has never run (no Docker where it was written),
@@ -139,7 +141,7 @@ public sealed partial class ComposeHaProfileTests
             }
 
             // Comma-separated amqp:// URIs, one per node (user and password are compose variables, so no Uri parse).
-            var brokers = env["ConnectionStrings__" + global::Slots.Sms.SmsOptions.ConnectionStringName]!.Split(',');
+            var brokers = env["ConnectionStrings__" + core::Slots.Sms.SmsOptions.ConnectionStringName]!.Split(',');
             Assert.Equal(Rabbit.Select(r => $"{r}:5672"), brokers.Select(b => Broker().Match(b) is { Success: true } m ? m.Groups[1].Value : b));
         }
         Assert.Equal(["migrate"], List("migrate", "command"));
@@ -255,7 +257,7 @@ public sealed partial class ComposeHaProfileTests
         var binary = HaproxyServer.Binary();
         if (binary is null)
         {
-            Assert.Skip("haproxy is not installed (./slots test installs it): `haproxy -c` was not run");
+            Unavailable.SkipOrFail("haproxy is not installed (./slots test installs it): `haproxy -c` was not run");
         }
         foreach (var node in Haproxy)
         {

@@ -1,7 +1,7 @@
 using Slots.Testing;
 using YamlDotNet.RepresentationModel;
 
-namespace Slots.SqlServer.Tests.Compose;
+namespace Slots.Stack.Tests.Compose;
 
 /// <summary>
 /// docker-compose.yml read as compose reads it: YAML merge keys (&lt;&lt;: *anchor) applied, explicit keys

@@ -1,0 +1,60 @@
+// The closing note of `./slots test`: skipped tests counted by reason, and where the time went, per test
+// project, read from the TRX files `dotnet test --logger trx` wrote. Run: dotnet run tools/test-summary/test-summary.cs -- DIR
+// TRX rather than the console log: the projects' console lines interleave, and a skip's reason is not on them.
+using System.Globalization;
+using System.Xml.Linq;
+
+if (args.Length != 1 || !Directory.Exists(args[0]))
+{
+    Console.Error.WriteLine("usage: test-summary.cs <folder of .trx files>");
+    return 2;
+}
+
+XNamespace ns = "http://microsoft.com/schemas/VisualStudio/TeamTest/2010";
+var projects = new List<(string Name, TimeSpan Time, int Passed, int Failed, int Skipped)>();
+var skips = new List<(string Reason, string Project)>();
+foreach (var file in Directory.EnumerateFiles(args[0], "*.trx"))
+{
+    var run = XDocument.Load(file).Root!;
+    var test = run.Descendants(ns + "UnitTest").FirstOrDefault();
+    // The TRX keeps the assembly's path in lower case; a test's full name starts with the project's
+    // name as written (each project's root namespace is its name).
+    var name = Path.GetFileNameWithoutExtension((string?)test?.Attribute("storage")) ?? Path.GetFileName(file);
+    var testName = (string?)test?.Attribute("name") ?? "";
+    if (testName.StartsWith(name + ".", StringComparison.OrdinalIgnoreCase))
+    {
+        name = testName[..name.Length];
+    }
+    var times = run.Element(ns + "Times");
+    var time = times is null ? TimeSpan.Zero : Instant(times, "finish") - Instant(times, "start");
+    var results = run.Descendants(ns + "UnitTestResult").ToList();
+    var skipped = results.Where(r => (string?)r.Attribute("outcome") == "NotExecuted").ToList();
+    foreach (var result in skipped)
+    {
+        var reason = ((string?)result.Descendants(ns + "Message").FirstOrDefault() ?? "(no reason given)").Trim();
+        skips.Add((reason.Replace('\n', ' '), name));
+    }
+    projects.Add((name, time,
+        results.Count(r => (string?)r.Attribute("outcome") == "Passed"),
+        results.Count(r => (string?)r.Attribute("outcome") is "Failed" or "Error" or "Timeout" or "Aborted"),
+        skipped.Count));
+}
+
+Console.WriteLine($"--- skipped tests by reason: {skips.Count} ---");
+foreach (var group in skips.GroupBy(s => s.Reason).OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal))
+{
+    var where = string.Join(", ", group.Select(s => s.Project).Distinct().Order(StringComparer.Ordinal));
+    Console.WriteLine($"{group.Count(),5}  {Shorter(group.Key, 300)}  [{where}]");
+}
+Console.WriteLine("--- time per test project (the projects run side by side, so these add up to more than the wall time) ---");
+foreach (var p in projects.OrderByDescending(p => p.Time))
+{
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+        $"{p.Time.TotalSeconds,7:F0} s  {p.Name,-32} {p.Passed,5} passed {p.Failed,4} failed {p.Skipped,4} skipped"));
+}
+return 0;
+
+static DateTimeOffset Instant(XElement times, string name) =>
+    DateTimeOffset.Parse((string)times.Attribute(name)!, CultureInfo.InvariantCulture);
+
+static string Shorter(string text, int length) => text.Length <= length ? text : text[..length] + "…";
