@@ -10,9 +10,11 @@ using Slots.Api.WaitingRoom;
 using Slots.Health;
 using Slots.Hosting;
 using Slots.Hosting.Metrics;
+using Slots.Hosting.Secrets;
 
 var builder = WebApplication.CreateBuilder(args);
 
+builder.AddSecrets();        // secret files (SLOTS_SECRETS_DIR); no start outside Development with a development secret
 builder.AddSlotsDomain();    // reservations, places, slots, window, persons
 builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
 builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
