@@ -18,6 +18,7 @@ builder.AddSecrets();        // secret files (SLOTS_SECRETS_DIR); no start outsi
 builder.AddSlotsDomain();    // reservations, places, slots, window, persons
 builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
 builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
+builder.AddWebSecurity();    // no Server banner, CORS only for configured origins
 builder.AddAdminAuth();      // API keys for machines (load tests, ops scripts)
 builder.AddStaffAuth();      // staff tokens from the site's OpenID provider, roles per place
 builder.AddWaitingRoomTokens(); // signed waiting-room tokens: no start without the key
@@ -34,6 +35,7 @@ if (MigrateCommand.IsRequested(args))
 }
 
 app.UseForwardedHeaders();
+app.UseWebSecurity();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseFrontend();

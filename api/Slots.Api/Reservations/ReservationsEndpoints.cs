@@ -13,6 +13,7 @@ internal static class ReservationsEndpoints
     {
         var group = app.MapGroup("/api/reservations")
             .WithTags("Reservations")
+            .PersonalData()
             .RequireRateLimiting(RateLimits.Writes)
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.ValidationFailed]);
         group.MapPost("/", Reserve).WithName("Reserve")

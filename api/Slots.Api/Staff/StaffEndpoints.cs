@@ -13,7 +13,7 @@ internal static class StaffEndpoints
 
     public static IEndpointRouteBuilder MapStaff(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/staff").WithTags("Staff").RequireAuthorization(StaffAuth.Policy)
+        var group = app.MapGroup("/api/staff").WithTags("Staff").RequireAuthorization(StaffAuth.Policy).PersonalData()
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden]);
         group.MapGet("/me", Me).WithName("GetStaffMe").RequireRateLimiting(RateLimits.Reads)
             .WithSummary("Who is signed in")
