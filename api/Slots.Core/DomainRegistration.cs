@@ -18,7 +18,10 @@ public static class DomainRegistration
     /// <summary>The domain: reservations, places, catalogue, window, persons, waiting rooms. Backend-independent.</summary>
     public static IHostApplicationBuilder AddSlotsDomain(this IHostApplicationBuilder builder)
     {
-        builder.Services.AddOptions<PersonOptions>().BindConfiguration(PersonOptions.Section);
+        builder.Services.AddOptions<PersonOptions>().BindConfiguration(PersonOptions.Section)
+            .Validate(o => string.IsNullOrEmpty(o.PreviousHmacSecret) || o.PreviousUntil is not null,
+                $"Configuration '{PersonOptions.Section}:PreviousUntil' must say until when '{PersonOptions.Section}:PreviousHmacSecret' is tried.")
+            .ValidateOnStart();
         builder.Services.AddOptions<WindowOptions>().BindConfiguration(WindowOptions.Section)
             .Validate(o => o.Days is >= 1 and <= 366, $"{WindowOptions.Section}:Days must be 1..366");
         builder.Services.AddOptions<ReservationOptions>().BindConfiguration(ReservationOptions.Section);

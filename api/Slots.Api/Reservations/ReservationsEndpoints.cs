@@ -97,11 +97,16 @@ internal static class ReservationsEndpoints
             return Problem.ReservationNotFound();
         }
         var found = await reservations.FindAsync(normalized, proof.Value, ct);
+        if (found is null && proof.Value.UnderPreviousKey is { } previous)
+        {
+            found = await reservations.FindAsync(normalized, previous, ct);
+        }
         if (found is not null && await places.FindAsync(found.Slot.PlaceId, ct) is { } place)
         {
             return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name));
         }
         return await reservations.WasCancelledAsync(normalized, proof.Value, ct)
+            || (proof.Value.UnderPreviousKey is { } before && await reservations.WasCancelledAsync(normalized, before, ct))
             ? ReservationProblems.Cancelled()
             : Problem.ReservationNotFound();
     }
@@ -117,6 +122,10 @@ internal static class ReservationsEndpoints
         }
         var normalized = ConfirmationCode.Normalize(code);
         var status = normalized is null ? CancelStatus.NotFound : await reservations.CancelAsync(normalized, proof.Value, ct);
+        if (status == CancelStatus.NotFound && normalized is not null && proof.Value.UnderPreviousKey is { } previous)
+        {
+            status = await reservations.CancelAsync(normalized, previous, ct);
+        }
         return ReservationProblems.Answer(status);
     }
 
@@ -142,6 +151,10 @@ internal static class ReservationsEndpoints
             return WaitingRoomProblems.Refused(pass, http.Response);
         }
         var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target.Value, ct);
+        if (answer.Status == RescheduleStatus.NotFound && proof.Value.UnderPreviousKey is { } previous)
+        {
+            answer = await reservations.RescheduleAsync(normalized, previous, target.Value, ct);
+        }
         await room.LeaveAsync(pass, answer.Status);
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
             TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
