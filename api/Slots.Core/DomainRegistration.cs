@@ -30,6 +30,10 @@ public static class DomainRegistration
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
+        builder.Services.AddOptions<WrongProofOptions>().BindConfiguration(WrongProofOptions.Section)
+            .Validate(o => o.Valid(), $"{WrongProofOptions.Section}: Limit must be 1..1000 and Window 1 s..7 days")
+            .ValidateOnStart();
+        builder.Services.AddSingleton<WrongProofs>();
         builder.Services.AddOptions<CheckInOptions>().BindConfiguration(CheckInOptions.Section);
         builder.Services.AddOptions<BlockCancelOptions>().BindConfiguration(BlockCancelOptions.Section);
         builder.Services.AddScoped<StaffService>();

@@ -31,6 +31,7 @@ public static class EfRegistration
         services.AddScoped<IIdempotencyPurge, EfIdempotencyPurge>();
         services.AddScoped<IJobRunLog, EfJobRunLog>();
         services.AddSingleton<IReminderStore, EfReminderStore>();
+        services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         return services;
     }
 }

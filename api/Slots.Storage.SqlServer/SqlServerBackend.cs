@@ -67,5 +67,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IReminderStore, SqlServerReminderStore>();
         // The waiting list: disk entries and offers beside the hot seats, the claim in dbo.waitlist_claim (sql/080-082).
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
+        // The per-code guessing limit's wrong proofs (sql/090).
+        builder.Services.AddSingleton<IWrongProofStore, SqlServerWrongProofStore>();
     }
 }
