@@ -10,12 +10,15 @@ using Slots.Api.WaitingRoom;
 using Slots.Health;
 using Slots.Hosting;
 using Slots.Hosting.Metrics;
+using Slots.Hosting.Secrets;
 
 var builder = WebApplication.CreateBuilder(args);
 
+builder.AddSecrets();        // secret files (SLOTS_SECRETS_DIR); no start outside Development with a development secret
 builder.AddSlotsDomain();    // reservations, places, slots, window, persons
 builder.AddSlotsStorage();   // the backend named by Slots:Storage:Provider
 builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
+builder.AddWebSecurity();    // no Server banner, CORS only for configured origins
 builder.AddAdminAuth();      // API keys for machines (load tests, ops scripts)
 builder.AddStaffAuth();      // staff tokens from the site's OpenID provider, roles per place
 builder.AddWaitingRoomTokens(); // signed waiting-room tokens: no start without the key
@@ -32,6 +35,7 @@ if (MigrateCommand.IsRequested(args))
 }
 
 app.UseForwardedHeaders();
+app.UseWebSecurity();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseFrontend();

@@ -19,7 +19,10 @@ public static class DomainRegistration
     /// <summary>The domain: reservations, places, catalogue, window, persons, waiting rooms. Backend-independent.</summary>
     public static IHostApplicationBuilder AddSlotsDomain(this IHostApplicationBuilder builder)
     {
-        builder.Services.AddOptions<PersonOptions>().BindConfiguration(PersonOptions.Section);
+        builder.Services.AddOptions<PersonOptions>().BindConfiguration(PersonOptions.Section)
+            .Validate(o => string.IsNullOrEmpty(o.PreviousHmacSecret) || o.PreviousUntil is not null,
+                $"Configuration '{PersonOptions.Section}:PreviousUntil' must say until when '{PersonOptions.Section}:PreviousHmacSecret' is tried.")
+            .ValidateOnStart();
         builder.Services.AddOptions<WindowOptions>().BindConfiguration(WindowOptions.Section)
             .Validate(o => o.Days is >= 1 and <= 366, $"{WindowOptions.Section}:Days must be 1..366");
         builder.Services.AddOptions<ReservationOptions>().BindConfiguration(ReservationOptions.Section);
@@ -28,6 +31,10 @@ public static class DomainRegistration
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
+        builder.Services.AddOptions<WrongProofOptions>().BindConfiguration(WrongProofOptions.Section)
+            .Validate(o => o.Valid(), $"{WrongProofOptions.Section}: Limit must be 1..1000 and Window 1 s..7 days")
+            .ValidateOnStart();
+        builder.Services.AddSingleton<WrongProofs>();
         builder.Services.AddOptions<CheckInOptions>().BindConfiguration(CheckInOptions.Section);
         builder.Services.AddOptions<BlockCancelOptions>().BindConfiguration(BlockCancelOptions.Section);
         builder.Services.AddScoped<StaffService>();

@@ -34,6 +34,7 @@ public static class EfRegistration
         services.AddScoped<IJobRunLog, EfJobRunLog>();
         services.AddSingleton<IReminderStore, EfReminderStore>();
         services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
+        services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         return services;
     }
 }

@@ -150,3 +150,11 @@ public sealed class StaffAuditRecord
     public string? Target { get; set; }
     public string? Reason { get; set; }
 }
+
+/// <summary>One wrong phone or national id sent with a booking code (the per-code guessing limit).</summary>
+public sealed class WrongProofRecord
+{
+    public long Id { get; set; }
+    public required string Code { get; set; }
+    public long At { get; set; }
+}

@@ -24,6 +24,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<JobRunRecord> JobRuns => Set<JobRunRecord>();
     public DbSet<AttendanceRecord> Attendance => Set<AttendanceRecord>();
     public DbSet<StaffAuditRecord> StaffAudit => Set<StaffAuditRecord>();
+    public DbSet<WrongProofRecord> WrongProofs => Set<WrongProofRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -82,6 +83,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         });
         modelBuilder.Entity<StaffAuditRecord>().ToTable("staff_audit");
         modelBuilder.Entity<SiteCancelRecord>().ToTable("site_cancels");
+        modelBuilder.Entity<WrongProofRecord>().ToTable("wrong_proofs");
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

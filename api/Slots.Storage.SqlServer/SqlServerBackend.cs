@@ -72,8 +72,10 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
         // What is not about the hot seats runs the shared EF Core store, the code SQLite and PostgreSQL
         // run and test, here on SQL Server's provider (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001, lets
-        // its interpreted statements reach the memory-optimized tables). Retention is the first.
+        // its interpreted statements reach the memory-optimized tables). Retention and the
+        // per-code guessing limit's wrong proofs (sql/090) so far.
         builder.Services.AddDbContext<SlotsDbContext>(db => db.UseSqlServer(csb.ConnectionString));
         builder.Services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
+        builder.Services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
     }
 }

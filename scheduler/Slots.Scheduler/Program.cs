@@ -2,11 +2,13 @@ using Slots;
 using Slots.Health;
 using Slots.Hosting;
 using Slots.Hosting.Metrics;
+using Slots.Hosting.Secrets;
 using Slots.Scheduler.Hosting;
 using Slots.Sms.RabbitMq;
 
 var builder = WebApplication.CreateBuilder(args);
 
+builder.AddSecrets();                             // secret files (SLOTS_SECRETS_DIR); no development secret outside Development
 builder.AddSlotsDomain();                         // window, places, clock
 builder.AddSlotsStorage();                        // the backend named by Slots:Storage:Provider
 builder.AddSchemaStartup();                       // migrate before the first job (when MigrateOnStart)

@@ -34,6 +34,9 @@ internal static class ProblemTypes
         "no reservation with that code for that phone or national id");
     public static readonly ProblemType ReservationCancelled = new("reservation-cancelled", 410,
         "the reservation was cancelled (`state` is `cancelled`); only the phone or national id it was made with learns this, anyone else gets reservation-not-found");
+    public static readonly ProblemType WrongProofLimit = new("wrong-proof-limit", 429,
+        "the booking code took too many wrong phones or national ids (5 in an hour by default, from any client): it answers nothing, whatever the proof, until `Retry-After`",
+        RetryAfter: true);
     public static readonly ProblemType ReservationStarted = new("reservation-started", 409, "the reservation's slot has begun; it can't be changed");
     public static readonly ProblemType RescheduleAcrossWindow = new("reschedule-across-window", 409,
         "a move between a day inside the hot window and one beyond it; cancel and book again");
@@ -86,7 +89,7 @@ internal static class ProblemTypes
     [
         ValidationFailed, BadRequest, NotFound, MethodNotAllowed, UnsupportedMediaType, BodyTooLarge, HeadersTooLarge,
         UnknownPlace, UnknownSlot, SlotFull, SlotStarted, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
-        ReservationNotFound, ReservationCancelled, ReservationStarted, RescheduleAcrossWindow,
+        ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed, WaitingRoomTokenInvalid,
         OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden,
         CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,

@@ -78,6 +78,14 @@ internal static class ReservationProblems
             "A request with this Idempotency-Key is still being processed.", "Retry after the time in Retry-After.");
     }
 
+    /// <summary>The per-code guessing limit: the code is closed for <paramref name="wait"/>, whatever the proof.</summary>
+    public static ProblemHttpResult WrongProofLimit(TimeSpan wait, HttpResponse response)
+    {
+        response.Headers.RetryAfter = ((long)Math.Ceiling(wait.TotalSeconds)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return Problem.Of(ProblemTypes.WrongProofLimit, "Too many wrong phone numbers or national ids were sent for this booking code.",
+            "Try again after the time in Retry-After, with the phone number or national id the booking was made with.");
+    }
+
     private static AlternativeDto Alternative(SlotAvailability slot) =>
         new(slot.Slot.PlaceId, Formats.Day(slot.Slot.Day), Formats.Time(slot.Slot.StartMinute), slot.Free);
 

@@ -100,7 +100,7 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
             v.Add(PhoneHeader, $"Send the phone number ({PhoneHeader}) or the national id ({NationalIdHeader}) used for the booking.");
             return null;
         }
-        string? phone = null, hash = null;
+        string? phone = null, hash = null, previousHash = null;
         if (sentPhone && (phone = PhoneNumber.Normalize(rawPhone.ToString(), options.Value.DefaultCountryCode)) is null)
         {
             v.Add(PhoneHeader, "Not a phone number.");
@@ -115,9 +115,10 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
             else
             {
                 hash = persons.Hash(id);
+                previousHash = persons.PreviousHash(id);
             }
         }
-        return v.IsValid ? new ContactProof(phone, hash) : null;
+        return v.IsValid ? new ContactProof(phone, hash, previousHash) : null;
     }
 
     private static bool IsValidKey(string key) =>

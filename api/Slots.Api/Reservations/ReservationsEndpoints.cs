@@ -13,6 +13,7 @@ internal static class ReservationsEndpoints
     {
         var group = app.MapGroup("/api/reservations")
             .WithTags("Reservations")
+            .PersonalData()
             .RequireRateLimiting(RateLimits.Writes)
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.ValidationFailed]);
         group.MapPost("/", Reserve).WithName("Reserve")
@@ -39,6 +40,7 @@ internal static class ReservationsEndpoints
             .WithDescription("The reservation with this confirmation code, when the phone or national id in the headers matches it. "
                 + "Its owner learns of a cancelled one (410 reservation-cancelled); anyone else gets 404 either way.")
             .ContactProof()
+            .Problems(ProblemTypes.WrongProofLimit)
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.ReservationCancelled);
         group.MapDelete("/{code}", Cancel).WithName("CancelReservation")
             .WithReservationMetrics("cancel", "cancelled")
@@ -46,6 +48,7 @@ internal static class ReservationsEndpoints
             .WithDescription("Frees the seat and sends the cancellation SMS. Cancelling a cancelled reservation again answers 204 and changes nothing. "
                 + "A reservation whose slot has begun cannot be cancelled.")
             .ContactProof()
+            .Problems(ProblemTypes.WrongProofLimit)
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.ReservationStarted, ProblemTypes.ReservationCheckedIn);
         group.MapPost("/{code}/reschedule", Reschedule).WithName("RescheduleReservation")
             .WithReservationMetrics("reschedule", "rescheduled")
@@ -54,6 +57,7 @@ internal static class ReservationsEndpoints
             .WithDescription("Takes a seat of the new slot (at the same place or another) and frees the old one in one step, keeping the code; "
                 + "when the new slot is full the reservation stays as it was.")
             .ContactProof()
+            .Problems(ProblemTypes.WrongProofLimit)
             .WaitingRoomToken()
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull,
                 ProblemTypes.SlotStarted, ProblemTypes.ReservationStarted, ProblemTypes.RescheduleAcrossWindow)
@@ -83,7 +87,8 @@ internal static class ReservationsEndpoints
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Find(
-        string code, HttpRequest request, ReservationService reservations, ReservationRequests requests, PlaceDirectory places, CancellationToken ct)
+        string code, HttpRequest request, ReservationService reservations, ReservationRequests requests, PlaceDirectory places,
+        WrongProofs wrongProofs, CancellationToken ct)
     {
         var v = new Validation();
         var proof = requests.Proof(request, v);
@@ -95,18 +100,31 @@ internal static class ReservationsEndpoints
         {
             return Problem.ReservationNotFound();
         }
+        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
+        {
+            return ReservationProblems.WrongProofLimit(wait, request.HttpContext.Response);
+        }
         var found = await reservations.FindAsync(normalized, proof.Value, ct);
+        if (found is null && proof.Value.UnderPreviousKey is { } previous)
+        {
+            found = await reservations.FindAsync(normalized, previous, ct);
+        }
         if (found is not null && await places.FindAsync(found.Slot.PlaceId, ct) is { } place)
         {
             return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name));
         }
-        return await reservations.WasCancelledAsync(normalized, proof.Value, ct)
-            ? ReservationProblems.Cancelled()
-            : Problem.ReservationNotFound();
+        if (await reservations.WasCancelledAsync(normalized, proof.Value, ct)
+            || (proof.Value.UnderPreviousKey is { } before && await reservations.WasCancelledAsync(normalized, before, ct)))
+        {
+            return ReservationProblems.Cancelled();
+        }
+        await wrongProofs.RecordAsync(normalized, ct);
+        return Problem.ReservationNotFound();
     }
 
     public static async Task<Results<NoContent, ProblemHttpResult, ValidationProblem>> Cancel(
-        string code, HttpRequest request, ReservationService reservations, ReservationRequests requests, CancellationToken ct)
+        string code, HttpRequest request, ReservationService reservations, ReservationRequests requests, WrongProofs wrongProofs,
+        CancellationToken ct)
     {
         var v = new Validation();
         var proof = requests.Proof(request, v);
@@ -114,14 +132,29 @@ internal static class ReservationsEndpoints
         {
             return v.ToProblem();
         }
-        var normalized = ConfirmationCode.Normalize(code);
-        var status = normalized is null ? CancelStatus.NotFound : await reservations.CancelAsync(normalized, proof.Value, ct);
+        if (ConfirmationCode.Normalize(code) is not { } normalized)
+        {
+            return Problem.ReservationNotFound();
+        }
+        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
+        {
+            return ReservationProblems.WrongProofLimit(wait, request.HttpContext.Response);
+        }
+        var status = await reservations.CancelAsync(normalized, proof.Value, ct);
+        if (status == CancelStatus.NotFound && proof.Value.UnderPreviousKey is { } previous)
+        {
+            status = await reservations.CancelAsync(normalized, previous, ct);
+        }
+        if (status == CancelStatus.NotFound)
+        {
+            await wrongProofs.RecordAsync(normalized, ct);
+        }
         return ReservationProblems.Answer(status);
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reschedule(
         string code, JsonBody<RescheduleRequest> body, HttpContext http, ReservationService reservations, ReservationRequests requests,
-        WaitingRoomService room, CancellationToken ct)
+        WaitingRoomService room, WrongProofs wrongProofs, CancellationToken ct)
     {
         var v = new Validation();
         var proof = requests.Proof(http.Request, v);
@@ -134,6 +167,10 @@ internal static class ReservationsEndpoints
         {
             return Problem.ReservationNotFound();
         }
+        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
+        {
+            return ReservationProblems.WrongProofLimit(wait, http.Response);
+        }
         // The admission is held under the reservation's code: a retried move passes again, another booking does not.
         var pass = await room.EnterAsync(target!.Value.PlaceId, http.Request.Headers[WaitingRoomProblems.TokenHeader], "move:" + normalized, ct);
         if (!pass.Passes)
@@ -141,6 +178,14 @@ internal static class ReservationsEndpoints
             return WaitingRoomProblems.Refused(pass, http.Response);
         }
         var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target.Value, ct);
+        if (answer.Status == RescheduleStatus.NotFound && proof.Value.UnderPreviousKey is { } previous)
+        {
+            answer = await reservations.RescheduleAsync(normalized, previous, target.Value, ct);
+        }
+        if (answer.Status == RescheduleStatus.NotFound)
+        {
+            await wrongProofs.RecordAsync(normalized, ct);
+        }
         await room.LeaveAsync(pass, answer.Status);
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
             TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));

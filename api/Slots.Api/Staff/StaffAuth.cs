@@ -7,8 +7,9 @@ namespace Slots.Api.Staff;
 /// Staff sign in with a bearer token from the site's OpenID provider: standard JWT bearer, set up
 /// in Authentication:Schemes:Bearer (Authority, ValidAudiences) as ASP.NET Core reads it, so any
 /// real provider works. In Development, `dotnet user-jwts` (./slots staff token) writes a local
-/// signing key there instead; a start outside Development with that key is refused. Machines keep
-/// their X-Api-Key; a request is read with whichever of the two it carries.
+/// signing key there instead, read even when made after the start; a start outside Development with
+/// that key is refused (DevelopmentSecrets). Machines keep their X-Api-Key; a request is read with
+/// whichever of the two it carries.
 /// </summary>
 internal static class StaffAuth
 {
@@ -16,14 +17,14 @@ internal static class StaffAuth
     public const string Policy = "staff";
 
     /// <summary>What `dotnet user-jwts` names as the issuer of the keys it makes.</summary>
-    private const string DevelopmentIssuer = "dotnet-user-jwts";
+    internal const string DevelopmentIssuer = Slots.Hosting.Secrets.DevelopmentSecrets.DevelopmentIssuer;
 
     public static IHostApplicationBuilder AddStaffAuth(this IHostApplicationBuilder builder)
     {
-        RefuseDevelopmentKeysOutsideDevelopment(builder);
         // How far a token's expiry may lag the clock here: the framework's 5 minutes let a signed-out
         // member's token work that long; 30 s covers real clock drift between provider and API.
         var skew = builder.Configuration.GetValue("Slots:Staff:TokenClockSkew", TimeSpan.FromSeconds(30));
+        var developmentKeys = builder.Environment.IsDevelopment() ? DevelopmentSigningKeys.Of(typeof(Program).Assembly) : null;
         builder.Services.AddAuthentication(Scheme)
             .AddPolicyScheme(Scheme, "Staff token or machine key", o => o.ForwardDefaultSelector = context =>
                 context.Request.Headers.Authorization.ToString().StartsWith("Bearer ", StringComparison.OrdinalIgnoreCase)
@@ -36,6 +37,12 @@ internal static class StaffAuth
                 o.TokenValidationParameters.RoleClaimType = StaffMember.RoleClaim;
                 o.TokenValidationParameters.NameClaimType = "sub";
                 o.TokenValidationParameters.ClockSkew = skew;
+                if (developmentKeys is not null)
+                {
+                    // The configured keys and whatever `dotnet user-jwts` has written since the start.
+                    o.TokenValidationParameters.IssuerSigningKeyResolver = (_, _, _, parameters) =>
+                        [.. parameters.IssuerSigningKeys ?? [], .. developmentKeys.Current()];
+                }
                 o.Events = new JwtBearerEvents
                 {
                     OnChallenge = async context =>
@@ -54,20 +61,5 @@ internal static class StaffAuth
         builder.Services.AddAuthorizationBuilder()
             .AddPolicy(Policy, p => p.RequireRole(StaffRoles.All));
         return builder;
-    }
-
-    private static void RefuseDevelopmentKeysOutsideDevelopment(IHostApplicationBuilder builder)
-    {
-        if (builder.Environment.IsDevelopment())
-        {
-            return;
-        }
-        var keys = builder.Configuration.GetSection("Authentication:Schemes:Bearer:SigningKeys").GetChildren();
-        if (keys.Any(k => string.Equals(k["Issuer"], DevelopmentIssuer, StringComparison.Ordinal)))
-        {
-            throw new InvalidOperationException(
-                $"Authentication:Schemes:Bearer:SigningKeys holds a development key ({DevelopmentIssuer}) in the {builder.Environment.EnvironmentName} environment. "
-                + "Staff tokens outside Development must come from the site's OpenID provider: set Authentication:Schemes:Bearer:Authority and ValidAudiences, and remove SigningKeys.");
-        }
     }
 }

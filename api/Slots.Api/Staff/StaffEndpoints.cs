@@ -13,7 +13,7 @@ internal static class StaffEndpoints
 
     public static IEndpointRouteBuilder MapStaff(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/staff").WithTags("Staff").RequireAuthorization(StaffAuth.Policy)
+        var group = app.MapGroup("/api/staff").WithTags("Staff").RequireAuthorization(StaffAuth.Policy).PersonalData()
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden]);
         group.MapGet("/me", Me).WithName("GetStaffMe").RequireRateLimiting(RateLimits.Reads)
             .WithSummary("Who is signed in")
@@ -117,7 +117,7 @@ internal static class StaffEndpoints
         {
             v.Add("code", "A booking code has at most 32 characters.");
         }
-        string? hash = null;
+        Slots.Persons.PersonHashes? hash = null;
         if (request.NationalId is not null && (hash = staff.HashOf(request.NationalId)) is null)
         {
             v.Add("nationalId", "Not a national id: 6 to 20 letters and digits (spaces, / and - are ignored).");

@@ -17,7 +17,7 @@ internal static class WaitingListEndpoints
 
     public static IEndpointRouteBuilder MapWaitingList(this IEndpointRouteBuilder app)
     {
-        var group = app.MapGroup("/api/waiting-list").WithTags("Waiting list")
+        var group = app.MapGroup("/api/waiting-list").WithTags("Waiting list").PersonalData()
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.ValidationFailed]);
         group.MapPost("", Join).WithName("JoinWaitingList").RequireRateLimiting(RateLimits.Writes)
             .WithJsonBody<JoinWaitingListRequest>()

@@ -32,7 +32,7 @@ public sealed class StaffService(
     /// the configured time around its start; with <paramref name="nationalIdHash"/>, only when it is
     /// the booking's person. Each refusal says why; a second check-in answers the first.
     /// </summary>
-    public async Task<CheckInAnswer> CheckInAsync(int placeId, string code, string? nationalIdHash, string by, CancellationToken ct)
+    public async Task<CheckInAnswer> CheckInAsync(int placeId, string code, PersonHashes? nationalIdHash, string by, CancellationToken ct)
     {
         var now = DateTimeOffset.FromUnixTimeSeconds(clock.GetUtcNow().ToUnixTimeSeconds()); // kept to the second, as stored
         if (await store.FindAsync(code, ct) is not { } found)
@@ -68,7 +68,7 @@ public sealed class StaffService(
         {
             return new CheckInAnswer(CheckInStatus.TooLate, StartMinute: booking.Slot.StartMinute);
         }
-        if (nationalIdHash is not null && !string.Equals(nationalIdHash, booking.PersonHash, StringComparison.Ordinal))
+        if (nationalIdHash is not null && !nationalIdHash.Match(booking.PersonHash))
         {
             return new CheckInAnswer(CheckInStatus.NotThePerson);
         }
@@ -90,6 +90,6 @@ public sealed class StaffService(
         store.AuditAsync(placeId, from, to, limit, ct);
 
     /// <summary>The national id typed at the door, as the keyed hash bookings keep; null when it is not one.</summary>
-    public string? HashOf(string nationalId) =>
-        PersonIdentity.NormalizeNationalId(nationalId) is { } normalized ? persons.Hash(normalized) : null;
+    public PersonHashes? HashOf(string nationalId) =>
+        PersonIdentity.NormalizeNationalId(nationalId) is { } normalized ? persons.Hashes(normalized) : null;
 }

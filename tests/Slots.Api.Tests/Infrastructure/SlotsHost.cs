@@ -43,7 +43,7 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
-        builder.UseEnvironment("Testing");
+        builder.UseEnvironment(Environment);
         foreach (var (key, value) in _settings)
         {
             builder.UseSetting(key, value);
@@ -53,6 +53,9 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
             builder.ConfigureTestServices(_services);
         }
     }
+
+    /// <summary>The host's environment: Testing unless a test needs Production's refusals named as such.</summary>
+    public string Environment { get; init; } = "Testing";
 
     public HttpClient Client()
     {

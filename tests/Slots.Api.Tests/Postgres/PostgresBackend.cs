@@ -25,6 +25,8 @@ public sealed class PostgresBackend : IBackend
 
 public sealed class PostgresReservationContract(PostgresBackend b) : ReservationContract<PostgresBackend>(b);
 
+public sealed class PostgresWrongProofContract(PostgresBackend b) : WrongProofContract<PostgresBackend>(b);
+
 public sealed class PostgresStaffContract(PostgresBackend b) : Slots.Api.Tests.Staff.StaffContract<PostgresBackend>(b);
 public sealed class PostgresBlockCancelContract(PostgresBackend b) : Slots.Api.Tests.Staff.BlockCancelContract<PostgresBackend>(b);
 public sealed class PostgresReminderContract(PostgresBackend b) : Slots.Api.Tests.Reminders.ReminderContract<PostgresBackend>(b);

@@ -64,6 +64,8 @@ public sealed class SqlServerBackend : IBackend
 
 public sealed class SqlServerReservationContract(SqlServerBackend b) : ReservationContract<SqlServerBackend>(b);
 
+public sealed class SqlServerWrongProofContract(SqlServerBackend b) : WrongProofContract<SqlServerBackend>(b);
+
 public sealed class SqlServerColdPathContract(SqlServerBackend b) : ColdPathContract<SqlServerBackend>(b);
 
 public sealed class SqlServerStaffContract(SqlServerBackend b) : Slots.Api.Tests.Staff.StaffContract<SqlServerBackend>(b);

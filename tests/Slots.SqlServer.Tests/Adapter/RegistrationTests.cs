@@ -129,6 +129,7 @@ public sealed class RegistrationTests
 
         Assert.True(scope.ServiceProvider.GetRequiredService<SlotsDbContext>().Database.IsSqlServer());
         Assert.IsType<EfPersonalDataEraser>(scope.ServiceProvider.GetRequiredService<IPersonalDataEraser>());
+        Assert.IsType<Slots.Storage.Ef.Reservations.EfWrongProofStore>(scope.ServiceProvider.GetRequiredService<IWrongProofStore>());
         // No EF dialect: the EF cold side (catalogue, cold path, window) is not what SQL Server runs.
         Assert.Null(scope.ServiceProvider.GetService<EfDialect>());
         Assert.IsType<SqlServerReservationStore>(scope.ServiceProvider.GetRequiredService<IReservationStore>());

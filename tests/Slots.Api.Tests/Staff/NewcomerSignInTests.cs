@@ -1,0 +1,91 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Security.Cryptography;
+using System.Text.Json;
+using Microsoft.IdentityModel.JsonWebTokens;
+using Microsoft.IdentityModel.Tokens;
+using Slots.Testing;
+using static Slots.Api.Tests.Infrastructure.Api;
+
+namespace Slots.Api.Tests.Staff;
+
+/// <summary>
+/// A newcomer's first sign-in, as issue #39 found it: on a fresh machine `./slots run` starts the
+/// API before `./slots staff token` has made the development signing key, and the roster answered
+/// 401 until the API was restarted. The API runs as its own process here, in Development, with a
+/// user-secrets folder of its own (APPDATA) that does not exist yet when it starts.
+/// </summary>
+public sealed class NewcomerSignInTests : IAsyncDisposable
+{
+    private const string AdminKey = "newcomer-admin-key-000";
+    private readonly DirectoryInfo _folder = Directory.CreateTempSubdirectory("slots-newcomer-");
+
+    [Fact]
+    public async Task A_development_key_made_after_the_start_signs_tokens_without_a_restart()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var appData = Path.Combine(_folder.FullName, "appdata");
+        await using var api = await ApiProcess.StartAsync(new Dictionary<string, string>
+        {
+            ["ASPNETCORE_ENVIRONMENT"] = "Development",
+            ["APPDATA"] = appData,
+            ["Slots:Storage:Provider"] = "Sqlite",
+            ["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(_folder.FullName, "slots.db")}",
+            ["Slots:DemoData:WhenEmpty"] = "false",
+            ["Slots:Persons:HmacSecret"] = "newcomer-test-secret-0000",
+            ["Slots:Admin:Keys:tests:Key"] = AdminKey,
+            ["Slots:Admin:Keys:tests:Role"] = "admin",
+            ["Authentication:Schemes:Bearer:ValidIssuer"] = "dotnet-user-jwts",
+            ["Authentication:Schemes:Bearer:ValidAudiences:0"] = "slots-api",
+        }, _folder.FullName, "newcomer", ct);
+        using var admin = new HttpClient { BaseAddress = api.BaseAddress };
+        admin.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+
+        // What `dotnet user-jwts create` writes on its first run (checked against its 10.0 output).
+        var key = RandomNumberGenerator.GetBytes(32);
+        var secrets = Path.Combine(appData, "Microsoft", "UserSecrets", "slots-api-development", "secrets.json");
+        Directory.CreateDirectory(Path.GetDirectoryName(secrets)!);
+        await File.WriteAllTextAsync(secrets, JsonSerializer.Serialize(new Dictionary<string, object>
+        {
+            ["Authentication:Schemes:Bearer:SigningKeys"] = new[]
+            {
+                new { Id = "0a1b2c3d", Issuer = "dotnet-user-jwts", Value = Convert.ToBase64String(key), Length = 32 },
+            },
+        }), ct);
+
+        using var staff = new HttpClient { BaseAddress = api.BaseAddress };
+        staff.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", Token(key, place));
+        var roster = await staff.GetAsync($"/api/staff/places/{place}/roster", ct);
+
+        Assert.Equal(HttpStatusCode.OK, roster.StatusCode);
+    }
+
+    /// <summary>A token as `dotnet user-jwts create --role site-staff --claim places=N --audience slots-api` makes it.</summary>
+    private static string Token(byte[] key, int place) => new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
+    {
+        Issuer = "dotnet-user-jwts",
+        Audience = "slots-api",
+        Expires = DateTime.UtcNow.AddHours(1),
+        SigningCredentials = new SigningCredentials(new SymmetricSecurityKey(key), SecurityAlgorithms.HmacSha256),
+        Claims = new Dictionary<string, object>
+        {
+            ["sub"] = "newcomer",
+            ["role"] = "site-staff",
+            ["places"] = place.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        },
+    });
+
+    public ValueTask DisposeAsync()
+    {
+        try
+        {
+            _folder.Delete(recursive: true);
+        }
+        catch (IOException)
+        {
+            // a log still open by a process being torn down; the OS temp cleaner takes it
+        }
+        return ValueTask.CompletedTask;
+    }
+}
