@@ -84,14 +84,18 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | null, polic
 }
 
 async function isBusy(response: Response): Promise<boolean> {
-  if (response.status === 429 || response.status === 503) return true;
-  if (response.status !== 409) return false;
+  if (response.status === 503) return true;
+  if (response.status !== 409 && response.status !== 429) return false;
+  let code: string | undefined;
   try {
-    const problem = (await response.clone().json()) as { code?: string };
-    return problem.code === 'request-in-progress';
+    code = ((await response.clone().json()) as { code?: string }).code;
   } catch {
-    return false;
+    code = undefined;
   }
+  // A code that took too many wrong proofs is an answer for the person, not a crowd to wait out:
+  // its Retry-After runs to an hour.
+  if (response.status === 429) return code !== 'wrong-proof-limit';
+  return code === 'request-in-progress';
 }
 
 async function sendOnce(send: (signal: AbortSignal) => Promise<Response>, timeoutMs: number, outer?: AbortSignal) {

@@ -35,6 +35,19 @@ describe('a failed reservation lookup', () => {
     expect(lookupFailureText(failure, translator('en'))).toBe('No reservation matches this code and these details.');
   });
 
+  it('says a code locked by wrong proofs is locked, at once, instead of waiting out its hour as a busy server', async () => {
+    let calls = 0;
+    const failure = await failureFor(() => {
+      calls++;
+      return new Response(JSON.stringify({ status: 429, code: 'wrong-proof-limit', title: 'Too Many Requests' }),
+        { status: 429, headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '3600' } });
+    });
+    expect(calls).toBe(1);
+    expect(failure.kind).toBe('problem');
+    expect(lookupFailureText(failure, translator('sk'))).toBe('K tomuto kódu prišlo priveľa nesprávnych údajov. Z bezpečnostných dôvodov ho skúste znova o hodinu.');
+    expect(lookupFailureText(failure, translator('en'))).toBe('This code has had too many wrong details. For your safety, try again in an hour.');
+  });
+
   it('asks to try again when the API cannot be reached', async () => {
     const failure = await failureFor(() => { throw new TypeError('Failed to fetch'); });
     expect(failure).toEqual({ kind: 'unreachable' });

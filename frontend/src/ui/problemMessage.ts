@@ -10,6 +10,8 @@ export function problemMessage(problem: Problem, t: Translate): string {
       return t('reservationCancelled');
     case 'reservation-started':
       return t('reservationStarted');
+    case 'wrong-proof-limit':
+      return t('wrongProofLimit');
     case 'unknown-slot':
     case 'unknown-place':
     case 'slot-started':
