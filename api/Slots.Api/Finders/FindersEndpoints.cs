@@ -126,7 +126,8 @@ internal static partial class FindersEndpoints
     internal static string Instant(DateTimeOffset at) =>
         at.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
 
-    [GeneratedRegex(@"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$")]
+    // RFC 3339 (what the document's date-time means) lets t and z be lower case.
+    [GeneratedRegex(@"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$", RegexOptions.IgnoreCase)]
     private static partial Regex Since();
 
     [GeneratedRegex(FilePattern)]
