@@ -72,6 +72,7 @@ internal sealed partial class Publisher(
             var read = new PublishedPlace[active.Count];
             await Parallel.ForEachAsync(Enumerable.Range(0, active.Count), new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
                 async (i, c) => read[i] = await ReadAsync(active[i], o.Days, c));
+            var readSeconds = (clock.GetUtcNow() - started).TotalSeconds;
             foreach (var gone in _places.Keys.Except(active.Select(p => p.Id)).ToList())
             {
                 _places.TryRemove(gone, out _);
@@ -88,7 +89,7 @@ internal sealed partial class Publisher(
             // misses nothing that changed after the data it got, on this instance or another (README: vaccine finders).
             var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, folder, files);
             Swap(publication);
-            Published(logger, number, read.Length, read.Sum(p => p.Slots.Length), (clock.GetUtcNow() - started).TotalSeconds);
+            Published(logger, number, read.Length, read.Sum(p => p.Slots.Length), readSeconds, (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
             return publication;
         }
         catch (Exception ex) when (ex is not OperationCanceledException)
@@ -174,8 +175,8 @@ internal sealed partial class Publisher(
     }
 
     [LoggerMessage(EventId = 1301, Level = LogLevel.Information,
-        Message = "Published availability for vaccine finders #{Number}: {Places} places, {Slots} slots in {Seconds:0.0} s")]
-    private static partial void Published(ILogger logger, long number, int places, int slots, double seconds);
+        Message = "Published availability for vaccine finders #{Number}: {Places} places, {Slots} slots, read in {ReadSeconds:0.0} s, written in {WriteSeconds:0.0} s")]
+    private static partial void Published(ILogger logger, long number, int places, int slots, double readSeconds, double writeSeconds);
 
     [LoggerMessage(EventId = 1302, Level = LogLevel.Error, Message = "Publishing availability for vaccine finders failed: {ExceptionType}")]
     private static partial void PublishFailed(ILogger logger, string exceptionType);
