@@ -24,6 +24,7 @@ internal sealed partial class Publisher(
     ILogger<Publisher> logger) : IDisposable
 {
     private readonly Lock _gate = new();
+    private readonly BaseFhirJsonSerializer _serializer = new(ModelInfo.ModelInspector);
     private readonly FhirResources _resources = new(options.Value);
     private readonly string _root = Path.Combine(
         string.IsNullOrEmpty(options.Value.Folder) ? Path.GetTempPath() : options.Value.Folder,
@@ -78,13 +79,12 @@ internal sealed partial class Publisher(
             }
             var number = Interlocked.Increment(ref _number);
             var folder = Directory.CreateDirectory(Path.Combine(_root, number.ToString(System.Globalization.CultureInfo.InvariantCulture))).FullName;
+            var files = new List<NdjsonFile>();
             var slugs = Regions.Slugs(read.Select(p => p.Place.Region));
-            var regions = read.GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal).ToList();
-            var written = new NdjsonFile[regions.Count][];
-            // Serializing is most of a publication's CPU: regions are written side by side, each file by one thread.
-            await Parallel.ForEachAsync(Enumerable.Range(0, regions.Count), new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
-                async (i, c) => written[i] = await WriteRegionAsync(folder, regions[i].Key, slugs[regions[i].Key], [.. regions[i]], c));
-            var files = written.SelectMany(f => f).ToList();
+            foreach (var region in read.GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal))
+            {
+                files.AddRange(await WriteRegionAsync(folder, region.Key, slugs[region.Key], [.. region], ct));
+            }
             // Every resource was read after this instant less the snapshot's age: a finder that passes it back as _since
             // misses nothing that changed after the data it got, on this instance or another (README: vaccine finders).
             var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, folder, files);
@@ -115,7 +115,6 @@ internal sealed partial class Publisher(
     private async Task<NdjsonFile[]> WriteRegionAsync(string folder, string region, string slug, PublishedPlace[] group, CancellationToken ct)
     {
         var service = FhirResources.DefaultService;
-        var serializer = new BaseFhirJsonSerializer(ModelInfo.ModelInspector); // one per thread: its thread safety is not documented
         var byLocation = group.OrderByDescending(p => p.LocationUpdatedMs).ToList();
         // Every slot of the region by lastUpdated, newest first: 8 bytes each while the file is written.
         var order = new List<(int Place, int Slot)>(group.Sum(p => p.Slots.Length));
@@ -142,7 +141,7 @@ internal sealed partial class Publisher(
         Task<NdjsonFile> Write(string type, IEnumerable<(long, Resource)> resources)
         {
             var name = $"{type}-{slug}.ndjson";
-            return NdjsonFile.WriteAsync(name, type, region, Path.Combine(folder, name), resources, serializer, ct);
+            return NdjsonFile.WriteAsync(name, type, region, Path.Combine(folder, name), resources, _serializer, ct);
         }
     }
 
