@@ -1,6 +1,7 @@
 using Slots;
 using Slots.Api.Admin;
 using Slots.Api.Benchmark;
+using Slots.Api.Finders;
 using Slots.Api.Hosting;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
@@ -26,6 +27,7 @@ builder.AddRateLimits();     // second line behind HAProxy
 builder.AddHealthProbes();   // live and ready probes
 builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
 builder.AddSlotsMetrics();   // the Slots.* meters at /metrics (loopback or staff key)
+builder.AddVaccineFinders(); // availability published as SMART Scheduling Links, made at most once a minute
 
 var app = builder.Build();
 
@@ -53,6 +55,7 @@ app.MapAdmin();
 app.MapWaitingRoom();    // openings, joins, status; the booking gate sits in MapReservations
 app.MapOpenings();
 app.MapWaitingList();    // a place's waiting list: join, position, claim a held seat, leave
+app.MapVaccineFinders(); // /fhir/$bulk-publish and its NDJSON files, for vaccine finders
 app.MapStaff();          // the site's day: roster, export, check-in, audit (staff tokens, per place)
 app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { assertBuilt, buildApi, type RunningApi, startApi, startProxy } from './stack';
+import { assertBuilt, buildApi, freePort, type RunningApi, startApi, startProxy } from './stack';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,8 +23,10 @@ export default async function setup(project: TestProject) {
     await Promise.allSettled(apis.map((a) => a.stop()));
   };
   try {
+    // The vaccine-finder publication's booking deep links name this instance's own page (links.e2e.ts opens one).
+    const mainPort = await freePort();
     const [api, limited] = await Promise.all([
-      startApi('main'),
+      startApi('main', { Slots__Finders__PublicUrl: `http://127.0.0.1:${mainPort}/` }, mainPort),
       startApi('limited', { Slots__RateLimits__WritesPerWindow: '1', Slots__RateLimits__Window: '00:00:05' }),
     ]);
     apis.push(api, limited);

@@ -38,6 +38,15 @@ public sealed class DependencyTests
     public void Core_project_references_no_other_project() =>
         Assert.Empty(ProjectFile("api/Slots.Core").Descendants("ProjectReference"));
 
+    // The vaccine-finder publication speaks FHIR at the edge (api/Slots.Api/Finders); the domain stays free of it.
+    [Fact]
+    public void Core_references_no_fhir_sdk()
+    {
+        Assert.DoesNotContain(PackageReferences("api/Slots.Core"), p => p.StartsWith("Hl7.Fhir", StringComparison.OrdinalIgnoreCase));
+        var referenced = typeof(Slots.Reservations.ReservationService).Assembly.GetReferencedAssemblies().Select(a => a.Name!);
+        Assert.DoesNotContain(referenced, a => a.StartsWith("Hl7.Fhir", StringComparison.OrdinalIgnoreCase));
+    }
+
     [Fact]
     public void Core_assembly_references_no_driver_broker_or_ef_assembly()
     {

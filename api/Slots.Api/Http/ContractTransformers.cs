@@ -29,6 +29,7 @@ internal static class ContractTransformers
         ["Admin"] = "Places, slot generation, statistics and waiting-room openings, for staff with an X-Api-Key.",
         ["Waiting room"] = "Fair admission while an opening is on: join, learn where you stand, book when admitted.",
         ["Staff"] = "The site's day for signed-in staff (a bearer token from the site's OpenID provider): roster, export, check-in at the door, audit trail. Roles per place.",
+        ["Vaccine finders"] = "Free and busy slots published as SMART Scheduling Links (FHIR R4 NDJSON behind a $bulk-publish manifest), open to anyone.",
     };
 
     public static IServiceCollection AddSlotsOpenApi(this IServiceCollection services) =>

@@ -2,6 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using Microsoft.AspNetCore.Mvc;
 using Slots.Api.Admin;
+using Slots.Api.Finders;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
@@ -20,6 +21,7 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(GenerateSlotsRequest))]
 [JsonSerializable(typeof(DemoDataBody))]
 [JsonSerializable(typeof(PlaceDto))]
+[JsonSerializable(typeof(BulkPublishManifestDto))]
 [JsonSerializable(typeof(PageDto<PlaceDto>))]
 [JsonSerializable(typeof(AvailabilityDto))]
 [JsonSerializable(typeof(ReservationDto))]

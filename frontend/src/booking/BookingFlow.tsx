@@ -14,13 +14,13 @@ import type { DayRange } from '../waitlist/waitlist';
 import { Confirmation } from './Confirmation';
 import { PersonForm } from './PersonForm';
 import { PlacePicker } from './PlacePicker';
-import { type PickedSlot, WeekView } from './WeekView';
+import { type LinkedSlot, type PickedSlot, WeekView } from './WeekView';
 
 type Step =
   | { name: 'place'; notice?: MessageKey }
   | { name: 'link'; placeId: number }
   | { name: 'room'; place: Place; opening: Opening }
-  | { name: 'slot'; place: Place; notice?: MessageKey }
+  | { name: 'slot'; place: Place; notice?: MessageKey; at?: LinkedSlot }
   | { name: 'person'; place: Place; slot: PickedSlot }
   | { name: 'waitlist'; place: Place; range: DayRange; today: string }
   | { name: 'done'; place: Place; slot: PickedSlot; reservation: Reservation };
@@ -36,9 +36,10 @@ const nobody: Person = { name: '', phone: '', nationalId: '' };
  * Place → (waiting room, while the place is in an opening) → week → person → confirmation; from a
  * week with no free seat (or a slot that filled meanwhile), the place's waiting list.
  * Personal data lives only in this component's memory. A link that names the place (placeId, from
- * a site's cancel SMS) starts at that place's week.
+ * a site's cancel SMS) starts at that place's week; one that also names a day and time (at, a vaccine
+ * finder's deep link) opens the week of that day with that time picked.
  */
-export function BookingFlow({ placeId }: { placeId?: number }) {
+export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: string; time: string } }) {
   const { t } = useI18n();
   const [step, setStep] = useState<Step>(placeId === undefined ? { name: 'place' } : { name: 'link', placeId });
   const [person, setPerson] = useState<Person>(nobody);
@@ -51,7 +52,7 @@ export function BookingFlow({ placeId }: { placeId?: number }) {
    * The place's booking, through its opening's waiting room when it is in one and the person has no
    * turn there; after a refusal for want of a turn (refusedBy names the opening), the room always.
    */
-  const enter = async (place: Place, refusedBy?: number) => {
+  const enter = async (place: Place, refusedBy?: number, linked?: { day: string; time: string }) => {
     let opening: Opening | undefined;
     try {
       opening = (await api.openings()).find((o) =>
@@ -61,14 +62,15 @@ export function BookingFlow({ placeId }: { placeId?: number }) {
     }
     if (refusedBy !== undefined) setAdmission(null);
     const hasTurn = refusedBy === undefined && opening !== undefined && turnAt(place)?.openingId === opening.id;
-    setStep(opening && !hasTurn ? { name: 'room', place, opening } : { name: 'slot', place });
+    setStep(opening && !hasTurn ? { name: 'room', place, opening }
+      : { name: 'slot', place, at: linked && { ...linked, today: todayOf(place), pick: true } });
   };
 
   useEffect(() => {
     if (step.name !== 'link') return;
     let current = true;
     api.place(step.placeId).then(
-      (place) => current && void enter(place),
+      (place) => current && void enter(place, undefined, at),
       (error: unknown) => {
         // An unknown (or no longer listed) place: the person picks another; anything else may pass.
         const gone = error instanceof ApiError && (error.problem.status === 404 || error.problem.code === 'unknown-place');
@@ -138,7 +140,7 @@ export function BookingFlow({ placeId }: { placeId?: number }) {
               <strong>{step.place.name}</strong>, {step.place.address}{' '}
               <button type="button" className="link" onClick={() => setStep({ name: 'place' })}>{t('changePlace')}</button>
             </p>
-            <WeekView placeId={step.place.id} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
+            <WeekView placeId={step.place.id} linked={step.at} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
               onJoinWaitingList={(range, today) => setStep({ name: 'waitlist', place: step.place, range, today })} />
           </section>
         );
@@ -160,7 +162,9 @@ export function BookingFlow({ placeId }: { placeId?: number }) {
               setPerson(nobody);
               setStep({ name: 'done', place: step.place, slot: step.slot, reservation });
             }}
-            onChangeSlot={() => setStep({ name: 'slot', place: step.place })}
+            // Back from a linked slot, to its own week and day.
+            onChangeSlot={() => setStep({ name: 'slot', place: step.place,
+              at: at && { ...step.slot, today: todayOf(step.place), pick: false } })}
             onPickAlternative={(alternative) => void takeAlternative(step.place, step.slot, alternative)}
             onJoinWaitingList={() => setStep({ name: 'waitlist', place: step.place, range: { from: step.slot.day, to: step.slot.day }, today: todayOf(step.place) })}
           />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/slotsApi';
 import type { Slot } from '../api/types';
 import { useI18n } from '../i18n/I18n';
@@ -13,6 +13,17 @@ export interface PickedSlot {
   minutes: number;
 }
 
+/**
+ * A slot a link names (a vaccine finder's deep link), with today on the place's clock to find its week;
+ * pick: choose it at once (false when the person comes back from it to choose another time).
+ */
+export interface LinkedSlot {
+  today: string;
+  day: string;
+  time: string;
+  pick: boolean;
+}
+
 // The API books 30 days ahead: five weeks from today cover them.
 const lastWeek = 4;
 
@@ -21,14 +32,24 @@ interface WeekViewProps {
   onPick: (slot: PickedSlot) => void;
   /** No seat is free on the shown days: onto the waiting list for them (from today, the place's). */
   onJoinWaitingList?: (range: DayRange, today: string) => void;
+  /** Open at this slot's week and day, and pick it while it has a free seat. */
+  linked?: LinkedSlot;
+}
+
+/** Which week from today (0 to lastWeek) holds the day. */
+function weekOf({ today, day }: LinkedSlot): number {
+  const days = (Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000;
+  return Math.min(lastWeek, Math.max(0, Math.floor(days / 7)));
 }
 
 /** A week of free seats at one place: days to choose from, then that day's times; the waiting list when none is free. */
-export function WeekView({ placeId, onPick, onJoinWaitingList }: WeekViewProps) {
+export function WeekView({ placeId, onPick, onJoinWaitingList, linked }: WeekViewProps) {
   const { t, lang } = useI18n();
-  const [week, setWeek] = useState(0);
-  const [firstDay, setFirstDay] = useState<string>();
-  const [chosenDay, setChosenDay] = useState<string>();
+  const [week, setWeek] = useState(() => (linked ? weekOf(linked) : 0));
+  const [firstDay, setFirstDay] = useState<string | undefined>(linked?.today);
+  const [chosenDay, setChosenDay] = useState<string | undefined>(linked?.day);
+  // The linked slot is picked once, from the first answer; coming back to the week shows it as usual.
+  const linkPending = useRef(linked?.pick === true);
   const from = week === 0 || !firstDay ? undefined : addDays(firstDay, 7 * week);
   const availability = useLoad(async () => {
     const result = await api.availability(placeId, from, from && addDays(from, 6));
@@ -39,6 +60,13 @@ export function WeekView({ placeId, onPick, onJoinWaitingList }: WeekViewProps) 
   const data = availability.data;
   const days = data?.days ?? [];
   const freeOf = (slots: Slot[]) => slots.reduce((sum, s) => sum + s.free, 0);
+  useEffect(() => {
+    if (!data || !linked || !linkPending.current) return;
+    linkPending.current = false;
+    // Taken meanwhile or gone: the person sees the day and chooses another time.
+    const slot = data.days.find((d) => d.day === linked.day)?.slots.find((s) => s.time === linked.time);
+    if (slot && slot.free > 0) onPick({ day: linked.day, time: slot.time, minutes: slot.minutes });
+  }, [data]);
   const shown = days.find((d) => d.day === chosenDay) ?? days.find((d) => freeOf(d.slots) > 0) ?? days[0];
   const changeWeek = (next: number) => {
     setWeek(next);

@@ -22,6 +22,15 @@ describe('the hash route', () => {
     expect(parseRoute('#place/7')).toEqual({ name: 'book', placeId: 7 });
   });
 
+  it('opens a place\'s week at a day with a time picked from a vaccine finder\'s deep link', () => {
+    expect(parseRoute('#/place/12/2026-11-27/09:30')).toEqual({ name: 'book', placeId: 12, at: { day: '2026-11-27', time: '09:30' } });
+    expect(parseRoute('#/place/12/2026-11-27/09:30/')).toEqual({ name: 'book', placeId: 12, at: { day: '2026-11-27', time: '09:30' } });
+    for (const hash of ['#/place/12/2026-02-30/09:30', '#/place/12/2026-11-27/24:00', '#/place/12/2026-11-27/9:30', '#/place/0/2026-11-27/09:30',
+      '#/place/12/27.11.2026/09:30', '#/place/12/2026-11-27/09:30/x', '#/place/12/2026-11-27']) {
+      expect(parseRoute(hash), hash).toEqual({ name: 'book' });
+    }
+  });
+
   it('fills the code in from a reminder\'s link, as printed on the ticket', () => {
     expect(parseRoute('#/manage/K7Q2MX')).toEqual({ name: 'manage', code: 'K7Q2MX' });
     expect(parseRoute('#/manage/k7q2m-x4p9a')).toEqual({ name: 'manage', code: 'K7Q2M-X4P9A' });

@@ -5,9 +5,11 @@ import { useEffect, useState } from 'react';
  * (#/place/12, after a site cancelled a block) or the booking code to look up (#/manage/K7Q2M-X4P9A,
  * from a reminder); the code only fills the form in, the page still asks for the proof. A waiting-list
  * offer's SMS links to the entry by its token (#/waitlist/<32 hex>), which the page sends in a header.
+ * A vaccine finder's booking deep link (SMART Scheduling Links, the API's /fhir/$bulk-publish) names the
+ * place, day and time (#/place/12/2026-11-27/09:30): the place's week opens at that day with that time picked.
  */
 export type Route =
-  | { name: 'book'; placeId?: number }
+  | { name: 'book'; placeId?: number; at?: { day: string; time: string } }
   | { name: 'manage'; code?: string }
   | { name: 'waitlist'; token: string }
   | { name: 'admin' }
@@ -35,6 +37,12 @@ function segment(text: string): string {
 export function parseRoute(hash: string, search = ''): Route {
   if (isSignInAnswer(search)) return { name: 'staff' };
   const [first = '', second, ...rest] = hash.replace(/^#\/?/, '').replace(/\/$/, '').split('/');
+  if (first === 'place' && rest.length === 2) {
+    const place = parseRoute(`#/place/${second}`);
+    const [day, time] = rest;
+    return place.name === 'book' && place.placeId !== undefined && isDay(day) && /^([01]\d|2[0-3]):[0-5]\d$/.test(time)
+      ? { ...place, at: { day, time } } : { name: 'book' };
+  }
   if (rest.length > 0) return { name: 'book' };
   if (first === 'admin' || first === 'staff') return second === undefined ? { name: first } : { name: 'book' };
   if (first === 'manage') {
@@ -52,6 +60,13 @@ export function parseRoute(hash: string, search = ''): Route {
     if (placeId > 0 && placeId <= 2_147_483_647) return { name: 'book', placeId };
   }
   return { name: 'book' };
+}
+
+/** A real calendar day as yyyy-MM-dd (2026-02-30 is not one). */
+function isDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const [y, m, d] = text.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10) === text;
 }
 
 function current(): Route {
