@@ -132,7 +132,13 @@ public abstract class RetentionContract<TBackend>(TBackend backend) : IClassFixt
         // The day is sold out, so the waiter joins the line for it.
         var joined = await host.Client().PostAsJsonAsync("/api/waiting-list", new
         {
-            placeId = place, from = Day(soon), to = Day(soon), name = waiter.Name, phone = waiter.Phone, nationalId = waiter.NationalId, language = "en",
+            placeId = place,
+            from = Day(soon),
+            to = Day(soon),
+            name = waiter.Name,
+            phone = waiter.Phone,
+            nationalId = waiter.NationalId,
+            language = "en",
         }, ct);
         Assert.Equal(HttpStatusCode.Created, joined.StatusCode);
         await BookAsync(laterPlace, later, times[0], laterBooker);
