@@ -14,6 +14,7 @@ internal static class ReservationsEndpoints
         var group = app.MapGroup("/api/reservations")
             .WithTags("Reservations")
             .RequireRateLimiting(RateLimits.Writes)
+            .RequireConcurrencyLimit()
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.ValidationFailed]);
         group.MapPost("/", Reserve).WithName("Reserve")
             .WithReservationMetrics("reserve", "reserved")
