@@ -222,8 +222,8 @@ if [ "$use_stack" = 1 ]; then
   if [ "$ha" = 1 ]; then
     # Every port of the high-availability stack's own: free ones, and fixed ranges apart from ./slots stack's and the chaos soak's.
     export SLOTS_STACK_HA=1 SLOTS_FRONT2_PORT="$(free_port)" SLOTS_STATS2_PORT="$(free_port)" SLOTS_PG2_PORT="$(free_port)" \
-      SLOTS_HAPROXY_ADMIN_FIRST_PORT=57090 SLOTS_ETCD_FIRST_PORT=57000 SLOTS_PG_NODE_FIRST_PORT=57041 \
-      SLOTS_PATRONI_FIRST_PORT=57051 SLOTS_RABBIT_FIRST_PORT=57100 SLOTS_PEER_FIRST_PORT=57095
+      SLOTS_HAPROXY_ADMIN_FIRST_PORT=27090 SLOTS_ETCD_FIRST_PORT=27000 SLOTS_PG_NODE_FIRST_PORT=27041 \
+      SLOTS_PATRONI_FIRST_PORT=27051 SLOTS_RABBIT_FIRST_PORT=27100 SLOTS_PEER_FIRST_PORT=27095
   fi
   chmod 755 "$work"   # the stack keeps PostgreSQL's data inside it only where the postgres user can reach
   stack_up unlimited
