@@ -79,9 +79,11 @@ if [ "$split" = 1 ]; then
   command -v taskset >/dev/null || { echo "--split-cpus needs taskset (util-linux)" >&2; exit 2; }
   cpus=$(nproc)
   [ "$cpus" -ge 2 ] || { echo "--split-cpus needs at least 2 CPUs" >&2; exit 2; }
-  stack_cpus="0-$(( cpus / 2 - 1 ))" && gen_cpus="$(( cpus / 2 ))-$(( cpus - 1 ))"
+  stack_cpus=0 && [ "$cpus" -lt 4 ] || stack_cpus="0-$(( cpus / 2 - 1 ))"
+  gen_cpus=$(( cpus / 2 )) && [ "$cpus" -lt 4 ] || gen_cpus="$(( cpus / 2 ))-$(( cpus - 1 ))"
   stack_pin=(taskset -c "$stack_cpus") && gen_pin=(taskset -c "$gen_cpus")
-  split_text="split: the stack (PostgreSQL, APIs$([ "$use_stack" = 1 ] && echo ', HAProxy, RabbitMQ')) on CPU $stack_cpus, the generator, wrk and pgbench on CPU $gen_cpus (taskset)"
+  stack_parts="PostgreSQL, APIs" && [ "$use_stack" = 0 ] || stack_parts="PostgreSQL, APIs, HAProxy, RabbitMQ"
+  split_text="split: the stack ($stack_parts) on CPU $stack_cpus, the generator, wrk and pgbench on CPU $gen_cpus (taskset)"
 fi
 results="loadtest/results/$backend"
 rm -rf "$results" && mkdir -p "$results"
