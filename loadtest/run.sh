@@ -15,6 +15,9 @@
 #                                        HAProxy nodes; results in loadtest/results/stack-ha/
 #   loadtest/run.sh --sweep              also no-op, baseline and real path at 16, 64 and 256 users (16 and 64
 #                                        with --quick), each on the seeded supply: best against best
+#   loadtest/run.sh --split-cpus         the generator, wrk and pgbench's clients on CPUs of their own (taskset), the
+#                                        stack (PostgreSQL, the APIs, HAProxy, RabbitMQ) on the rest: on 2 cores the stack on
+#                                        CPU 0, the generator on CPU 1; so its latencies are the server's, not its own queue's
 #
 # Against a stack that is already up (./slots stack up), start nothing and point it there:
 #   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
@@ -39,6 +42,7 @@ quick=0
 use_stack=0
 ha=0
 sweep_on=0
+split=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backend="$2"; shift 2 ;;
@@ -46,7 +50,8 @@ while [ $# -gt 0 ]; do
     --stack) use_stack=1; shift ;;
     --ha) use_stack=1; ha=1; shift ;;
     --sweep) sweep_on=1; shift ;;
-    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack [--ha]] [--sweep]" >&2; exit 2 ;;
+    --split-cpus) split=1; shift ;;
+    *) echo "usage: loadtest/run.sh [--backend postgres|sqlite] [--quick] [--stack [--ha]] [--sweep] [--split-cpus]" >&2; exit 2 ;;
   esac
 done
 case "$backend" in postgres|sqlite) ;; *) echo "--backend must be postgres or sqlite" >&2; exit 2 ;; esac
@@ -67,6 +72,18 @@ if [ "$quick" = 1 ]; then
   if [ -z "${SLOTS_BENCH_SWEEP:-}" ] && [ "$sweep_on" = 1 ]; then sweep="16 64"; fi
   sweep_duration=${SLOTS_BENCH_SWEEP_DURATION:-3}
   ceiling_seconds=${SLOTS_BENCH_CEILING_SECONDS:-1}   # 20 places: longer would book most of the seats it draws from
+fi
+# The CPU split: the stack on the lower half of the CPUs, the load's tools on the upper half (at least one each).
+stack_pin=() && gen_pin=() && split_text="shared: the generator, wrk and pgbench on the same $(nproc) CPUs as the stack"
+if [ "$split" = 1 ]; then
+  command -v taskset >/dev/null || { echo "--split-cpus needs taskset (util-linux)" >&2; exit 2; }
+  cpus=$(nproc)
+  [ "$cpus" -ge 2 ] || { echo "--split-cpus needs at least 2 CPUs" >&2; exit 2; }
+  stack_cpus=0 && [ "$cpus" -lt 4 ] || stack_cpus="0-$(( cpus / 2 - 1 ))"
+  gen_cpus=$(( cpus / 2 )) && [ "$cpus" -lt 4 ] || gen_cpus="$(( cpus / 2 ))-$(( cpus - 1 ))"
+  stack_pin=(taskset -c "$stack_cpus") && gen_pin=(taskset -c "$gen_cpus")
+  stack_parts="PostgreSQL, APIs" && [ "$use_stack" = 0 ] || stack_parts="PostgreSQL, APIs, HAProxy, RabbitMQ"
+  split_text="split: the stack ($stack_parts) on CPU $stack_cpus, the generator, wrk and pgbench on CPU $gen_cpus (taskset)"
 fi
 results="loadtest/results/$backend"
 rm -rf "$results" && mkdir -p "$results"
@@ -107,17 +124,21 @@ start_postgres() {
   "${as_pg[@]}" "$pg_bin/initdb" -D "$pg_data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
   local durable="-c fsync=on -c synchronous_commit=on"
   [ "${SLOTS_BENCH_PG_DURABLE:-1}" = 1 ] || durable="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_data" -w -t 60 -l "$work/pg.log" start -o \
+  "${stack_pin[@]}" "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$pg_data" -w -t 60 -l "$work/pg.log" start -o \
     "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=$work -c max_connections=400 -c shared_buffers=512MB $durable" >/dev/null
   "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE slots" >/dev/null
   db="Host=127.0.0.1;Port=$pg_port;Database=slots;Username=postgres;Maximum Pool Size=40;Timeout=5"
 }
 
 # start_api N WRITES_PER_WINDOW [NAME=VALUE…]: one API process on a free port, configured like the stack (environment
-# variables), with the staff key the waiting-room step uses and any further settings given.
+# variables), with the staff key the waiting-room step uses and any further settings given. Unlimited writes (the
+# throughput runs) set the adaptive concurrency limit out of the way too: those runs measure each path at a fixed
+# number of users, and a 429 there would only put a user to sleep; the stampedes run with the shipped limit.
 start_api() {
   local port; port=$(free_port)
-  env ASPNETCORE_URLS="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Production \
+  local limit=()
+  [ "$2" != 100000000 ] || limit=(Slots__ConcurrencyLimit__MinLimit=100000 Slots__ConcurrencyLimit__InitialLimit=100000 Slots__ConcurrencyLimit__MaxLimit=100000)
+  "${stack_pin[@]}" env ASPNETCORE_URLS="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Production \
   Slots__Storage__Provider="$([ "$backend" = postgres ] && echo Postgres || echo Sqlite)" \
   ConnectionStrings__Slots="$db" \
   Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
@@ -126,7 +147,7 @@ start_api() {
   Slots__Benchmark__Baseline=true \
   Slots__DemoData__WhenEmpty=false \
   Slots__RateLimits__WritesPerWindow="$2" Slots__RateLimits__ReadsPerWindow="$(( $2 * 10 ))" \
-  Logging__LogLevel__Default=Warning "${@:3}" \
+  Logging__LogLevel__Default=Warning "${limit[@]}" "${@:3}" \
     dotnet "$api_dll" >"$work/api-$1.log" 2>&1 &
   api_pids+=("$!")
   for _ in $(seq 1 120); do
@@ -163,12 +184,14 @@ stack_up() {
     Slots__Admin__Keys__bench__Key="$admin_key" Slots__Admin__Keys__bench__Role=admin
   if [ "$1" = unlimited ]; then
     export SLOTS_RATE_WRITES=100000000 SLOTS_RATE_READS=100000000 \
-      Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000
+      Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000 \
+      Slots__ConcurrencyLimit__MinLimit=100000 Slots__ConcurrencyLimit__InitialLimit=100000 Slots__ConcurrencyLimit__MaxLimit=100000
   else
-    unset SLOTS_RATE_WRITES SLOTS_RATE_READS Slots__RateLimits__WritesPerWindow Slots__RateLimits__ReadsPerWindow
+    unset SLOTS_RATE_WRITES SLOTS_RATE_READS Slots__RateLimits__WritesPerWindow Slots__RateLimits__ReadsPerWindow \
+      Slots__ConcurrencyLimit__MinLimit Slots__ConcurrencyLimit__InitialLimit Slots__ConcurrencyLimit__MaxLimit
   fi
   if [ "$ha" = 1 ]; then
-    ./slots stack up --ha >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
+    "${stack_pin[@]}" ./slots stack up --ha >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
     # The crowd through both HAProxy nodes; the tools reach the primary through haproxy1's PostgreSQL listener.
     target="http://127.0.0.1:$SLOTS_FRONT_PORT,http://127.0.0.1:$SLOTS_FRONT2_PORT"
     db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
@@ -179,7 +202,7 @@ stack_up() {
     proxy_log=(--proxy-log "$SLOTS_STACK_DIR/logs/haproxy1.log") && at_server=("${proxy_log[@]}")
     return
   fi
-  ./slots stack up >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
+  "${stack_pin[@]}" ./slots stack up >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
   target="http://127.0.0.1:$SLOTS_FRONT_PORT"
   db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
   pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
@@ -201,8 +224,8 @@ if [ "$use_stack" = 1 ]; then
   if [ "$ha" = 1 ]; then
     # Every port of the high-availability stack's own: free ones, and fixed ranges apart from ./slots stack's and the chaos soak's.
     export SLOTS_STACK_HA=1 SLOTS_FRONT2_PORT="$(free_port)" SLOTS_STATS2_PORT="$(free_port)" SLOTS_PG2_PORT="$(free_port)" \
-      SLOTS_HAPROXY_ADMIN_FIRST_PORT=57090 SLOTS_ETCD_FIRST_PORT=57000 SLOTS_PG_NODE_FIRST_PORT=57041 \
-      SLOTS_PATRONI_FIRST_PORT=57051 SLOTS_RABBIT_FIRST_PORT=57100 SLOTS_PEER_FIRST_PORT=57095
+      SLOTS_HAPROXY_ADMIN_FIRST_PORT=27090 SLOTS_ETCD_FIRST_PORT=27000 SLOTS_PG_NODE_FIRST_PORT=27041 \
+      SLOTS_PATRONI_FIRST_PORT=27051 SLOTS_RABBIT_FIRST_PORT=27100 SLOTS_PEER_FIRST_PORT=27095
   fi
   chmod 755 "$work"   # the stack keeps PostgreSQL's data inside it only where the postgres user can reach
   stack_up unlimited
@@ -220,12 +243,13 @@ else
 fi
 
 echo "== seeding"
-"$lt" seed --provider "$backend" --connection "$db" --places "$places" --json "$results/seed.json"
+lt=("${gen_pin[@]}" "$lt")   # every run of the generator on its side of the split (nothing when the CPUs are shared)
+"${lt[@]}" seed --provider "$backend" --connection "$db" --places "$places" --json "$results/seed.json"
 
 audit=(--audit-provider "$backend" --audit-connection "$db")
 # Every booking scenario starts on the seeded supply: what the one before booked, keyed and queued is
 # cleared (Slots.LoadTest reset), then a pause longer than the availability snapshot's age.
-fresh() { "$lt" reset --provider "$backend" --connection "$db"; sleep 1.5; }
+fresh() { "${lt[@]}" reset --provider "$backend" --connection "$db"; sleep 1.5; }
 # The crowd aims at 50 popular places and their first 7 days (80 %): enough seats that a 20 s run
 # measures booking rather than "slot full", with real races for the popular slots.
 # throughput SCENARIO USERS SECONDS JSON: a closed crowd on the scenario's endpoint, after a warm-up of the same
@@ -233,7 +257,7 @@ fresh() { "$lt" reset --provider "$backend" --connection "$db"; sleep 1.5; }
 # generator then puts the supply back as fresh does, so the measured run starts on the seeded supply.
 throughput() {
   if [ "$warmup" = 0 ] && [ "$1" != noop ]; then fresh; fi   # no warm-up: the reset comes first instead
-  "$lt" run --target "$target" --scenario "$1" --endpoint "$1" --flow reserve --mode closed --max-in-flight "$2" \
+  "${lt[@]}" run --target "$target" --scenario "$1" --endpoint "$1" --flow reserve --mode closed --max-in-flight "$2" \
     --duration "$3" --prime-seconds "$warmup" --hot-places 50 --hot-days 7 --seed 7 \
     "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$4"
 }
@@ -248,7 +272,7 @@ calibrate() {
     [ "$seconds" != 0 ] || continue
     pids=()
     for i in "${!urls[@]}"; do
-      wrk -t1 -c"$per" -d"${seconds}s" -s loadtest/calibration/noop.lua "${urls[$i]}/api/benchmark/noop" >"$work/wrk-$phase-$i.txt" 2>&1 &
+      "${gen_pin[@]}" wrk -t1 -c"$per" -d"${seconds}s" -s loadtest/calibration/noop.lua "${urls[$i]}/api/benchmark/noop" >"$work/wrk-$phase-$i.txt" 2>&1 &
       pids+=("$!")
     done
     for i in "${pids[@]}"; do wait "$i"; done   # not a bare wait: the API instances are this shell's children too
@@ -286,7 +310,7 @@ if [ "$backend" = postgres ]; then
         Username) export PGUSER="${pair#*=}" ;; Password) export PGPASSWORD="${pair#*=}" ;;
       esac
     done
-    PG_BIN="$pg_bin" loadtest/ceiling/ceiling.sh --seconds "$ceiling_seconds" --clients 16 --batch 32 --out "$results/ceiling.json"
+    PG_BIN="$pg_bin" "${gen_pin[@]}" loadtest/ceiling/ceiling.sh --seconds "$ceiling_seconds" --clients 16 --batch 32 --out "$results/ceiling.json"
   ) || echo "ceiling FAILED (see above)"
 fi
 
@@ -300,7 +324,7 @@ elif [ "$external" = 0 ]; then
   start_apis 30   # the shipped per-client limit: 30 writes per 10 s per address
 fi
 fresh
-"$lt" run --target "$target" --scenario stampede --endpoint reserve --flow spa --mode open \
+"${lt[@]}" run --target "$target" --scenario stampede --endpoint reserve --flow spa --mode open \
   --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 11 \
   "${watch[@]}" "${at_server[@]}" "${audit[@]}" --json "$results/stampede.json" || echo "stampede audit FAILED (see above)"
@@ -310,7 +334,7 @@ fresh
 # availability read: what the answers that are not bookings cost.
 echo "== sold-out stampede: the same step, everyone after one place's week"
 fresh
-"$lt" run --target "$target" --scenario soldout --endpoint reserve --flow spa --mode open \
+"${lt[@]}" run --target "$target" --scenario soldout --endpoint reserve --flow spa --mode open \
   --warmup-rate "$(jq -n "$capacity / 2")" --warmup-seconds 5 --capacity "$capacity" --step-factor "$step_factor" \
   --duration "$((duration + 5))" --max-in-flight 2000 --give-up 30 --seed 13 \
   --max-places 1 --hot-places 1 --hot-days 1 --hot-share 1 \
@@ -335,7 +359,7 @@ if [ "$external" = 0 ] && [ "$backend" = postgres ]; then
   done
   [ "$lag" = 0 ] || echo "   (the flush of earlier hot changes has not caught up: lag $lag s; going on)"
 fi
-"$lt" room --target "$target" --admin-key "$admin_key" --seats "$room_seats" --seed 19 \
+"${lt[@]}" room --target "$target" --admin-key "$admin_key" --seats "$room_seats" --seed 19 \
   "${watch[@]}" "${proxy_log[@]}" "${audit[@]}" --json "$results/room.json" || echo "waiting-room stampede FAILED (see above)"
 if [ "$room_jobs" = 1 ]; then
   stop_apis
@@ -343,7 +367,7 @@ if [ "$room_jobs" = 1 ]; then
 fi
 
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
-"$lt" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
+"${lt[@]}" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
   "${watch[@]}" "${proxy_log[@]}" --json "$results/availability.json"
 
 if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
@@ -355,10 +379,11 @@ fi
 
 {
   echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) memory, load average at the end $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick')$([ -n "$sweep" ] && echo " --sweep ($sweep users, $sweep_duration s)"); duration ${duration} s after a ${warmup} s warm-up, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
+  echo "Command: loadtest/run.sh --backend $backend$([ "$quick" = 1 ] && echo ' --quick')$([ -n "$sweep" ] && echo " --sweep ($sweep users, $sweep_duration s)")$([ "$split" = 1 ] && echo ' --split-cpus'); duration ${duration} s after a ${warmup} s warm-up, ${concurrency} users at a time, ${instances} API instance(s)$([ "$use_stack" = 1 ] && echo ' behind HAProxy (./slots stack)')$([ "$external" = 1 ] && [ "$use_stack" = 0 ] && echo ', external stack')."
+  echo "CPUs: $split_text."
   [ -f "$results/database-memory.json" ] && echo "PostgreSQL memory (PSS of server + backends): $(jq '.postgresPssMb' "$results/database-memory.json") MB."
   echo
-  "$lt" summarize --results "$results" --backend "$backend$([ "$use_stack" = 1 ] && echo ' behind HAProxy')"
+  "${lt[@]}" summarize --results "$results" --backend "$backend$([ "$use_stack" = 1 ] && echo ' behind HAProxy')"
 } > "$results/summary.md"
 echo
 cat "$results/summary.md"

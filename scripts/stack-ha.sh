@@ -9,15 +9,17 @@
 #                   lists both HAProxy nodes, their RabbitMQ one all three brokers
 # Why these settings, and what a confirmed booking survives in each state: docs/reliability.md.
 
-ETCD_FIRST_PORT="${SLOTS_ETCD_FIRST_PORT:-56800}"        # member n: client FIRST + 2(n-1), peer + 1
-PG_NODE_FIRST_PORT="${SLOTS_PG_NODE_FIRST_PORT:-55441}"  # pg n's postgres
-PATRONI_FIRST_PORT="${SLOTS_PATRONI_FIRST_PORT:-58008}"  # pg n's Patroni REST API
+# Every fixed port lies below Linux's ephemeral range (32768-60999), as the single stack's chaos ports do: a
+# node that is killed and restarted could otherwise find its port taken as a client's source port (eaddrinuse).
+ETCD_FIRST_PORT="${SLOTS_ETCD_FIRST_PORT:-26800}"        # member n: client FIRST + 2(n-1), peer + 1
+PG_NODE_FIRST_PORT="${SLOTS_PG_NODE_FIRST_PORT:-25441}"  # pg n's postgres
+PATRONI_FIRST_PORT="${SLOTS_PATRONI_FIRST_PORT:-28008}"  # pg n's Patroni REST API
 PG_NODES="${SLOTS_PG_NODES:-3}"                          # 2..3 (docs/reliability.md: why 3)
-RABBIT_FIRST_PORT="${SLOTS_RABBIT_FIRST_PORT:-56740}"    # node n: AMQP FIRST + 10(n-1), distribution + 1, management + 2
+RABBIT_FIRST_PORT="${SLOTS_RABBIT_FIRST_PORT:-26740}"    # node n: AMQP FIRST + 10(n-1), distribution + 1, management + 2
 FRONT2_PORT="${SLOTS_FRONT2_PORT:-$((FRONT_PORT + 1))}"
 STATS2_PORT="${SLOTS_STATS2_PORT:-$((STATS_PORT + 1))}"
 PG2_PORT="${SLOTS_PG2_PORT:-$((PG_PORT + 1))}"          # haproxy2's PostgreSQL listener (haproxy1's is PG_PORT)
-PEER_FIRST_PORT="${SLOTS_PEER_FIRST_PORT:-56790}"        # haproxy n meets its peer on FIRST + n - 1
+PEER_FIRST_PORT="${SLOTS_PEER_FIRST_PORT:-26790}"        # haproxy n meets its peer on FIRST + n - 1
 ADMIN_FIRST_PORT="${SLOTS_HAPROXY_ADMIN_FIRST_PORT:-$((STATS_PORT + 2))}"  # haproxy n's runtime API
 
 if [ "$PG_NODES" -lt 2 ] || [ "$PG_NODES" -gt 3 ]; then

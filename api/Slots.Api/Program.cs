@@ -24,6 +24,7 @@ builder.AddAdminAuth();      // API keys for machines (load tests, ops scripts)
 builder.AddStaffAuth();      // staff tokens from the site's OpenID provider, roles per place
 builder.AddWaitingRoomTokens(); // signed waiting-room tokens: no start without the key
 builder.AddRateLimits();     // second line behind HAProxy
+builder.AddConcurrencyLimit(); // in flight on the booking path follows measured latency; the rest hears 429 at once
 builder.AddHealthProbes();   // live and ready probes
 builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
 builder.AddSlotsMetrics();   // the Slots.* meters at /metrics (loopback or staff key)
@@ -44,6 +45,7 @@ app.UseFrontend();
 app.UseAuthentication();
 app.UseAuthorization();
 app.UseRateLimiter();
+app.UseConcurrencyLimit();
 
 app.MapOpenApi();
 app.MapApiReference();  // /scalar: the reference page drawn from the document

@@ -23,6 +23,9 @@ public sealed partial class SmsConsumer(
     IOptions<SmsOptions> options,
     ILogger<SmsConsumer> logger) : BackgroundService
 {
+    /// <summary>How long a dropped connection to a broker that stopped answering may take to close.</summary>
+    private static readonly TimeSpan AbortTimeout = TimeSpan.FromSeconds(1);
+
     private readonly TaskCompletionSource _consuming = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Completes once the consumer is subscribed for the first time.</summary>
@@ -75,15 +78,18 @@ public sealed partial class SmsConsumer(
         publisher.ChannelShutdownAsync += (_, _) => { closed.TrySetResult(); return Task.CompletedTask; };
 
         var consumer = new AsyncEventingBasicConsumer(channel);
-        consumer.ReceivedAsync += (_, delivered) => HandleAsync(channel, publisher, delivered, stoppingToken);
+        consumer.ReceivedAsync += (_, delivered) => HandleAsync(channel, publisher, delivered, closed, stoppingToken);
         await channel.BasicConsumeAsync(broker.WorkQueue, autoAck: false, consumer, stoppingToken);
         LogConsuming(logger, broker.WorkQueue, prefetch);
         _consuming.TrySetResult();
         await closed.Task.WaitAsync(stoppingToken);
         LogConnectionLost(logger);
+        // Aborted, not closed, before the disposal: a node that froze never answers a close, and the
+        // messages this consumer holds unacked go back to the queue only once its connection is gone.
+        await connection.AbortAsync(AbortTimeout);
     }
 
-    private async Task HandleAsync(IChannel channel, IChannel publisher, BasicDeliverEventArgs delivered, CancellationToken stoppingToken)
+    private async Task HandleAsync(IChannel channel, IChannel publisher, BasicDeliverEventArgs delivered, TaskCompletionSource closed, CancellationToken stoppingToken)
     {
         var attempt = SmsBroker.TryOf(delivered.BasicProperties);
         var message = SmsBroker.Read(delivered.Body);
@@ -135,6 +141,14 @@ public sealed partial class SmsConsumer(
             // The channel went away mid-message: unacked, so the broker hands it out again.
             LogUnacked(logger, message?.Id ?? 0, ex.GetType().Name);
         }
+        catch (TimeoutException ex)
+        {
+            // No confirm for a move within ConfirmTimeout: the node froze or lost the queue's leader with the
+            // socket still up, and would hold this message unacked for as long as the connection lives. Drop
+            // the connection: the broker hands the message out again, and the consumer reconnects.
+            LogUnacked(logger, message?.Id ?? 0, ex.Message);
+            closed.TrySetResult();
+        }
     }
 
     private async Task RetryOrGiveUpAsync(IChannel publisher, BasicDeliverEventArgs delivered, long id, int attempt, Exception ex)
@@ -153,11 +167,15 @@ public sealed partial class SmsConsumer(
         LogRetrying(logger, id, attempt, error, wait.TotalSeconds);
     }
 
-    /// <summary>Publishes a copy (same body and message id) and waits for the broker's confirm.</summary>
-    private static async Task MoveAsync(IChannel publisher, BasicDeliverEventArgs delivered, string queue, int attempt, string error)
+    /// <summary>
+    /// Publishes a copy (same body and message id) and waits for the broker's confirm, for at most
+    /// Slots:Sms:ConfirmTimeout: the client waits for a confirm without end, as the relay's wave would.
+    /// </summary>
+    private Task MoveAsync(IChannel publisher, BasicDeliverEventArgs delivered, string queue, int attempt, string error)
     {
         var properties = SmsBroker.Properties(delivered.BasicProperties.MessageId ?? "", delivered.BasicProperties.Type, attempt, error);
-        await publisher.BasicPublishAsync("", queue, mandatory: true, properties, delivered.Body, CancellationToken.None);
+        return Confirms.WithinAsync(ct => publisher.BasicPublishAsync("", queue, mandatory: true, properties, delivered.Body, ct),
+            broker.ConfirmTimeout, clock, $"the broker did not confirm a move to {queue}");
     }
 
     [LoggerMessage(EventId = 5020, Level = LogLevel.Information, Message = "SMS consumer reading {Queue} with prefetch {Prefetch}")]

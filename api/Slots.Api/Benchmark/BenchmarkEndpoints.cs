@@ -45,7 +45,8 @@ internal static class BenchmarkEndpoints
         var group = app.MapGroup("/api/benchmark")
             .WithTags("Benchmark")
             .ExcludeFromDescription()
-            .RequireRateLimiting(RateLimits.Writes);
+            .RequireRateLimiting(RateLimits.Writes)
+            .RequireConcurrencyLimit();
         group.MapPost("/noop", Noop).WithName("BenchmarkNoop").WithJsonBody<ReserveRequest>();
         group.MapPost("/reservations", (JsonBody<ReserveRequest> body, HttpContext http, ReservationRequests requests, PlaceDirectory places,
                 TimeProvider clock, IOptions<WindowOptions> window, EfDialect dialect, CancellationToken ct) =>

@@ -71,7 +71,7 @@ internal static class ProblemTypes
     public static readonly ProblemType RateLimited = new("rate-limited", 429,
         "the client address is over its budget (the API's limiter, or HAProxy's in front)", RetryAfter: true);
     public static readonly ProblemType Overloaded = new("overloaded", 429,
-        "HAProxy in front turned the request away at once because too many already wait", RetryAfter: true);
+        "turned away at once because the server is at capacity: the booking path's adaptive limit of requests in flight (`Slots:ConcurrencyLimit`) is reached, or too many already wait in HAProxy's queue", RetryAfter: true);
     public static readonly ProblemType DatabaseUnavailable = new("database-unavailable", 503,
         "the database does not answer; nothing was half-written", RetryAfter: true);
     public static readonly ProblemType ServiceBusy = new("service-busy", 503,

@@ -11,7 +11,7 @@ namespace Slots.Api.Reservations;
 internal static class ReservationMetrics
 {
     public static RouteHandlerBuilder WithReservationMetrics(this RouteHandlerBuilder endpoint, string operation, string success) =>
-        endpoint.AddEndpointFilter(async (context, next) =>
+        endpoint.WithMetadata(new ReservationOperation(operation)).AddEndpointFilter(async (context, next) =>
         {
             var metrics = context.HttpContext.RequestServices.GetRequiredService<ApiMetrics>();
             var started = Stopwatch.GetTimestamp();

@@ -15,6 +15,7 @@ internal static class ReservationsEndpoints
             .WithTags("Reservations")
             .PersonalData()
             .RequireRateLimiting(RateLimits.Writes)
+            .RequireConcurrencyLimit()
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.ValidationFailed]);
         group.MapPost("/", Reserve).WithName("Reserve")
             .WithReservationMetrics("reserve", "reserved")

@@ -78,7 +78,8 @@ public static class Summary
             var limited = stampede.Latency.TryGetValue("reserve 429", out var l429) ? l429 : LatencyStats.Empty;
             md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0); " +
                 $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
-                $"users the generator could not start: {stampede.Users.NotStarted}");
+                $"users the generator could not start: {stampede.Users.NotStarted}; " +
+                $"at the server{(stampede.Server is { } at ? $" ({at.Source})" : "")}, p99 ms of 201 / 409 / 429: {AtServer(stampede.Server)}");
         }
         if (soldOut is not null)
         {
@@ -131,7 +132,7 @@ public static class Summary
             $"CPU cores API / DB / proxy / generator {Cpu(r.Processes)}");
     }
 
-    /// <summary>p99 at the server of bookings, slot-full and 429 answers ("—" where none or not watched); 429s answered by HAProxy itself count.</summary>
+    /// <summary>p99 at the server of bookings, slot-full and 429 answers ("—" where none or not watched); 429s answered by HAProxy itself, and the API's overloaded ones, count.</summary>
     public static string AtServer(ServerLatency? server)
     {
         if (server is null)
@@ -144,7 +145,7 @@ public static class Summary
             return stats.Count == 0 ? "—" : stats.Max(s => s.P99).ToString("0.0", CultureInfo.InvariantCulture);
         }
         // HAProxy names answers by status; the API's histogram by outcome.
-        return $"{P99("reserve 201", "reserve 204", "reserve reserved")} / {P99("reserve 409", "reserve slot-full")} / {P99("reserve 429", "reserve 429 at the proxy")}";
+        return $"{P99("reserve 201", "reserve 204", "reserve reserved")} / {P99("reserve 409", "reserve slot-full")} / {P99("reserve 429", "reserve 429 at the proxy", "reserve overloaded")}";
     }
 
     private static LatencyStats Ok(RunReport r) =>
