@@ -27,6 +27,11 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
             // Tests fire hundreds of requests from one address; the limiter has tests of its own.
             ["Slots:RateLimits:WritesPerWindow"] = "100000",
             ["Slots:RateLimits:ReadsPerWindow"] = "100000",
+            // The races of the contract suites (200 racers, 50 repeats of one key) test the stores, not
+            // admission: the adaptive limit has tests of its own (Capacity/).
+            ["Slots:ConcurrencyLimit:MinLimit"] = "100000",
+            ["Slots:ConcurrencyLimit:InitialLimit"] = "100000",
+            ["Slots:ConcurrencyLimit:MaxLimit"] = "100000",
         };
         foreach (var (key, value) in backend)
         {
