@@ -1,5 +1,6 @@
 using Slots;
 using Slots.Api.Admin;
+using Slots.Api.Admission;
 using Slots.Api.Benchmark;
 using Slots.Api.Finders;
 using Slots.Api.Hosting;
@@ -7,7 +8,6 @@ using Slots.Api.Places;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
 using Slots.Api.WaitingList;
-using Slots.Api.WaitingRoom;
 using Slots.Health;
 using Slots.Hosting;
 using Slots.Hosting.Metrics;
@@ -22,7 +22,7 @@ builder.AddHttpApi();        // JSON, problem details, OpenAPI, proxies
 builder.AddWebSecurity();    // no Server banner, CORS only for configured origins
 builder.AddAdminAuth();      // API keys for machines (load tests, ops scripts)
 builder.AddStaffAuth();      // staff tokens from the site's OpenID provider, roles per place
-builder.AddWaitingRoomTokens(); // signed waiting-room tokens: no start without the key
+builder.AddAdmissionTokens(); // signed waiting-room tokens: no start without the key
 builder.AddRateLimits();     // second line behind HAProxy
 builder.AddConcurrencyLimit(); // in flight on the booking path follows measured latency; the rest hears 429 at once
 builder.AddHealthProbes();   // live and ready probes
@@ -54,7 +54,7 @@ app.MapSlotsMetrics();
 app.MapPlaces();
 app.MapReservations();
 app.MapAdmin();
-app.MapWaitingRoom();    // openings, joins, status; the booking gate sits in MapReservations
+app.MapAdmission();    // openings, joins, status; the booking gate sits in MapReservations
 app.MapOpenings();
 app.MapWaitingList();    // a place's waiting list: join, position, claim a held seat, leave
 app.MapVaccineFinders(); // /fhir/$bulk-publish and its NDJSON files, for vaccine finders

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Persons;
 using Slots.Places;
@@ -8,7 +9,6 @@ using Slots.Reservations;
 using Slots.Retention;
 using Slots.Staff;
 using Slots.WaitingList;
-using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots;
@@ -51,7 +51,7 @@ public static class DomainRegistration
             .Validate(o => o.Every >= TimeSpan.FromSeconds(1), $"{RetentionOptions.Section}:Every must be at least 1 s")
             .ValidateOnStart();
         builder.Services.AddScoped<PersonalDataRetention>();
-        builder.AddWaitingRooms();
+        builder.AddAdmission();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();
         builder.Services.AddScoped<DemoData>();
@@ -62,26 +62,26 @@ public static class DomainRegistration
     /// The waiting room. Its signing key has a development default only in Development and the test
     /// fixtures (environment Testing); anywhere else a host that issues tokens refuses to start without one.
     /// </summary>
-    private static void AddWaitingRooms(this IHostApplicationBuilder builder)
+    private static void AddAdmission(this IHostApplicationBuilder builder)
     {
         var developmentKey = builder.Environment.IsDevelopment() || builder.Environment.IsEnvironment("Testing");
-        builder.Services.AddOptions<WaitingRoomOptions>().BindConfiguration(WaitingRoomOptions.Section)
+        builder.Services.AddOptions<AdmissionOptions>().BindConfiguration(AdmissionOptions.Section)
             .PostConfigure(o =>
             {
                 if (developmentKey && string.IsNullOrEmpty(o.SigningKey))
                 {
-                    o.SigningKey = WaitingRoomOptions.DevelopmentKey;
+                    o.SigningKey = AdmissionOptions.DevelopmentKey;
                 }
             })
             .Validate(o => o.ViewRefresh >= TimeSpan.FromMilliseconds(50) && o.ViewRefresh <= TimeSpan.FromSeconds(5),
-                $"{WaitingRoomOptions.Section}:ViewRefresh must be 50 ms..5 s")
-            .Validate(o => o.AdvanceEvery >= TimeSpan.FromMilliseconds(100), $"{WaitingRoomOptions.Section}:AdvanceEvery must be at least 100 ms");
+                $"{AdmissionOptions.Section}:ViewRefresh must be 50 ms..5 s")
+            .Validate(o => o.AdvanceEvery >= TimeSpan.FromMilliseconds(100), $"{AdmissionOptions.Section}:AdvanceEvery must be at least 100 ms");
         builder.Services.AddMetrics();
-        builder.Services.AddSingleton<WaitingRoomMetrics>();
-        builder.Services.AddSingleton<WaitingRoomTokens>();
-        builder.Services.AddSingleton<WaitingRoomView>();
+        builder.Services.AddSingleton<AdmissionMetrics>();
+        builder.Services.AddSingleton<AdmissionTokens>();
+        builder.Services.AddSingleton<AdmissionView>();
         builder.Services.AddSingleton<JoinBatcher>();
-        builder.Services.AddSingleton<WaitingRoomService>();
+        builder.Services.AddSingleton<AdmissionService>();
         builder.Services.AddSingleton<ServingCounter>();
     }
 }

@@ -2,12 +2,12 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Quartz;
+using Slots.Admission;
 using Slots.Retention;
 using Slots.Scheduling;
 using Slots.Sms;
 using Slots.Storage;
 using Slots.WaitingList;
-using Slots.WaitingRoom;
 
 namespace Slots.Hosting;
 
@@ -42,7 +42,7 @@ public static class SchedulingRegistration
         // The SMS outbox relay (and, with RabbitMQ, the SMS consumer) runs wherever the jobs run.
         builder.AddSlotsSms();
         var sms = builder.Configuration.GetSection(SmsOptions.Section).Get<SmsOptions>() ?? new SmsOptions();
-        var rooms = builder.Configuration.GetSection(WaitingRoomOptions.Section).Get<WaitingRoomOptions>() ?? new WaitingRoomOptions();
+        var rooms = builder.Configuration.GetSection(AdmissionOptions.Section).Get<AdmissionOptions>() ?? new AdmissionOptions();
         var waitingList = builder.Configuration.GetSection(WaitingListOptions.Section).Get<WaitingListOptions>() ?? new WaitingListOptions();
         var retention = builder.Configuration.GetSection(RetentionOptions.Section).Get<RetentionOptions>() ?? new RetentionOptions();
         builder.AddQuartz(q =>

@@ -4,13 +4,13 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Npgsql;
 using Quartz;
+using Slots.Admission;
 using Slots.Reservations;
 using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage.Ef;
 using Slots.Storage.Postgres.Staff;
 using Slots.WaitingList;
-using Slots.WaitingRoom;
 
 namespace Slots.Storage.Postgres;
 
@@ -36,7 +36,7 @@ public sealed class PostgresBackend : StorageBackend
         builder.Services.AddSingleton<PostgresBatcher>();
         builder.Services.AddSingleton<IReservationStore, PostgresReservationStore>();
         builder.Services.AddSingleton<ISmsStore, PostgresSmsStore>();
-        builder.Services.AddSingleton<IWaitingRoomStore, PostgresWaitingRoomStore>();
+        builder.Services.AddSingleton<IAdmissionStore, PostgresAdmissionStore>();
         builder.Services.AddSingleton<IStaffStore, PostgresStaffStore>();
         builder.Services.AddSingleton<IWaitingListStore, Slots.Storage.Postgres.WaitingList.PostgresWaitingListStore>();
         builder.Services.AddSingleton<ISchemaMigrator, PostgresSchema>();

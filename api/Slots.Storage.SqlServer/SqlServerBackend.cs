@@ -3,6 +3,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Quartz;
+using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Idempotency;
 using Slots.Reminders;
@@ -14,7 +15,6 @@ using Slots.Staff;
 using Slots.Storage.Ef;
 using Slots.Storage.Ef.Retention;
 using Slots.WaitingList;
-using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots.Storage.SqlServer;
@@ -63,7 +63,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IIdempotencyPurge>(sp => sp.GetRequiredService<SqlServerWindowSync>());
         builder.Services.AddSingleton<ISmsStore, SqlServerSmsStore>();
         // The waiting room's counters beside the hot tables (sql/050-057).
-        builder.Services.AddSingleton<IWaitingRoomStore, SqlServerWaitingRoomStore>();
+        builder.Services.AddSingleton<IAdmissionStore, SqlServerAdmissionStore>();
         // The site's day: roster and trail through SqlClient, the check-in in the native dbo.staff_check_in (sql/060-063).
         builder.Services.AddSingleton<IStaffStore, SqlServerStaffStore>();
         // Day-before reminders (sql/070).

@@ -1,10 +1,10 @@
 using System.Data;
 using Microsoft.Data.SqlClient;
+using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Staff;
-using Slots.WaitingRoom;
 
 namespace Slots.Storage.SqlServer;
 
@@ -15,7 +15,7 @@ public static partial class SqlServerCommands
     public const int PersonHashSize = 64, BookingKeySize = 120, ShuffleKeySize = 32;
 
     /// <summary>dbo.waiting_room_join: the persons as dbo.waiting_room_persons rows in order; answers (ticket, is_new) per row, or none.</summary>
-    public static SqlCommand WaitingRoomJoin(long openingId, IReadOnlyList<string> personKeys, DateTimeOffset now, byte[] shuffleKey)
+    public static SqlCommand AdmissionJoin(long openingId, IReadOnlyList<string> personKeys, DateTimeOffset now, byte[] shuffleKey)
     {
         var proc = Proc("dbo.waiting_room_join");
         Add(proc, "@opening_id", SqlDbType.BigInt, 0, openingId);
@@ -35,7 +35,7 @@ public static partial class SqlServerCommands
     }
 
     /// <summary>dbo.waiting_room_step: one guarded step of the serving counter; answers one row (moved).</summary>
-    public static SqlCommand WaitingRoomStep(CounterStep step)
+    public static SqlCommand AdmissionStep(CounterStep step)
     {
         var proc = Proc("dbo.waiting_room_step");
         Add(proc, "@opening_id", SqlDbType.BigInt, 0, step.OpeningId);
@@ -49,7 +49,7 @@ public static partial class SqlServerCommands
     }
 
     /// <summary>dbo.waiting_room_claim: a booking takes an admission; answers one row (ours).</summary>
-    public static SqlCommand WaitingRoomClaim(AdmissionClaim claim)
+    public static SqlCommand AdmissionClaim(AdmissionClaim claim)
     {
         var proc = Proc("dbo.waiting_room_claim");
         Add(proc, "@opening_id", SqlDbType.BigInt, 0, claim.OpeningId);

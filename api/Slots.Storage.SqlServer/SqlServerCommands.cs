@@ -1,10 +1,10 @@
 using System.Data;
 using Microsoft.Data.SqlClient;
+using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Staff;
-using Slots.WaitingRoom;
 
 namespace Slots.Storage.SqlServer;
 

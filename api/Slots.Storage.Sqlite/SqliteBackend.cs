@@ -3,13 +3,13 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Slots.Admission;
 using Slots.Reservations;
 using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage.Ef;
 using Slots.Storage.Sqlite.Staff;
 using Slots.WaitingList;
-using Slots.WaitingRoom;
 
 namespace Slots.Storage.Sqlite;
 
@@ -38,7 +38,7 @@ public sealed class SqliteBackend : StorageBackend
         services.AddSingleton(sp => new SqliteWriter(connectionString, options.MaxBatch, sp.GetRequiredService<ILogger<SqliteWriter>>()));
         services.AddSingleton<IReservationStore, SqliteReservationStore>();
         services.AddSingleton<ISmsStore, SqliteSmsStore>();
-        services.AddSingleton<IWaitingRoomStore, SqliteWaitingRoomStore>();
+        services.AddSingleton<IAdmissionStore, SqliteAdmissionStore>();
         services.AddSingleton<IStaffStore, SqliteStaffStore>();
         services.AddSingleton<IWaitingListStore, Slots.Storage.Sqlite.WaitingList.SqliteWaitingListStore>();
         services.AddSingleton<ISchemaMigrator>(new SqliteMigrator(connectionString));

@@ -191,7 +191,7 @@ internal static class Cli
             return Fail(args.Errors);
         }
         await server.StartAsync(ct);
-        var report = await WaitingRoomAsync(options, audit, pids, ct);
+        var report = await AdmissionAsync(options, audit, pids, ct);
         report = report with { Server = await server.StopAsync(ct) };
         Console.Write(report.ToTable());
         Write(json, report);
@@ -199,7 +199,7 @@ internal static class Cli
     }
 
     /// <summary>The waiting-room stampede end to end: scene, crowd (with CPU samples), checks, audit. Public to the smoke test.</summary>
-    public static async Task<RoomReport> WaitingRoomAsync(RoomOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
+    public static async Task<RoomReport> AdmissionAsync(RoomOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
     {
         using var sources = new SourceAddresses(options.Sources, Math.Max(2, (options.MaxInFlight / options.Sources) + 2), TimeSpan.FromSeconds(5));
         var run = await new RoomStampede(options).RunAsync(sources, pids, ct);

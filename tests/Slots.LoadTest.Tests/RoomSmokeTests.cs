@@ -39,7 +39,7 @@ public sealed class RoomSmokeTests
             Seed = 5,
         };
 
-        var report = await Cli.WaitingRoomAsync(options, (Provider.Sqlite, host.ConnectionString), [], TestContext.Current.CancellationToken);
+        var report = await Cli.AdmissionAsync(options, (Provider.Sqlite, host.ConnectionString), [], TestContext.Current.CancellationToken);
 
         TestContext.Current.TestOutputHelper?.WriteLine(report.ToTable());
         Assert.True(report.Passed, report.ToTable());

@@ -107,7 +107,7 @@ internal static class ContractMetadata
             .Header("Slots-National-Id", false, "The national id of the person the reservation is for. Send it or Slots-Phone.", 1, 40, Patterns.NationalId);
 
     /// <summary>The waiting-room token a booking into a place inside an open opening needs.</summary>
-    public static TBuilder WaitingRoomToken<TBuilder>(this TBuilder builder) where TBuilder : IEndpointConventionBuilder =>
+    public static TBuilder AdmissionToken<TBuilder>(this TBuilder builder) where TBuilder : IEndpointConventionBuilder =>
         builder.Header("Waiting-Room-Token", false,
             "Needed only while the place is inside an open waiting-room opening: the token of a join that the status answers admitted for.");
 }

@@ -40,14 +40,14 @@ internal static class ProblemTypes
     public static readonly ProblemType ReservationStarted = new("reservation-started", 409, "the reservation's slot has begun; it can't be changed");
     public static readonly ProblemType RescheduleAcrossWindow = new("reschedule-across-window", 409,
         "a move between a day inside the hot window and one beyond it; cancel and book again");
-    public static readonly ProblemType WaitingRoomRequired = new("waiting-room-required", 403,
+    public static readonly ProblemType AdmissionRequired = new("waiting-room-required", 403,
         "the place is in an open waiting-room opening and the request has no valid `Waiting-Room-Token` for it; `openingId` names the opening to join");
-    public static readonly ProblemType WaitingRoomNotAdmitted = new("waiting-room-not-admitted", 403,
+    public static readonly ProblemType NotYetAdmitted = new("waiting-room-not-admitted", 403,
         "the token's turn has not come yet (or the scope has no free seat now); `room` says where it stands, `Retry-After` when to ask again", RetryAfter: true);
-    public static readonly ProblemType WaitingRoomAdmissionExpired = new("waiting-room-admission-expired", 403, "the token was admitted, and its time to book has passed");
-    public static readonly ProblemType WaitingRoomAdmissionUsed = new("waiting-room-admission-used", 409,
+    public static readonly ProblemType AdmissionExpired = new("waiting-room-admission-expired", 403, "the token was admitted, and its time to book has passed");
+    public static readonly ProblemType AdmissionUsed = new("waiting-room-admission-used", 409,
         "another booking already used this token's admission (one booking per admission)");
-    public static readonly ProblemType WaitingRoomTokenInvalid = new("waiting-room-token-invalid", 401,
+    public static readonly ProblemType AdmissionTokenInvalid = new("waiting-room-token-invalid", 401,
         "the `Waiting-Room-Token` is missing, malformed, not signed by this deployment, or past its lifetime; join again");
     public static readonly ProblemType OpeningNotFound = new("opening-not-found", 404, "no waiting-room opening with that id");
     public static readonly ProblemType OpeningClosed = new("opening-closed", 409, "the opening is closed: booking in its scope works without a waiting room");
@@ -90,7 +90,7 @@ internal static class ProblemTypes
         ValidationFailed, BadRequest, NotFound, MethodNotAllowed, UnsupportedMediaType, BodyTooLarge, HeadersTooLarge,
         UnknownPlace, UnknownSlot, SlotFull, SlotStarted, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
-        WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed, WaitingRoomTokenInvalid,
+        AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
         OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden,
         CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,
         SeatsFree, WaitingListJoined, WaitingListEntryNotFound, OfferNotFound, OfferExpired,
@@ -98,7 +98,7 @@ internal static class ProblemTypes
     ];
 
     /// <summary>What a booking into a place inside an open waiting-room opening can meet at its gate.</summary>
-    public static readonly ProblemType[] WaitingRoomGate = [WaitingRoomRequired, WaitingRoomNotAdmitted, WaitingRoomAdmissionExpired, WaitingRoomAdmissionUsed];
+    public static readonly ProblemType[] AdmissionGate = [AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed];
 
     /// <summary>What any operation can meet under load or failure: limits (the API's or HAProxy's), a lost database, a bug.</summary>
     public static readonly ProblemType[] Shedding = [RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, InternalError];

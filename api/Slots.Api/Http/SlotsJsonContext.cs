@@ -2,12 +2,12 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using Microsoft.AspNetCore.Mvc;
 using Slots.Api.Admin;
+using Slots.Api.Admission;
 using Slots.Api.Finders;
 using Slots.Api.Places;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
 using Slots.Api.WaitingList;
-using Slots.Api.WaitingRoom;
 
 namespace Slots.Api.Http;
 

@@ -1,8 +1,8 @@
 using Microsoft.AspNetCore.Http.HttpResults;
-using Slots.Api.WaitingRoom;
+using Slots.Admission;
+using Slots.Api.Admission;
 using Slots.Places;
 using Slots.Reservations;
-using Slots.WaitingRoom;
 
 namespace Slots.Api.Reservations;
 
@@ -27,14 +27,14 @@ internal static class ReservationsEndpoints
             .Header(ReservationRequests.IdempotencyHeader, true,
                 "A new random value (e.g. a UUID) per booking, the same on every retry of it: 8 to 100 letters, digits or - _ . :", 8, 100,
                 Patterns.IdempotencyKey)
-            .WaitingRoomToken()
+            .AdmissionToken()
             .Location()
             .ResponseHeader(StatusCodes.Status201Created, ReservationProblems.ReplayedHeader,
                 "true when this answers a retry: the booking was made by the first request with this Idempotency-Key (problems of a replay carry it too).",
                 required: false)
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull, ProblemTypes.AlreadyBooked,
                 ProblemTypes.SlotStarted, ProblemTypes.RequestInProgress, ProblemTypes.IdempotencyKeyReused)
-            .Problems(ProblemTypes.WaitingRoomGate);
+            .Problems(ProblemTypes.AdmissionGate);
         group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
             .WithReservationMetrics("find", "found")
             .WithSummary("Look a reservation up")
@@ -59,15 +59,15 @@ internal static class ReservationsEndpoints
                 + "when the new slot is full the reservation stays as it was.")
             .ContactProof()
             .Problems(ProblemTypes.WrongProofLimit)
-            .WaitingRoomToken()
+            .AdmissionToken()
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull,
                 ProblemTypes.SlotStarted, ProblemTypes.ReservationStarted, ProblemTypes.RescheduleAcrossWindow)
-            .Problems(ProblemTypes.WaitingRoomGate);
+            .Problems(ProblemTypes.AdmissionGate);
         return app;
     }
 
     public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reserve(
-        JsonBody<ReserveRequest> body, HttpContext http, ReservationService reservations, ReservationRequests requests, WaitingRoomService room,
+        JsonBody<ReserveRequest> body, HttpContext http, ReservationService reservations, ReservationRequests requests, AdmissionService room,
         CancellationToken ct)
     {
         var v = new Validation();
@@ -76,10 +76,10 @@ internal static class ReservationsEndpoints
         {
             return v.ToProblem();
         }
-        var pass = await room.EnterAsync(booking.Slot.PlaceId, http.Request.Headers[WaitingRoomProblems.TokenHeader], key, ct);
+        var pass = await room.EnterAsync(booking.Slot.PlaceId, http.Request.Headers[AdmissionProblems.TokenHeader], key, ct);
         if (!pass.Passes)
         {
-            return WaitingRoomProblems.Refused(pass, http.Response);
+            return AdmissionProblems.Refused(pass, http.Response);
         }
         var answer = await reservations.ReserveAsync(booking, key, ct);
         await room.LeaveAsync(pass, answer.Status);
@@ -155,7 +155,7 @@ internal static class ReservationsEndpoints
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reschedule(
         string code, JsonBody<RescheduleRequest> body, HttpContext http, ReservationService reservations, ReservationRequests requests,
-        WaitingRoomService room, WrongProofs wrongProofs, CancellationToken ct)
+        AdmissionService room, WrongProofs wrongProofs, CancellationToken ct)
     {
         var v = new Validation();
         var proof = requests.Proof(http.Request, v);
@@ -173,10 +173,10 @@ internal static class ReservationsEndpoints
             return ReservationProblems.WrongProofLimit(wait, http.Response);
         }
         // The admission is held under the reservation's code: a retried move passes again, another booking does not.
-        var pass = await room.EnterAsync(target!.Value.PlaceId, http.Request.Headers[WaitingRoomProblems.TokenHeader], "move:" + normalized, ct);
+        var pass = await room.EnterAsync(target!.Value.PlaceId, http.Request.Headers[AdmissionProblems.TokenHeader], "move:" + normalized, ct);
         if (!pass.Passes)
         {
-            return WaitingRoomProblems.Refused(pass, http.Response);
+            return AdmissionProblems.Refused(pass, http.Response);
         }
         var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target.Value, ct);
         if (answer.Status == RescheduleStatus.NotFound && proof.Value.UnderPreviousKey is { } previous)

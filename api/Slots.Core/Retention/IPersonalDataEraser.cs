@@ -1,9 +1,9 @@
 namespace Slots.Retention;
 
 /// <summary>What one erasure run did, by kind of row.</summary>
-public sealed record ErasedRows(int Reservations, int Outbox, int WaitingList, int Persons, int WaitingRoomJoins)
+public sealed record ErasedRows(int Reservations, int Outbox, int WaitingList, int Persons, int AdmissionJoins)
 {
-    public int Total => Reservations + Outbox + WaitingList + Persons + WaitingRoomJoins;
+    public int Total => Reservations + Outbox + WaitingList + Persons + AdmissionJoins;
 }
 
 /// <summary>

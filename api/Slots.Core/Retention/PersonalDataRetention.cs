@@ -18,7 +18,7 @@ public sealed partial class PersonalDataRetention(IPersonalDataEraser eraser, IO
         var erased = await eraser.EraseAsync(daysBefore, now.AddDays(-days), now, ct);
         if (erased.Total > 0)
         {
-            Erased(logger, erased.Reservations, erased.Outbox, erased.WaitingList, erased.Persons, erased.WaitingRoomJoins, daysBefore);
+            Erased(logger, erased.Reservations, erased.Outbox, erased.WaitingList, erased.Persons, erased.AdmissionJoins, daysBefore);
         }
         return erased;
     }

@@ -1,11 +1,11 @@
 using Quartz;
+using Slots.Admission;
 using Slots.Idempotency;
 using Slots.Reminders;
 using Slots.Retention;
 using Slots.Sms;
 using Slots.Staff;
 using Slots.WaitingList;
-using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots.Scheduling;
@@ -14,7 +14,7 @@ namespace Slots.Scheduling;
 public static class SlotsJobs
 {
     /// <summary>Every Slots job with its trigger: the window jobs, the idempotency purge, the personal data's erasure, the SMS outbox relay and the waiting rooms' counters.</summary>
-    public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms, WaitingRoomOptions rooms,
+    public static IQuartzBuilder AddSlotsJobs(this IQuartzBuilder q, SchedulerOptions options, SmsOptions sms, AdmissionOptions rooms,
         WaitingListOptions waitingList, RetentionOptions retention)
     {
         q.AddSlotsJob<AdvanceWindowJob>(AdvanceWindowJob.JobName, options.AdvanceEvery, SimpleTriggerMisfireInstruction.FireNow);
@@ -28,7 +28,7 @@ public static class SlotsJobs
         q.AddSlotsJob<QueueRemindersJob>(QueueRemindersJob.JobName, options.RemindersEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<ResumeBlockCancelsJob>(ResumeBlockCancelsJob.JobName, options.ResumeBlockCancelsEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         q.AddSlotsJob<ErasePersonalDataJob>(ErasePersonalDataJob.JobName, retention.Every, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
-        q.AddSlotsJob<AdvanceWaitingRoomsJob>(AdvanceWaitingRoomsJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
+        q.AddSlotsJob<AdvanceAdmissionJob>(AdvanceAdmissionJob.JobName, rooms.AdvanceEvery, SimpleTriggerMisfireInstruction.NextWithRemainingCount);
         return q;
     }
 

@@ -91,7 +91,7 @@ public static class Summary
         }
         if (room is not null)
         {
-            WaitingRoom(md, room);
+            Admission(md, room);
         }
         if (availability is not null)
         {
@@ -109,7 +109,7 @@ public static class Summary
     }
 
     /// <summary>The waiting-room stampede: what the crowd got, how fast it was told, and the verdicts.</summary>
-    private static void WaitingRoom(StringBuilder md, RoomReport r)
+    private static void Admission(StringBuilder md, RoomReport r)
     {
         var inv = CultureInfo.InvariantCulture;
         var failed = r.Checks.Where(c => !c.Passed).Select(c => c.Name).ToList();

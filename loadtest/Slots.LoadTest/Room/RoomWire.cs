@@ -3,7 +3,7 @@ using System.Text.Json.Serialization;
 
 namespace Slots.LoadTest.Room;
 
-// What the waiting-room scenario reads and sends (api/Slots.Api/Contracts/WaitingRoomDtos.cs, Dtos.cs).
+// What the waiting-room scenario reads and sends (api/Slots.Api/Contracts/AdmissionDtos.cs, Dtos.cs).
 
 public sealed record NewPlaceBody(string Name, string Address, string Region, string TimeZone, bool Active);
 

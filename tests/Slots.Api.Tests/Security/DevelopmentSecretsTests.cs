@@ -10,7 +10,7 @@ namespace Slots.Api.Tests.Security;
 /// </summary>
 public sealed class DevelopmentSecretsTests : IAsyncDisposable
 {
-    private const string WaitingRoomKey = "tests-waiting-room-signing-key-0123456789";
+    private const string AdmissionKey = "tests-waiting-room-signing-key-0123456789";
     private readonly SqliteBackend _backend = new();
     private readonly DirectoryInfo _secrets = Directory.CreateTempSubdirectory("slots-secrets-");
 
@@ -61,7 +61,7 @@ public sealed class DevelopmentSecretsTests : IAsyncDisposable
             // RabbitMQ admits guest only from loopback: the stack and the load tests run that way in Production.
             ["ConnectionStrings:RabbitMq"] = "amqp://guest:guest@127.0.0.1:1/",
             ["Slots:Sms:Transport"] = "Direct",
-            ["Slots:WaitingRoom:SigningKey"] = WaitingRoomKey,
+            ["Slots:WaitingRoom:SigningKey"] = AdmissionKey,
         })
         { Environment = "Production" };
 
@@ -77,7 +77,7 @@ public sealed class DevelopmentSecretsTests : IAsyncDisposable
         await using var host = new SlotsHost(settings, new Dictionary<string, string?>
         {
             ["SLOTS_SECRETS_DIR"] = _secrets.FullName,
-            ["Slots:WaitingRoom:SigningKey"] = WaitingRoomKey,
+            ["Slots:WaitingRoom:SigningKey"] = AdmissionKey,
         })
         { Environment = "Production" };
         var client = host.Client();
@@ -96,7 +96,7 @@ public sealed class DevelopmentSecretsTests : IAsyncDisposable
         await using var host = new SlotsHost(settings, new Dictionary<string, string?>
         {
             ["SLOTS_SECRETS_DIR"] = _secrets.FullName,
-            ["Slots:WaitingRoom:SigningKey"] = WaitingRoomKey,
+            ["Slots:WaitingRoom:SigningKey"] = AdmissionKey,
         })
         { Environment = "Production" };
 

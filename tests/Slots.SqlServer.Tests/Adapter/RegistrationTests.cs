@@ -5,6 +5,7 @@ using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Hosting;
 using Slots.Idempotency;
@@ -18,7 +19,6 @@ using Slots.Storage;
 using Slots.Storage.Ef;
 using Slots.Storage.Ef.Retention;
 using Slots.Storage.SqlServer;
-using Slots.WaitingRoom;
 using Slots.Window;
 
 namespace Slots.SqlServer.Tests.Adapter;
@@ -86,7 +86,7 @@ public sealed class RegistrationTests
     [InlineData(typeof(ICatalogStore), typeof(SqlServerCatalogStore))]
     [InlineData(typeof(IColdReservationStore), typeof(SqlServerColdReservationStore))]
     [InlineData(typeof(IWindowSync), typeof(SqlServerWindowSync))]
-    [InlineData(typeof(IWaitingRoomStore), typeof(SqlServerWaitingRoomStore))]
+    [InlineData(typeof(IAdmissionStore), typeof(SqlServerAdmissionStore))]
     [InlineData(typeof(IStaffStore), typeof(SqlServerStaffStore))]
     public void Each_port_is_the_SqlClient_adapter(Type port, Type adapter)
     {

@@ -1,13 +1,13 @@
 using System.Data;
 using Microsoft.Data.SqlClient;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
+using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
 using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
-using Slots.WaitingRoom;
 
 namespace Slots.SqlServer.Tests.Scripts;
 
@@ -43,9 +43,9 @@ public sealed class ProcSignatureTests
         ["flush_changes"] = () => SqlServerCommands.FlushChanges(500),
         ["evict_hot_days"] = () => SqlServerCommands.EvictHotDays(7, Slot.Day, Now, 1000),
         ["record_job_run"] = () => SqlServerCommands.RecordJobRun(new JobRun("flush", Now, TimeSpan.FromMilliseconds(12), 3, true, "node-1")),
-        ["waiting_room_join"] = () => SqlServerCommands.WaitingRoomJoin(3, ["hash-a", "hash-b"], Now, new byte[32]),
-        ["waiting_room_step"] = () => SqlServerCommands.WaitingRoomStep(new CounterStep(3, 7, 10, 15, 40, 1_000, Now)),
-        ["waiting_room_claim"] = () => SqlServerCommands.WaitingRoomClaim(new AdmissionClaim(3, 12, 4, "booking-key-1", Now)),
+        ["waiting_room_join"] = () => SqlServerCommands.AdmissionJoin(3, ["hash-a", "hash-b"], Now, new byte[32]),
+        ["waiting_room_step"] = () => SqlServerCommands.AdmissionStep(new CounterStep(3, 7, 10, 15, 40, 1_000, Now)),
+        ["waiting_room_claim"] = () => SqlServerCommands.AdmissionClaim(new AdmissionClaim(3, 12, 4, "booking-key-1", Now)),
         ["staff_check_in"] = () => SqlServerCommands.StaffCheckIn(new CheckInCommand("ABCDE-FGHJK", 7, "nurse-1", Now)),
         ["add_slots"] = () => SqlServerCommands.AddSlots(7, [new SlotRow { PlaceId = 7, Day = Slot.Day, StartMinute = 480, Minutes = 15, Capacity = 4, StartsAt = 1 }], dryRun: false),
         ["site_cancel_open"] = () => SqlServerStaffStore.BlockCommands.Open(new BlockCancelRequest(7, Slot.Day, 780, 1020, "Doctor ill", "site-admin-1", Now)),

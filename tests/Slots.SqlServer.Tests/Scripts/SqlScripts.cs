@@ -7,7 +7,7 @@ public static class SqlScripts
 {
     // Declared before HotTables, which includes them: static fields initialize in text order.
     /// <summary>The waiting room's counters, beside the hot tables (memory-optimized too).</summary>
-    public static readonly string[] WaitingRoomTables =
+    public static readonly string[] AdmissionTables =
         ["waiting_room_openings", "waiting_room_joins", "waiting_room_waves", "waiting_room_claims"];
 
     /// <summary>The door's record of a booking: read by the native cancel, so memory-optimized too.</summary>
@@ -17,10 +17,10 @@ public static class SqlScripts
     public static readonly string[] WaitingListTables = ["waitlist_wanted"];
 
     public static readonly string[] HotTables =
-        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. WaitingRoomTables, .. StaffTables, .. WaitingListTables];
+        ["hot_seats", "hot_reservations", "active_persons", "idempotency", "outbox", "changes", .. AdmissionTables, .. StaffTables, .. WaitingListTables];
 
     /// <summary>The waiting room's interpreted procs: a batch of joins, a counter step, a claim.</summary>
-    public static readonly string[] WaitingRoomProcs = ["waiting_room_join", "waiting_room_step", "waiting_room_claim"];
+    public static readonly string[] AdmissionProcs = ["waiting_room_join", "waiting_room_step", "waiting_room_claim"];
 
     public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs", "staff_audit", "reminders", "waitlist", "waitlist_offers", "wrong_proofs"];
 

@@ -1,0 +1,5 @@
+using Slots.Api.Tests.Postgres;
+
+namespace Slots.Api.Tests.Admission;
+
+public sealed class PostgresAdmissionContract(PostgresBackend backend) : AdmissionContract<PostgresBackend>(backend);
