@@ -8,8 +8,8 @@ using Slots.Api.Places;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
 using Slots.Api.WaitingList;
-using Slots.Health;
 using Slots.Hosting;
+using Slots.Hosting.Health;
 using Slots.Hosting.Metrics;
 using Slots.Hosting.Secrets;
 

@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Slots.Sms;
+using Slots.Sms.Gateway;
 using Slots.Sms.RabbitMq;
 
 namespace Slots.Hosting;
@@ -8,7 +9,7 @@ namespace Slots.Hosting;
 public static class SmsRegistration
 {
     /// <summary>
-    /// SMS wherever the jobs run: the outbox relay and the sender, and the transport that
+    /// SMS wherever the jobs run: the outbox relay, the sender Slots:Sms:Sender names, and the transport that
     /// Slots:Sms:Transport names (Auto: RabbitMQ when ConnectionStrings:RabbitMq is set, else
     /// straight to the sender). The connection string is one amqp:// URI, or one per node of a
     /// cluster separated by commas (BrokerAddress reads it, refusing a bad one at start). The
@@ -17,6 +18,7 @@ public static class SmsRegistration
     public static IHostApplicationBuilder AddSlotsSms(this IHostApplicationBuilder builder)
     {
         var options = builder.AddSmsRelay();
+        builder.AddSmsSender(options);
         var rabbit = builder.Configuration.GetConnectionString(SmsOptions.ConnectionStringName);
         var transport = options.Transport == SmsTransport.Auto
             ? (string.IsNullOrWhiteSpace(rabbit) ? SmsTransport.Direct : SmsTransport.RabbitMq)

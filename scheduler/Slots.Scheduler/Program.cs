@@ -1,6 +1,6 @@
 using Slots;
-using Slots.Health;
 using Slots.Hosting;
+using Slots.Hosting.Health;
 using Slots.Hosting.Metrics;
 using Slots.Hosting.Secrets;
 using Slots.Scheduler.Hosting;

@@ -74,7 +74,7 @@ public sealed class DependencyTests
 
     internal static bool IsAdapter(string name) => Adapters.Any(a => name.StartsWith(a, StringComparison.OrdinalIgnoreCase));
 
-    private static List<string> PackageReferences(string project) =>
+    internal static List<string> PackageReferences(string project) =>
         ProjectFile(project).Descendants("PackageReference").Select(p => (string)p.Attribute("Include")!).ToList();
 
     private static XDocument ProjectFile(string project)

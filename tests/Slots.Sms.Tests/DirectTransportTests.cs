@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Microsoft.EntityFrameworkCore;
 using Slots.Reservations;
+using Slots.Sms.Gateway;
 using Slots.Sms.Tests.Infrastructure;
 
 namespace Slots.Sms.Tests;

@@ -1,5 +1,6 @@
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Slots.Sms.Gateway;
 using Slots.Sms.Tests.Infrastructure;
 
 namespace Slots.Sms.Tests;

@@ -8,9 +8,9 @@ namespace Slots.Sms;
 public static class SmsRelayRegistration
 {
     /// <summary>
-    /// The transport-independent half of SMS: the outbox relay (run it with RelayOutboxJob), the
-    /// delivery with its rate and metrics, and the sender adapter Slots:Sms:Sender names. The
-    /// transport (direct, or a broker) and the backend's ISmsStore are registered by the caller.
+    /// The transport-independent half of SMS: the outbox relay (run it with RelayOutboxJob) and the
+    /// delivery with its rate and metrics. The sender adapter (Slots.Sms.Gateway), the transport
+    /// (direct, or a broker) and the backend's ISmsStore are registered by the caller.
     /// </summary>
     public static SmsOptions AddSmsRelay(this IHostApplicationBuilder builder)
     {
@@ -26,25 +26,10 @@ public static class SmsRelayRegistration
         services.AddSingleton<SmsDelivery>();
         services.AddSingleton<OutboxRelay>();
         services.AddTransient<RelayOutboxJob>();
-        AddSender(builder, options);
         return options;
     }
 
     /// <summary>No broker: the relay hands each message straight to the sender.</summary>
     public static void AddDirectSmsTransport(this IHostApplicationBuilder builder) =>
         builder.Services.AddSingleton<IOutboxTransport, DirectRelayTransport>();
-
-    private static void AddSender(IHostApplicationBuilder builder, SmsOptions options)
-    {
-        if (options.Sender == SmsSenderKind.Http)
-        {
-            // Polly inside the sender does timeouts; the client's own timeout is only the outer bound.
-            builder.Services.AddHttpClient(HttpGatewaySmsSender.ClientName, client => client.Timeout = Timeout.InfiniteTimeSpan);
-            builder.Services.AddSingleton<SmsSender, HttpGatewaySmsSender>();
-        }
-        else
-        {
-            builder.Services.AddSingleton<SmsSender, FileSmsSender>();
-        }
-    }
 }

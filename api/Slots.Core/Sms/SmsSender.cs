@@ -15,3 +15,9 @@ public sealed class SmsRejectedException(long messageId, string reason) : Except
 {
     public long MessageId { get; } = messageId;
 }
+
+/// <summary>The gateway answered 5xx, 408 or 429: it may work later.</summary>
+public sealed class GatewayUnavailableException(int status) : Exception($"SMS gateway answered HTTP {status}")
+{
+    public int Status { get; } = status;
+}

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using Microsoft.Extensions.Options;
 
-namespace Slots.Sms;
+namespace Slots.Sms.Gateway;
 
 /// <summary>
 /// The development sink: every SMS becomes one JSON line in a file, so a developer can see what a
@@ -26,7 +26,7 @@ public sealed class FileSmsSender : SmsSender, IDisposable
 
     public override async Task SendAsync(OutgoingSms sms, CancellationToken ct)
     {
-        var line = JsonSerializer.Serialize(new FileSinkLine(sms.MessageId, sms.Phone, sms.Text, _clock.GetUtcNow()), SmsJsonContext.Default.FileSinkLine);
+        var line = JsonSerializer.Serialize(new FileSinkLine(sms.MessageId, sms.Phone, sms.Text, _clock.GetUtcNow()), GatewayJsonContext.Default.FileSinkLine);
         await _gate.WaitAsync(ct);
         try
         {

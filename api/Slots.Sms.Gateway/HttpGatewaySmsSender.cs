@@ -8,7 +8,7 @@ using Polly.CircuitBreaker;
 using Polly.Retry;
 using Polly.Timeout;
 
-namespace Slots.Sms;
+namespace Slots.Sms.Gateway;
 
 /// <summary>
 /// The production sender: POSTs { to, text, reference } to the gateway with an Idempotency-Key
@@ -81,7 +81,7 @@ public sealed class HttpGatewaySmsSender : SmsSender
             using var request = new HttpRequestMessage(HttpMethod.Post, _options.Url)
             {
                 Content = JsonContent.Create(new GatewayRequest(sms.Phone, sms.Text, sms.MessageId.ToString(System.Globalization.CultureInfo.InvariantCulture)),
-                    SmsJsonContext.Default.GatewayRequest),
+                    GatewayJsonContext.Default.GatewayRequest),
             };
             request.Headers.Add("Idempotency-Key", sms.MessageId.ToString(System.Globalization.CultureInfo.InvariantCulture));
             request.Headers.Authorization = _authorization;
@@ -98,12 +98,6 @@ public sealed class HttpGatewaySmsSender : SmsSender
             throw new GatewayUnavailableException(status);
         }, ct);
     }
-}
-
-/// <summary>The gateway answered 5xx, 408 or 429: it may work later.</summary>
-public sealed class GatewayUnavailableException(int status) : Exception($"SMS gateway answered HTTP {status}")
-{
-    public int Status { get; } = status;
 }
 
 /// <summary>The gateway's request body.</summary>

@@ -6,7 +6,7 @@ using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Slots.Reservations;
 
-namespace Slots.Health;
+namespace Slots.Hosting.Health;
 
 /// <summary>
 /// The probes both hosts answer (HAProxy, compose and the stack script ask them): liveness says
