@@ -10,7 +10,12 @@ CREATE TABLE dbo.hot_seats (
     seat_no      int         NOT NULL,
     minutes      int         NOT NULL,
     starts_at    bigint      NOT NULL,
-    code         varchar(16) COLLATE Latin1_General_100_BIN2 NULL,   -- null while the seat is free
+    code         varchar(16) COLLATE Latin1_General_100_BIN2 NULL,   -- the booking's; null while none holds it
+    -- 1 while the waiting list holds the seat back from the crowd: kept for its line (offer_id null)
+    -- or held for one offer (offer_id, dbo.waitlist_offers.id). Free is code IS NULL AND hold = 0.
+    -- A database created before these two columns gets them from 100_alter_hot_seats_hold.sql.
+    hold         smallint    NOT NULL CONSTRAINT df_hot_seats_hold DEFAULT (0),
+    offer_id     bigint      NULL,
     -- Point lookups: claim and release address one seat by its full key.
     CONSTRAINT pk_hot_seats PRIMARY KEY NONCLUSTERED HASH (place_id, day, start_minute, seat_no)
         WITH (BUCKET_COUNT = 8388608),

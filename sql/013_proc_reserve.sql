@@ -83,12 +83,12 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
             DECLARE @seat int = NULL;
             SELECT TOP (1) @seat = seat_no FROM dbo.hot_seats
             WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute
-              AND seat_no >= @first AND code IS NULL
+              AND seat_no >= @first AND hold = 0 AND code IS NULL
             ORDER BY seat_no;
             IF @seat IS NULL
                 SELECT TOP (1) @seat = seat_no FROM dbo.hot_seats
                 WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute
-                  AND seat_no < @first AND code IS NULL
+                  AND seat_no < @first AND hold = 0 AND code IS NULL
                 ORDER BY seat_no;
 
             DECLARE @taken int = 0;
@@ -96,7 +96,7 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
             BEGIN
                 UPDATE dbo.hot_seats SET code = @new_code
                 WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute
-                  AND seat_no = @seat AND code IS NULL;
+                  AND seat_no = @seat AND hold = 0 AND code IS NULL;
                 SET @taken = @@ROWCOUNT;
             END
 

@@ -68,7 +68,7 @@ BEGIN
     -- A hot day's free seats go (a disk day has none); the taken ones go with their bookings.
     DELETE dbo.hot_seats WITH (SNAPSHOT)
     WHERE place_id = @place_id AND day = @day AND start_minute >= @from_minute AND start_minute < @to_minute
-      AND code IS NULL;
+      AND hold = 0 AND code IS NULL;
 
     INSERT dbo.staff_audit (at, actor, place_id, action, target, reason)
     VALUES (@now, @actor, @place_id, 'block-cancel', @target, @reason);

@@ -133,7 +133,7 @@ BEGIN
     -- Free seats of the block go, one a citizen's cancel gave back while the block ran included.
     DELETE dbo.hot_seats WITH (SNAPSHOT)
     WHERE place_id = @place_id AND day = @day AND start_minute >= @from_minute AND start_minute < @to_minute
-      AND code IS NULL;
+      AND hold = 0 AND code IS NULL;
 
     UPDATE dbo.site_cancels SET cancelled = cancelled + @taken, progress_at = @now
     WHERE id = @id;

@@ -1,6 +1,7 @@
--- Disk: a seat held for one waiting-list entry, as waitlist_offers is on PostgreSQL. The hot seat's
--- code is the hold's ('~h' and the offer id) until the offer is claimed (the seat becomes the
--- booking's), expires or is withdrawn (the seat goes back to '~w': kept for the next in line).
+-- Disk: a seat held for one waiting-list entry, as waitlist_offers is on PostgreSQL. The hot seat
+-- has hold 1 and offer_id this offer's id (005_table_hot_seats.sql) until the offer is claimed (the
+-- seat becomes the booking's), expires or is withdrawn (offer_id back to NULL: kept for the next in
+-- line).
 -- state 1 open, 2 claimed, 3 expired, 4 withdrawn. An entry has at most one open offer: the offer
 -- job writes it with the entry's move from waiting to offered.
 IF OBJECT_ID(N'dbo.waitlist_offers', N'U') IS NULL

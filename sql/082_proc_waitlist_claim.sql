@@ -2,7 +2,7 @@
 -- 080-081 beside the hot ones), as waitlist_claim is on PostgreSQL:
 --   @status 1 booked (@booked_code: the booking; a claim again answers the same one), 2 no open
 --   offer, 3 the hold expired, 4 the person holds another booking.
--- In one transaction: the held seat is freed (its code '~h' and the offer id back to NULL) and
+-- In one transaction: the held seat is freed (hold back to 0, offer_id to NULL) and
 -- booked through dbo.reserve under an Idempotency-Key of the offer's own, the scan starting at the
 -- held seat; if dbo.reserve does not book, the seat is held again and its refusal, recorded under
 -- the key, is dropped (PostgreSQL rolls both back with its sub-transaction), so a claim after the
@@ -13,8 +13,8 @@
 -- its entry, so the two take turns in one lock order: a claim that comes first books and the job
 -- then finds the entry booked; a job that comes first leaves the claim no open offer (3 or 2).
 -- Two claims of one entry queue on the same lock, and the second answers the first's booking.
--- Against the native procs: dbo.reserve of anyone else takes only seats whose code is NULL, so a
--- held seat is never theirs; while this transaction has freed it, their snapshot still sees it
+-- Against the native procs: dbo.reserve of anyone else takes only seats with no code and no hold,
+-- so a held seat is never theirs; while this transaction has freed it, their snapshot still sees it
 -- held. Should both pick the same free seat, or this booking meet a native cancel or reschedule of
 -- the person's other booking on its active_persons row, the later writer gets 41302 at once; this
 -- proc is then rolled back whole (XACT_ABORT) and the adapter retries it (SqlServerRetryPolicy).
@@ -82,15 +82,14 @@ BEGIN
         RETURN;
     END
 
-    DECLARE @hold varchar(16) = '~h' + CONVERT(varchar(20), @offer);
     DECLARE @key varchar(100) = 'waitlist-offer-' + CONVERT(varchar(20), @offer);
     -- dbo.reserve's scan starts at seat (@seat_hint % capacity) + 1: the seat just freed.
     DECLARE @seat_hint int = @seat_no - 1;
     DECLARE @outcome int = NULL, @replayed bit = NULL;
 
-    UPDATE dbo.hot_seats WITH (SNAPSHOT) SET code = NULL
+    UPDATE dbo.hot_seats WITH (SNAPSHOT) SET hold = 0, offer_id = NULL
     WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
-      AND code = @hold;
+      AND offer_id = @offer;
 
     EXEC dbo.reserve @place_id = @place_id, @day = @day, @start_minute = @start_minute, @person_hash = @person,
         @phone = @phone, @name = @name, @language = @language, @new_code = @code, @seat_hint = @seat_hint,
@@ -100,9 +99,9 @@ BEGIN
     IF @outcome IS NULL OR @outcome <> 1
     BEGIN
         -- Not booked: the seat is held again (nobody took it: the others' snapshots saw it held).
-        UPDATE dbo.hot_seats WITH (SNAPSHOT) SET code = @hold
+        UPDATE dbo.hot_seats WITH (SNAPSHOT) SET hold = 1, offer_id = @offer
         WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
-          AND code IS NULL;
+          AND hold = 0 AND code IS NULL;
         DELETE dbo.idempotency WITH (SNAPSHOT) WHERE [key] = @key AND fingerprint = 'waitlist-offer';
         SET @status = IIF(@outcome = 3, 4, 2);
         SET @booked_code = NULL;

@@ -1,7 +1,7 @@
 -- Hot: the days a place's waiting list wants, as one range per place that covers every waiting
 -- entry's days (state 1 in dbo.waitlist). Memory-optimized because the native dbo.cancel and
--- dbo.reschedule read it: a seat they free on a wanted day is kept for the line ('~w') rather than
--- opened to everyone, as slots_release_seat does on PostgreSQL. A join widens the range in its own
+-- dbo.reschedule read it: a seat they free on a wanted day is kept for the line (hold 1, no offer)
+-- rather than opened to everyone, as slots_release_seat does on PostgreSQL. A join widens the range in its own
 -- transaction; the offer job sets it to its line's days (or drops it) every run. The range may
 -- cover days nobody wants (a gap between two entries, an entry that left since the last run): a
 -- seat kept then goes back to everyone at the job's next run, which gives back every kept seat its

@@ -4,9 +4,9 @@
 -- The one live definition of dbo.cancel. It comes after every table it reads (a schema-bound proc
 -- compiles only against tables that exist): the door's attendance (060) and the waiting list's
 -- wanted days (083).
--- A seat freed on a day the place's waiting list wants is kept for the line ('~w'), as
--- slots_release_seat does on PostgreSQL: the offer job offers it to the first in line, and neither
--- dbo.reserve nor dbo.availability sees it meanwhile.
+-- A seat freed on a day the place's waiting list wants is kept for the line (code NULL, hold 1, no
+-- offer), as slots_release_seat does on PostgreSQL: the offer job offers it to the first in line,
+-- and neither dbo.reserve nor dbo.availability sees it meanwhile.
 -- Against dbo.staff_check_in exactly one wins, although both run at SNAPSHOT and this reads
 -- attendance without validation: the check-in also writes the hot row this deletes, so the later
 -- of the two writers gets 41302 at once and its retry sees the winner (062_proc_staff_check_in.sql).
@@ -56,11 +56,11 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
     VALUES (2, @code, @place_id, @day, @start_minute, @seat_no, @held_person, @held_phone, @name,
         @language, @created_at, @now);
 
-    DECLARE @release varchar(16) = NULL, @wanted_from date = NULL, @wanted_to date = NULL;
+    DECLARE @release smallint = 0, @wanted_from date = NULL, @wanted_to date = NULL;
     SELECT @wanted_from = from_day, @wanted_to = to_day FROM dbo.waitlist_wanted WHERE place_id = @place_id;
     IF @wanted_from IS NOT NULL AND @day >= @wanted_from AND @day <= @wanted_to
-        SET @release = '~w';
-    UPDATE dbo.hot_seats SET code = @release
+        SET @release = 1;
+    UPDATE dbo.hot_seats SET code = NULL, hold = @release
     WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
       AND code = @code;
     DELETE dbo.hot_reservations WHERE code = @code;

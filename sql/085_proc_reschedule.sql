@@ -2,8 +2,8 @@
 --   @outcome 1 Rescheduled, 2 NotFound, 3 SlotFull, 4 UnknownSlot, 5 SlotStarted (the target),
 --   6 Started (the held reservation)
 -- The one live definition of dbo.reschedule, after the waiting list's wanted days (083) it reads:
--- the seat moved away from is kept for the line ('~w') when the place's waiting list wants its day,
--- as slots_release_seat does on PostgreSQL.
+-- the seat moved away from is kept for the line (code NULL, hold 1, no offer) when the place's
+-- waiting list wants its day, as slots_release_seat does on PostgreSQL.
 -- Order of writes: In-Memory OLTP takes no locks, so no deadlock is possible; a clash is a 41302
 -- for the later writer at once. The two seat rows are still written in key order, so two moves
 -- that cross each other's slots clash on the first row and the loser stops before doing more.
@@ -69,12 +69,12 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
     DECLARE @seat int = NULL;
     SELECT TOP (1) @seat = seat_no FROM dbo.hot_seats
     WHERE place_id = @to_place_id AND day = @to_day AND start_minute = @to_start_minute
-      AND seat_no >= @first AND code IS NULL
+      AND seat_no >= @first AND hold = 0 AND code IS NULL
     ORDER BY seat_no;
     IF @seat IS NULL
         SELECT TOP (1) @seat = seat_no FROM dbo.hot_seats
         WHERE place_id = @to_place_id AND day = @to_day AND start_minute = @to_start_minute
-          AND seat_no < @first AND code IS NULL
+          AND seat_no < @first AND hold = 0 AND code IS NULL
         ORDER BY seat_no;
     IF @seat IS NULL
     BEGIN
@@ -89,22 +89,22 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
         OR (@to_place_id = @place_id AND @to_day = @day AND @to_start_minute < @start_minute)
         SET @target_first = 1;
 
-    DECLARE @release varchar(16) = NULL, @wanted_from date = NULL, @wanted_to date = NULL;
+    DECLARE @release smallint = 0, @wanted_from date = NULL, @wanted_to date = NULL;
     SELECT @wanted_from = from_day, @wanted_to = to_day FROM dbo.waitlist_wanted WHERE place_id = @place_id;
     IF @wanted_from IS NOT NULL AND @day >= @wanted_from AND @day <= @wanted_to
-        SET @release = '~w';
+        SET @release = 1;
 
     DECLARE @taken int = 0;
     IF @target_first = 0
-        UPDATE dbo.hot_seats SET code = @release
+        UPDATE dbo.hot_seats SET code = NULL, hold = @release
         WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
           AND code = @code;
     UPDATE dbo.hot_seats SET code = @code
     WHERE place_id = @to_place_id AND day = @to_day AND start_minute = @to_start_minute AND seat_no = @seat
-      AND code IS NULL;
+      AND hold = 0 AND code IS NULL;
     SET @taken = @@ROWCOUNT;
     IF @target_first = 1
-        UPDATE dbo.hot_seats SET code = @release
+        UPDATE dbo.hot_seats SET code = NULL, hold = @release
         WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
           AND code = @code;
     IF @taken = 0

@@ -1,6 +1,6 @@
 namespace Slots.Storage.Ef;
 
-/// <summary>One seat of a hot slot. Code is null while the seat is free.</summary>
+/// <summary>One seat of a hot slot: free while it has no code and no hold.</summary>
 public sealed class HotSeat
 {
     public int PlaceId { get; set; }
@@ -9,7 +9,15 @@ public sealed class HotSeat
     public int SeatNo { get; set; }
     public int Minutes { get; set; }
     public long StartsAt { get; set; }
+
+    /// <summary>The booking's code; NULL while no booking holds the seat.</summary>
     public string? Code { get; set; }
+
+    /// <summary>1 while the waiting list holds the seat back from the crowd (kept for its line, or held for <see cref="OfferId"/>); else 0.</summary>
+    public short Hold { get; set; }
+
+    /// <summary>The waiting-list offer holding the seat, if one does.</summary>
+    public long? OfferId { get; set; }
 }
 
 /// <summary>An active reservation inside the hot window.</summary>

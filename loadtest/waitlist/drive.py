@@ -105,15 +105,15 @@ to_offer = list(first_offer.values())
 db = sqlite3.connect(a.db)
 q = lambda sql, *args: db.execute(sql, args).fetchall()
 held_twice = q("SELECT day, start_minute, seat_no, COUNT(*) FROM waitlist_offers WHERE state = 1 GROUP BY 1, 2, 3 HAVING COUNT(*) > 1")
-held_seats = q("SELECT COUNT(*) FROM hot_seats WHERE place_id = ? AND code LIKE '~h%'", place)[0][0]
+held_seats = q("SELECT COUNT(*) FROM hot_seats WHERE place_id = ? AND hold = 1 AND offer_id IS NOT NULL", place)[0][0]
 open_offers = q("SELECT COUNT(*) FROM waitlist_offers WHERE place_id = ? AND state = 1", place)[0][0]
 held_and_booked = q("""SELECT COUNT(*) FROM waitlist_offers o JOIN hot_seats s ON s.place_id = o.place_id AND s.day = o.day
                        AND s.start_minute = o.start_minute AND s.seat_no = o.seat_no
-                       WHERE o.state = 1 AND s.code <> '~h' || o.id""")[0][0]
+                       WHERE o.state = 1 AND (s.code IS NOT NULL OR s.offer_id IS NOT o.id)""")[0][0]
 claimed_ok = q("""SELECT COUNT(*) FROM waitlist_offers o JOIN hot_reservations h ON h.code = o.code
                   AND h.start_minute = o.start_minute WHERE o.state = 2 AND o.place_id = ?""", place)[0][0]
 claimed = q("SELECT COUNT(*) FROM waitlist_offers WHERE state = 2 AND place_id = ?", place)[0][0]
-kept_or_free = q("SELECT COUNT(*) FROM hot_seats WHERE place_id = ? AND (code IS NULL OR code = '~w')", place)[0][0]
+kept_or_free = q("SELECT COUNT(*) FROM hot_seats WHERE place_id = ? AND code IS NULL AND offer_id IS NULL", place)[0][0]
 order = [r[0] for r in q("SELECT entry_id FROM waitlist_offers WHERE place_id = ? ORDER BY id", place)]
 in_order = all(x < y for x, y in zip(order, order[1:]))
 seats_accounted = claimed + open_offers + kept_or_free
@@ -131,8 +131,8 @@ with open(a.out, "w", encoding="utf-8") as out:
     out.write("Audit of the database at the end:\n\n")
     out.write(f"- freed seats: {len(cancelled_at)}; booked through the list {claimed} (each one's booking on its seat: {claimed_ok}), "
               f"held for the next in line {open_offers}, kept or free {kept_or_free}\n")
-    out.write(f"- seats held (code '~h…') {held_seats} = open offers {open_offers}; seats held twice: {len(held_twice)}; "
-              f"held seats whose code is not their hold's: {held_and_booked}\n")
+    out.write(f"- seats held (hold 1 with an offer_id) {held_seats} = open offers {open_offers}; seats held twice: {len(held_twice)}; "
+              f"open offers whose seat is booked or held for another: {held_and_booked}\n")
     out.write(f"- offers in list order (entry ids increasing with offer ids): {in_order}\n")
     out.write(f"- verdict: {'PASS' if verdict else 'FAIL'}\n")
 raise SystemExit(0 if verdict else 1)

@@ -103,9 +103,9 @@ public sealed class WaitingListKillTests
         Assert.Equal(40, await CountAsync(database, "SELECT count(DISTINCT (day, start_minute, seat_no)) FROM waitlist_offers"));
         Assert.Equal(40, await CountAsync(database, "SELECT count(*) FROM outbox WHERE kind = 6"));
         Assert.Equal(40, await CountAsync(database, "SELECT count(DISTINCT code) FROM outbox WHERE kind = 6"));
-        Assert.Equal(30, await CountAsync(database, "SELECT count(*) FROM hot_seats WHERE code LIKE '~h%'"));
+        Assert.Equal(30, await CountAsync(database, "SELECT count(*) FROM hot_seats WHERE hold = 1 AND offer_id IS NOT NULL AND code IS NULL"));
         Assert.Equal(10, await CountAsync(database, "SELECT count(*) FROM waitlist_offers o JOIN hot_reservations h ON h.code = o.code WHERE o.state = 2"));
-        Assert.Equal(0, await CountAsync(database, $"SELECT count(*) FROM hot_seats WHERE day = '{Places.Day(Places.BookableDay)}' AND (code IS NULL OR code = '~w')"));
+        Assert.Equal(0, await CountAsync(database, $"SELECT count(*) FROM hot_seats WHERE day = '{Places.Day(Places.BookableDay)}' AND code IS NULL AND offer_id IS NULL"));
     }
 
     private static async Task<long> CountAsync(string connectionString, string sql)

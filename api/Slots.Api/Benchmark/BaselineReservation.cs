@@ -41,7 +41,7 @@ internal static class BaselineReservation
             {
                 return (ReservationStatus.SlotStarted, null, 0);
             }
-            var seat = seats.FirstOrDefault(s => s.Code is null);
+            var seat = seats.FirstOrDefault(s => s.Code is null && s.Hold == 0);
             if (seat is null)
             {
                 return (ReservationStatus.SlotFull, null, 0);

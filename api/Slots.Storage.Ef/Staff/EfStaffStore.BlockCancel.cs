@@ -211,12 +211,15 @@ public abstract partial class EfStaffStore
     private static Task<int> Run(SlotsDbContext db, string sql, object[] args, CancellationToken ct) =>
         db.Database.ExecuteSqlRawAsync(sql, args, ct);
 
-    /// <summary>Free seats of the block go: a seat a citizen's cancel gave back while the block ran included.</summary>
+    /// <summary>
+    /// Free seats of the block go: a seat a citizen's cancel gave back while the block ran included,
+    /// and one kept for the waiting list's line; a seat held for an open offer stays with its offer.
+    /// </summary>
     private static Task<int> DropFreeSeatsAsync(SlotsDbContext db, SiteCancelRecord block, CancellationToken ct) =>
         db.Database.ExecuteSqlAsync($"""
             DELETE FROM hot_seats
             WHERE place_id = {block.PlaceId} AND day = {block.Day} AND start_minute >= {block.FromMinute} AND start_minute < {block.ToMinute}
-              AND (code IS NULL OR code = '~w')
+              AND code IS NULL AND offer_id IS NULL
             """, ct);
 
     private static string BlockTarget(SiteCancelRecord b) =>

@@ -7,9 +7,10 @@ using Slots.WaitingList;
 namespace Slots.Storage.Ef.WaitingList;
 
 /// <summary>
-/// The waiting list on SQLite and PostgreSQL. A seat kept for the line carries '~w' as its code and
-/// a seat held for one entry '~h' and the offer's id, so the hot path (which takes only seats whose
-/// code is null) and availability (which counts only those) leave both alone without a change.
+/// The waiting list on SQLite and PostgreSQL. A seat the list holds back from the crowd has hold 1:
+/// kept for the line (no offer_id) or held for one entry (offer_id names the offer); its code stays
+/// NULL, a booking's code only. The hot path takes, and availability counts, only seats with no
+/// code and no hold.
 /// Every move of a seat between free, kept, held and booked is one transaction with the entry and
 /// offer rows it goes with (and the offer's SMS). The claim is the backend's: it books the held
 /// seat through the backend's own reservation step.
@@ -173,9 +174,9 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
                 FROM waitlist WHERE place_id = {place} AND state = {Waiting} ORDER BY id
                 """).ToListAsync(ct);
             var seats = await db.Database.SqlQuery<SeatRow>($"""
-                SELECT day AS "Day", start_minute AS "StartMinute", seat_no AS "SeatNo", starts_at AS "StartsAt", code AS "Code"
+                SELECT day AS "Day", start_minute AS "StartMinute", seat_no AS "SeatNo", starts_at AS "StartsAt", hold AS "Hold"
                 FROM hot_seats
-                WHERE place_id = {place} AND (code IS NULL OR code = '~w') AND starts_at > {lastCall}
+                WHERE place_id = {place} AND code IS NULL AND offer_id IS NULL AND starts_at > {lastCall}
                 ORDER BY day, start_minute, seat_no
                 """).ToListAsync(ct);
             var plan = OfferPlan.For(line, seats.ConvertAll(s => s.Open), now, options);
@@ -183,8 +184,9 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
             foreach (var seat in plan.Releases)
             {
                 released += await db.Database.ExecuteSqlAsync($"""
-                    UPDATE hot_seats SET code = NULL
-                    WHERE place_id = {place} AND day = {seat.Day} AND start_minute = {seat.StartMinute} AND seat_no = {seat.SeatNo} AND code = '~w'
+                    UPDATE hot_seats SET hold = 0
+                    WHERE place_id = {place} AND day = {seat.Day} AND start_minute = {seat.StartMinute} AND seat_no = {seat.SeatNo}
+                      AND hold = 1 AND offer_id IS NULL
                     """, ct);
             }
         }
@@ -205,11 +207,10 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
             VALUES ({entry.Id}, {place}, {seat.Day}, {seat.StartMinute}, {seat.SeatNo}, {at}, {expires}, 1)
             RETURNING id AS "Value"
             """).ToListAsync(ct)).Single();
-        var holdCode = HoldCode(id);
         var held = await db.Database.ExecuteSqlAsync($"""
-            UPDATE hot_seats SET code = {holdCode}
+            UPDATE hot_seats SET hold = 1, offer_id = {id}
             WHERE place_id = {place} AND day = {seat.Day} AND start_minute = {seat.StartMinute} AND seat_no = {seat.SeatNo}
-              AND (code IS NULL OR code = '~w')
+              AND code IS NULL AND offer_id IS NULL
             """, ct);
         var mine = await db.Database.ExecuteSqlAsync($"UPDATE waitlist SET state = {Offered} WHERE id = {entry.Id} AND state = {Waiting}", ct);
         if (held != 1 || mine != 1)
@@ -220,29 +221,32 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
         var note = SeatOffered.Note((int)Math.Round(hold.TotalMinutes), entry.Token);
         await db.Database.ExecuteSqlAsync($"""
             INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at, note)
-            VALUES ({(int)ChangeKind.SeatOffered}, {holdCode}, {entry.Phone}, {entry.Language}, {place}, {seat.Day}, {seat.StartMinute}, {at}, {note})
+            VALUES ({(int)ChangeKind.SeatOffered}, {MessageCode(id)}, {entry.Phone}, {entry.Language}, {place}, {seat.Day}, {seat.StartMinute}, {at}, {note})
             """, ct);
         await tx.CommitAsync(ct);
         return true;
     }
 
-    /// <summary>The hot seat code of a seat held by an offer.</summary>
-    public static string HoldCode(long offerId) => "~h" + offerId.ToString(System.Globalization.CultureInfo.InvariantCulture);
+    /// <summary>
+    /// The code an offer's SMS carries in the outbox (its message's reference, as a booking's SMS
+    /// carries the booking's code): never a seat's code, which is a booking's or NULL.
+    /// </summary>
+    public static string MessageCode(long offerId) => "~h" + offerId.ToString(System.Globalization.CultureInfo.InvariantCulture);
 
-    /// <summary>The seats of the offers decided now in the given state go from their hold back to the line ('~w').</summary>
+    /// <summary>The seats of the offers decided now in the given state go from their hold back to the line (offer_id cleared).</summary>
     private static Task<int> KeepForLineAsync(SlotsDbContext db, int state, long at, CancellationToken ct) =>
         db.Database.ExecuteSqlAsync($"""
-            UPDATE hot_seats SET code = '~w'
+            UPDATE hot_seats SET offer_id = NULL
             FROM waitlist_offers o
             WHERE o.state = {state} AND o.decided_at = {at}
               AND hot_seats.place_id = o.place_id AND hot_seats.day = o.day AND hot_seats.start_minute = o.start_minute
-              AND hot_seats.seat_no = o.seat_no AND hot_seats.code = '~h' || o.id
+              AND hot_seats.seat_no = o.seat_no AND hot_seats.offer_id = o.id
             """, ct);
 
     /// <summary>Whether any seat of the days can be booked now: a free hot seat, or a disk day's slot with room.</summary>
     private static async Task<bool> AnyFreeAsync(SlotsDbContext db, int place, DateOnly from, DateOnly to, long now, CancellationToken ct)
     {
-        if (await db.HotSeats.AnyAsync(s => s.PlaceId == place && s.Day >= from && s.Day <= to && s.Code == null && s.StartsAt > now, ct))
+        if (await db.HotSeats.AnyAsync(s => s.PlaceId == place && s.Day >= from && s.Day <= to && s.Code == null && s.Hold == 0 && s.StartsAt > now, ct))
         {
             return true;
         }
@@ -263,8 +267,8 @@ public abstract class EfWaitingListStore(IServiceScopeFactory scopes) : IWaiting
 
     private sealed record OfferRow(long Id, int PlaceId, DateOnly Day, int StartMinute, long OfferedAt, long ExpiresAt, int State, string? Code, int Minutes);
 
-    private sealed record SeatRow(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, string? Code)
+    private sealed record SeatRow(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, short Hold)
     {
-        public OpenSeat Open => new(Day, StartMinute, SeatNo, StartsAt, Code == "~w");
+        public OpenSeat Open => new(Day, StartMinute, SeatNo, StartsAt, KeptForLine: Hold == 1);
     }
 }

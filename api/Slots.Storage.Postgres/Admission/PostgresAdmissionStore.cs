@@ -105,7 +105,7 @@ internal sealed class PostgresAdmissionStore(NpgsqlDataSource dataSource) : IAdm
         // Hot days: free seat rows. Cold days (from the place's horizon on): catalogue seats less active reservations.
         var free = (long)(await ScalarAsync("""
             SELECT
-              (SELECT count(*) FROM hot_seats WHERE place_id = ANY($1) AND code IS NULL AND starts_at > $2)
+              (SELECT count(*) FROM hot_seats WHERE place_id = ANY($1) AND code IS NULL AND hold = 0 AND starts_at > $2)
             + (SELECT COALESCE(sum(s.capacity), 0) FROM slots s JOIN places p ON p.id = s.place_id
                WHERE s.place_id = ANY($1) AND s.day >= p.hot_until AND s.starts_at > $2)
             - (SELECT count(*) FROM reservations r JOIN places p ON p.id = r.place_id

@@ -81,7 +81,7 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
 
         // One range read over the primary key (place, day, time, seat).
         public const string Availability = """
-            SELECT day, start_minute, min(minutes), count(*)::integer, (count(*) FILTER (WHERE code IS NULL))::integer, min(starts_at)
+            SELECT day, start_minute, min(minutes), count(*)::integer, (count(*) FILTER (WHERE code IS NULL AND hold = 0))::integer, min(starts_at)
             FROM hot_seats
             WHERE place_id = $1 AND day >= $2 AND day <= $3
             GROUP BY day, start_minute

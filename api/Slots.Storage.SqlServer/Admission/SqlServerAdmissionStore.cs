@@ -50,7 +50,7 @@ public sealed class SqlServerAdmissionStore(SqlServerConnectionString connection
         public const string FreeSeats = """
             SELECT
               (SELECT COUNT_BIG(*) FROM dbo.hot_seats WITH (SNAPSHOT)
-               WHERE place_id IN (SELECT CAST(value AS int) FROM OPENJSON(@places)) AND code IS NULL AND starts_at > @now)
+               WHERE place_id IN (SELECT CAST(value AS int) FROM OPENJSON(@places)) AND code IS NULL AND hold = 0 AND starts_at > @now)
             + (SELECT COALESCE(SUM(CAST(s.capacity AS bigint)), 0) FROM dbo.slots s JOIN dbo.places p ON p.id = s.place_id
                WHERE s.place_id IN (SELECT CAST(value AS int) FROM OPENJSON(@places)) AND s.day >= p.hot_until AND s.starts_at > @now)
             - (SELECT COUNT_BIG(*) FROM dbo.reservations r JOIN dbo.places p ON p.id = r.place_id

@@ -6,14 +6,17 @@ using Microsoft.Data.SqlClient;
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// Applies the embedded sql/NNN_*.sql scripts in order, recording what ran, with the SHA-256 of
-/// its text, in dbo.schema_migrations. Scripts are split on GO lines, as sqlcmd does. A script runs
-/// without a wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every
-/// script is written to be safe to re-run, so a crash half-way is repaired by the next run.
+/// Applies the embedded sql/NNN_*.sql scripts, recording what ran, with the SHA-256 of its text, in
+/// dbo.schema_migrations. Scripts are split on GO lines, as sqlcmd does. A script runs without a
+/// wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every script is
+/// written to be safe to re-run, so a crash half-way is repaired by the next run.
 /// A procedure script (NNN_proc_*.sql, CREATE OR ALTER) is the one live definition of its procs:
 /// when its text changes it runs again, and so does every procedure script after it, so a later
-/// script that redefines the same proc still has the last word. Any other script runs once; a
-/// change to a table is a new script.
+/// script that redefines the same proc still has the last word. Any other script (the schema:
+/// tables, types, indexes, data moves) runs once; a change to a table is a new script.
+/// The schema scripts go first, in file order, then the procedure scripts, in file order, as
+/// PostgresSchema applies its numbered scripts before its functions: a proc that comes to read a
+/// column a later table script adds (100_alter_hot_seats_hold.sql) compiles against it.
 /// </summary>
 public static partial class SqlServerMigrator
 {
@@ -76,9 +79,10 @@ public static partial class SqlServerMigrator
     public sealed record MigrationStep(string Version, string Text, string Checksum, bool Run);
 
     /// <summary>
-    /// What to do with each script, in order, given what ran before (version to recorded checksum,
-    /// null when it was recorded before checksums were). Scripts whose record already holds their
-    /// checksum are left out, unless an earlier procedure script runs again.
+    /// What to do with each script, given what ran before (version to recorded checksum, null when
+    /// it was recorded before checksums were): the schema scripts' steps in file order, then the
+    /// procedure scripts'. Scripts whose record already holds their checksum are left out, unless an
+    /// earlier procedure script runs again.
     /// </summary>
     public static IReadOnlyList<MigrationStep> Plan(IEnumerable<(string Version, string Text)> scripts, IReadOnlyDictionary<string, string?> recorded)
     {
@@ -87,7 +91,7 @@ public static partial class SqlServerMigrator
         foreach (var (version, text) in scripts)
         {
             var sum = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(Encoding.UTF8.GetBytes(text)));
-            var isProc = version.Contains("_proc_", StringComparison.Ordinal);
+            var isProc = IsProc(version);
             if (!recorded.TryGetValue(version, out var before))
             {
                 steps.Add(new MigrationStep(version, text, sum, Run: true));
@@ -103,8 +107,10 @@ public static partial class SqlServerMigrator
                 steps.Add(new MigrationStep(version, text, sum, Run: false)); // ran once; only its record is brought up to date
             }
         }
-        return steps;
+        return [.. steps.Where(s => !IsProc(s.Version)), .. steps.Where(s => IsProc(s.Version))];
     }
+
+    private static bool IsProc(string version) => version.Contains("_proc_", StringComparison.Ordinal);
 
     /// <summary>The embedded scripts in deploy order, as (file name, text).</summary>
     public static IReadOnlyList<(string Version, string Text)> Scripts()

@@ -50,7 +50,7 @@ public sealed partial class SqlServerStaffStore
                       AND cancelled_at IS NULL;
                 DELETE dbo.hot_seats WITH (SNAPSHOT)
                 WHERE place_id = @place_id AND day = @day AND start_minute >= @from_minute AND start_minute < @to_minute
-                  AND code IS NULL;
+                  AND hold = 0 AND code IS NULL;
                 UPDATE dbo.site_cancels SET kept = @kept, finished_at = @now, progress_at = @now
                 WHERE id = @id;
             END

@@ -34,7 +34,7 @@ public sealed partial class SqlServerWaitingListStore
                 IF @horizon IS NULL
                     THROW 50080, N'waitlist join: unknown place', 1;
                 IF EXISTS (SELECT 1 FROM dbo.hot_seats WITH (SNAPSHOT)
-                           WHERE place_id = @place_id AND day >= @from AND day <= @to AND code IS NULL AND starts_at > @now)
+                           WHERE place_id = @place_id AND day >= @from AND day <= @to AND code IS NULL AND hold = 0 AND starts_at > @now)
                    OR EXISTS (SELECT 1 FROM dbo.slots s
                               WHERE s.place_id = @place_id AND s.day >= IIF(@from < @horizon, @horizon, @from) AND s.day <= @to
                                 AND s.closed_by IS NULL
@@ -77,7 +77,7 @@ public sealed partial class SqlServerWaitingListStore
 
         /// <summary>
         /// Takes the entry off the list (the entry first, as a claim locks it); a seat held for it
-        /// goes from the hold back to the line ('~w'). Answers whether it was on the list.
+        /// goes from its offer back to the line (offer_id NULL, hold kept). Answers whether it was on the list.
         /// </summary>
         public const string Leave = """
             SET XACT_ABORT ON;
@@ -91,10 +91,10 @@ public sealed partial class SqlServerWaitingListStore
                 UPDATE dbo.waitlist_offers SET state = 4, decided_at = @now
                 OUTPUT INSERTED.id, INSERTED.place_id, INSERTED.day, INSERTED.start_minute, INSERTED.seat_no INTO @freed
                 WHERE entry_id = @entry AND state = 1;
-                UPDATE s SET code = '~w'
+                UPDATE s SET offer_id = NULL
                 FROM dbo.hot_seats s WITH (SNAPSHOT)
                 JOIN @freed f ON f.place_id = s.place_id AND f.day = s.day AND f.start_minute = s.start_minute AND f.seat_no = s.seat_no
-                WHERE s.code = '~h' + CONVERT(varchar(20), f.id);
+                WHERE s.offer_id = f.id;
             END
             COMMIT TRANSACTION;
             SELECT CAST(IIF(@entry IS NULL, 0, 1) AS bit);
@@ -104,7 +104,7 @@ public sealed partial class SqlServerWaitingListStore
         /// The offer job's first step, one transaction: holds that ran out expire (their entries
         /// first, as a claim locks them: a claim in flight is waited for, and an entry it booked is
         /// no longer offered), people who booked somewhere else leave the list, and the seats held
-        /// for either go back to the line ('~w'). Answers the offers expired and the entries left.
+        /// for either go back to the line (offer_id NULL, hold kept). Answers the offers expired and the entries left.
         /// </summary>
         public const string Settle = """
             SET XACT_ABORT ON;
@@ -135,10 +135,10 @@ public sealed partial class SqlServerWaitingListStore
             FROM dbo.waitlist_offers o
             JOIN @decided d ON d.entry_id = o.entry_id
             WHERE o.state = 1;
-            UPDATE s SET code = '~w'
+            UPDATE s SET offer_id = NULL
             FROM dbo.hot_seats s WITH (SNAPSHOT)
             JOIN @freed f ON f.place_id = s.place_id AND f.day = s.day AND f.start_minute = s.start_minute AND f.seat_no = s.seat_no
-            WHERE s.code = '~h' + CONVERT(varchar(20), f.id);
+            WHERE s.offer_id = f.id;
             COMMIT TRANSACTION;
             SELECT @expired, @left;
             """;
@@ -177,35 +177,35 @@ public sealed partial class SqlServerWaitingListStore
 
         /// <summary>A place's seats that could be offered: free or kept for the line, not starting before the last call.</summary>
         public const string Seats = """
-            SELECT day, start_minute, seat_no, starts_at, code FROM dbo.hot_seats WITH (SNAPSHOT)
-            WHERE place_id = @place_id AND (code IS NULL OR code = '~w') AND starts_at > @last_call
+            SELECT day, start_minute, seat_no, starts_at, hold FROM dbo.hot_seats WITH (SNAPSHOT)
+            WHERE place_id = @place_id AND code IS NULL AND offer_id IS NULL AND starts_at > @last_call
             ORDER BY day, start_minute, seat_no;
             """;
 
         /// <summary>
         /// One offer, one transaction: the entry moves from waiting to offered (first, as a claim
-        /// locks it), the offer is written, the seat held under its code if still free or kept, and
-        /// the SMS queued; or nothing, when the entry or the seat went meanwhile (a booking that took
+        /// locks it), the offer is written, the seat held for it (hold 1, offer_id) if still free or
+        /// kept, and the SMS queued under the offer's message code; or nothing, when the entry or the seat went meanwhile (a booking that took
         /// the seat first, or one that takes it while this runs and meets 41302, is the winner).
         /// Answers the offer's id, or NULL.
         /// </summary>
         public const string Offer = """
             SET XACT_ABORT ON;
             BEGIN TRANSACTION;
-            DECLARE @id bigint = NULL, @hold varchar(16);
+            DECLARE @id bigint = NULL, @message varchar(16);
             UPDATE dbo.waitlist SET state = 2 WHERE id = @entry_id AND state = 1;
             IF @@ROWCOUNT = 1
             BEGIN
                 INSERT dbo.waitlist_offers (entry_id, place_id, day, start_minute, seat_no, offered_at, expires_at, state)
                 VALUES (@entry_id, @place_id, @day, @start_minute, @seat_no, @now, @expires_at, 1);
                 SET @id = CONVERT(bigint, SCOPE_IDENTITY());
-                SET @hold = '~h' + CONVERT(varchar(20), @id);
-                UPDATE dbo.hot_seats WITH (SNAPSHOT) SET code = @hold
+                SET @message = '~h' + CONVERT(varchar(20), @id);
+                UPDATE dbo.hot_seats WITH (SNAPSHOT) SET hold = 1, offer_id = @id
                 WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no
-                  AND (code IS NULL OR code = '~w');
+                  AND code IS NULL AND offer_id IS NULL;
                 IF @@ROWCOUNT = 1
                     INSERT dbo.outbox WITH (SNAPSHOT) (kind, code, phone, language, place_id, day, start_minute, created_at, sent_at, note)
-                    VALUES (6, @hold, @phone, @language, @place_id, @day, @start_minute, @now, NULL, @note);
+                    VALUES (6, @message, @phone, @language, @place_id, @day, @start_minute, @now, NULL, @note);
                 ELSE
                     SET @id = NULL;
             END
@@ -221,8 +221,8 @@ public sealed partial class SqlServerWaitingListStore
 
         /// <summary>A seat kept for a line that no longer wants it is anybody's again.</summary>
         public const string Release = """
-            UPDATE dbo.hot_seats WITH (SNAPSHOT) SET code = NULL
-            WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no AND code = '~w';
+            UPDATE dbo.hot_seats WITH (SNAPSHOT) SET hold = 0
+            WHERE place_id = @place_id AND day = @day AND start_minute = @start_minute AND seat_no = @seat_no AND hold = 1 AND offer_id IS NULL;
             """;
     }
 

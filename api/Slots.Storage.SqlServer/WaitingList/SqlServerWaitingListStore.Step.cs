@@ -91,7 +91,7 @@ public sealed partial class SqlServerWaitingListStore
             await using var row = await query.ExecuteReaderAsync(ct);
             while (await row.ReadAsync(ct))
             {
-                seats.Add(new OpenSeat(Day(row, 0), row.GetInt32(1), row.GetInt32(2), row.GetInt64(3), !row.IsDBNull(4) && row.GetString(4) == "~w"));
+                seats.Add(new OpenSeat(Day(row, 0), row.GetInt32(1), row.GetInt32(2), row.GetInt64(3), row.GetInt16(4) == 1));
             }
         }
         return (line, seats);

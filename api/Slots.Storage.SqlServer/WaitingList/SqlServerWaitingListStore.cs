@@ -9,9 +9,9 @@ namespace Slots.Storage.SqlServer;
 /// <summary>
 /// The waiting list on SQL Server, as <c>EfWaitingListStore</c> is on SQLite and PostgreSQL: the
 /// entries and offers in disk tables (sql/080-081), the seats in the hot ones, read and written
-/// WITH (SNAPSHOT). A seat kept for the line carries '~w' as its code and a seat held for one entry
-/// '~h' and the offer's id, so dbo.reserve and dbo.availability (which take and count only seats
-/// whose code is NULL) leave both alone. Each write is one batch and one transaction, retried on
+/// WITH (SNAPSHOT). A seat the list holds back from the crowd has hold 1: kept for the line (no
+/// offer_id) or held for one entry (offer_id), its code NULL; dbo.reserve and dbo.availability
+/// take and count only seats with no code and no hold. Each write is one batch and one transaction, retried on
 /// In-Memory OLTP conflicts; the claim is one call of dbo.waitlist_claim (sql/082), which books the
 /// held seat through dbo.reserve. Every writer of an offer locks its entry first, as the claim does.
 /// Not executed on the build machines (no SQL Server there): the statements and the proc are

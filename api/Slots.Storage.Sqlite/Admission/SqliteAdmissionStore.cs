@@ -113,7 +113,7 @@ internal sealed class SqliteAdmissionStore(SqliteWriter writer, SqliteConnection
         count.CommandText = """
             SELECT
               (SELECT COUNT(*) FROM hot_seats
-               WHERE place_id IN (SELECT value FROM json_each($places)) AND code IS NULL AND starts_at > $now)
+               WHERE place_id IN (SELECT value FROM json_each($places)) AND code IS NULL AND hold = 0 AND starts_at > $now)
             + (SELECT COALESCE(SUM(s.capacity), 0) FROM slots s JOIN places p ON p.id = s.place_id
                WHERE s.place_id IN (SELECT value FROM json_each($places)) AND s.day >= p.hot_until AND s.starts_at > $now)
             - (SELECT COUNT(*) FROM reservations r JOIN places p ON p.id = r.place_id

@@ -40,13 +40,14 @@ public sealed partial class SqliteHotPath
             WHERE ap.person_hash = $person AND ap.ends_at > $now
             """;
 
-        // The lowest free seat; the writer is alone, so no two claims can race here.
+        // The lowest free seat (nobody's booking, not held for the waiting list); the writer is
+        // alone, so no two claims can race here.
         public const string ClaimSeat = """
             UPDATE hot_seats SET code = $code
             WHERE place_id = $place AND day = $day AND start_minute = $minute
               AND seat_no = (SELECT seat_no FROM hot_seats
                              WHERE place_id = $place AND day = $day AND start_minute = $minute
-                               AND code IS NULL AND starts_at > $now
+                               AND code IS NULL AND hold = 0 AND starts_at > $now
                              ORDER BY seat_no LIMIT 1)
             RETURNING seat_no, minutes, starts_at
             """;
@@ -71,15 +72,15 @@ public sealed partial class SqliteHotPath
             """;
 
         // A seat of a slot the site closed goes with its booking instead of opening again; while
-        // someone on the place's waiting list wants that day, it is kept for the line ('~w').
+        // someone on the place's waiting list wants that day, it is kept for the line (hold 1, no offer).
         public const string ReleaseSeat = """
             DELETE FROM hot_seats
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
               AND EXISTS (SELECT 1 FROM slots s WHERE s.place_id = $place AND s.day = $day AND s.start_minute = $minute
                           AND s.closed_by IS NOT NULL);
-            UPDATE hot_seats SET code = CASE WHEN EXISTS (
+            UPDATE hot_seats SET code = NULL, hold = CASE WHEN EXISTS (
                     SELECT 1 FROM waitlist w WHERE w.place_id = $place AND w.state = 1 AND $day BETWEEN w.from_day AND w.to_day)
-                THEN '~w' END
+                THEN 1 ELSE 0 END
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
             """;
 

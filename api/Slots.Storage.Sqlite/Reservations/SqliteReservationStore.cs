@@ -32,7 +32,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
                AND NOT EXISTS (SELECT 1 FROM active_persons WHERE person_hash = $person AND ends_at > $now)
                AND EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute AND starts_at > $now)
                AND NOT EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
-                               AND code IS NULL AND starts_at > $now)
+                               AND code IS NULL AND hold = 0 AND starts_at > $now)
             """;
         probe.Parameters.AddWithValue("$key", c.IdempotencyKey);
         probe.Parameters.AddWithValue("$person", c.PersonHash);
@@ -72,7 +72,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         await using var query = connection.CreateCommand();
         // One range read over the primary key (place, day, time, seat).
         query.CommandText = """
-            SELECT day, start_minute, MIN(minutes), COUNT(*), SUM(code IS NULL), MIN(starts_at)
+            SELECT day, start_minute, MIN(minutes), COUNT(*), SUM(code IS NULL AND hold = 0), MIN(starts_at)
             FROM hot_seats
             WHERE place_id = $place AND day >= $from AND day <= $to
             GROUP BY day, start_minute

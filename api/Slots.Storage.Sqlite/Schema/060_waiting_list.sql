@@ -19,9 +19,9 @@ CREATE TABLE waitlist (
 CREATE UNIQUE INDEX ux_waitlist_person ON waitlist (place_id, person_hash) WHERE state IN (1, 2);
 CREATE INDEX ix_waitlist_line ON waitlist (place_id, id) WHERE state IN (1, 2);
 
--- A seat held for one entry: the hot seat's code is the hold's ('~h' and the offer id) until it is
--- claimed (the seat becomes the booking's), expires or is withdrawn (the seat goes back to '~w':
--- freed, waiting for the next in line). state 1 open, 2 claimed, 3 expired, 4 withdrawn.
+-- A seat held for one entry: the hot seat has hold 1 and offer_id the offer's id (090_seat_holds.sql)
+-- until it is claimed (the seat becomes the booking's), expires or is withdrawn (offer_id back to
+-- NULL: kept, waiting for the next in line). state 1 open, 2 claimed, 3 expired, 4 withdrawn.
 CREATE TABLE waitlist_offers (
     id           INTEGER PRIMARY KEY AUTOINCREMENT,
     entry_id     INTEGER NOT NULL,

@@ -62,21 +62,20 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         {
             return new ClaimAnswer(ClaimStatus.Expired);
         }
-        var hold = EfWaitingListStore.HoldCode(offer);
-        (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$seat", seat)];
+        (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$seat", seat), ("$offer", offer)];
         hot.Command("""
-            UPDATE hot_seats SET code = NULL
-            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $hold
-            """, [.. key, ("$hold", hold)]).ExecuteNonQuery();
+            UPDATE hot_seats SET hold = 0, offer_id = NULL
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND offer_id = $offer
+            """, key).ExecuteNonQuery();
         var booked = hot.Reserve(new ReserveCommand(slot, person, phone, name, language, newCode,
             "waitlist-offer-" + offer.ToString(CultureInfo.InvariantCulture), "waitlist-offer", now));
         if (booked is not { Status: ReservationStatus.Reserved } result)
         {
             // Not booked: the seat stays held (the writer is alone, so nobody took it meanwhile).
             hot.Command("""
-                UPDATE hot_seats SET code = $hold
-                WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code IS NULL
-                """, [.. key, ("$hold", hold)]).ExecuteNonQuery();
+                UPDATE hot_seats SET hold = 1, offer_id = $offer
+                WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code IS NULL AND hold = 0
+                """, key).ExecuteNonQuery();
             return new ClaimAnswer(booked?.Status == ReservationStatus.AlreadyBooked ? ClaimStatus.AlreadyBooked : ClaimStatus.NoOffer);
         }
         hot.Command("UPDATE waitlist_offers SET state = 2, decided_at = $at, code = $code WHERE id = $offer",

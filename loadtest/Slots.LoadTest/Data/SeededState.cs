@@ -31,7 +31,7 @@ public static class SeededState
         await using (var tx = await db.BeginTransactionAsync(ct))
         {
             reservations = await Database.ScalarAsync(db, "SELECT count(*) FROM hot_reservations", ct);
-            freed = await Database.ExecuteAsync(db, "UPDATE hot_seats SET code = NULL WHERE code IS NOT NULL", ct);
+            freed = await Database.ExecuteAsync(db, "UPDATE hot_seats SET code = NULL, hold = 0, offer_id = NULL WHERE code IS NOT NULL OR hold <> 0", ct);
             if (pg)
             {
                 // One statement, so the flush job and the SMS relay of a running stack wait for it as a whole.

@@ -120,6 +120,50 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : IClassFi
     }
 
     [Fact]
+    public async Task A_kept_or_held_seat_says_so_in_its_hold_columns_and_its_code_is_only_ever_a_bookings()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var first = await JoinAsync(place, day, People.Next());
+        await JoinAsync(place, day, People.Next());
+        const string Seat = "SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND start_minute = 490";
+
+        Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
+        // Kept for the line: no code, held back, for no offer yet.
+        Assert.Equal(1, await _rows!.CountAsync(Seat + " AND code IS NULL AND hold = 1 AND offer_id IS NULL", ("@place", place)));
+        await AssertCodesAreBookingsAsync(place);
+
+        await StepAsync();
+        // Held for the first in line's open offer, still without a code.
+        Assert.Equal(1, await _rows.CountAsync(Seat + """
+             AND code IS NULL AND hold = 1
+             AND offer_id IN (SELECT o.id FROM waitlist_offers o WHERE o.place_id = @place AND o.start_minute = 490 AND o.state = 1)
+            """, ("@place", place)));
+        await AssertCodesAreBookingsAsync(place);
+
+        var claimed = await host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
+        Assert.Equal(HttpStatusCode.Created, claimed.StatusCode);
+        var code = (await JsonAsync(claimed))["code"]!.GetValue<string>();
+        // Booked: the booking's code, the hold gone.
+        Assert.Equal(1, await _rows.CountAsync(Seat + " AND code = @code AND hold = 0 AND offer_id IS NULL", ("@place", place), ("@code", code)));
+        await AssertCodesAreBookingsAsync(place);
+    }
+
+    /// <summary>Every seat of the place with a code holds a booking's code: no other value (the old '~h' and '~w' holds) lives there.</summary>
+    private async Task AssertCodesAreBookingsAsync(int place)
+    {
+        Assert.True(await _rows!.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code IS NOT NULL", ("@place", place)) >= 5);
+        Assert.Equal(0, await _rows.CountAsync("""
+            SELECT COUNT(*) FROM hot_seats s
+            WHERE s.place_id = @place AND s.code IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM hot_reservations r WHERE r.code = s.code AND r.place_id = s.place_id
+                              AND r.day = s.day AND r.start_minute = s.start_minute AND r.seat_no = s.seat_no)
+            """, ("@place", place)));
+        Assert.Equal(0, await _rows.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code LIKE '~%'", ("@place", place)));
+    }
+
+    [Fact]
     public async Task A_hold_nobody_claims_expires_and_the_seat_goes_to_the_next_in_line()
     {
         await StartAsync();

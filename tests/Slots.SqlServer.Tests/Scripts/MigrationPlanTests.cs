@@ -62,4 +62,16 @@ public sealed class MigrationPlanTests
         Assert.False(plan.Single(s => s.Version == "003_table_slots.sql").Run);
         Assert.Empty(SqlServerMigrator.Plan(Scripts, plan.ToDictionary(s => s.Version, s => (string?)s.Checksum)));
     }
+
+    [Fact]
+    public void A_new_schema_script_runs_before_the_proc_scripts_that_run_again_so_they_compile_against_it()
+    {
+        var grown = Scripts.Select(s => s.Version == "015_proc_cancel.sql" ? (s.Version, s.Text + " -- reads hold") : s)
+            .Append(("100_alter_slots.sql", "ALTER TABLE dbo.slots ADD hold smallint NULL;")).ToArray();
+
+        var plan = SqlServerMigrator.Plan(grown, AllRecorded());
+
+        Assert.Equal(["100_alter_slots.sql", "015_proc_cancel.sql", "019_proc_load_hot_days.sql", "063_proc_cancel.sql"],
+            plan.Where(s => s.Run).Select(s => s.Version));
+    }
 }

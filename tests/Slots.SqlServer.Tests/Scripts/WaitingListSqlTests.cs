@@ -120,8 +120,8 @@ public sealed class WaitingListSqlTests
         var reserve = Assert.Single(SqlScripts.All<ExecutableProcedureReference>(tree));
 
         Assert.Equal(2, seats.Count);
-        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET CODE = NULL", SqlScripts.Text(seats[0]), StringComparison.Ordinal);
-        Assert.EndsWith("AND SEAT_NO = @SEAT_NO AND CODE = @HOLD", SqlScripts.Text(seats[0].WhereClause), StringComparison.Ordinal);
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 0, OFFER_ID = NULL", SqlScripts.Text(seats[0]), StringComparison.Ordinal);
+        Assert.EndsWith("AND SEAT_NO = @SEAT_NO AND OFFER_ID = @OFFER", SqlScripts.Text(seats[0].WhereClause), StringComparison.Ordinal);
         Assert.Equal("reserve", SqlScripts.NameOf(reserve.ProcedureReference.ProcedureReference.Name));
         Assert.True(seats[0].StartOffset < reserve.StartOffset, "the hold is freed before dbo.reserve looks for a free seat");
         var call = SqlScripts.Text(reserve);
@@ -133,8 +133,8 @@ public sealed class WaitingListSqlTests
         Assert.True(reserve.StartOffset < refused.StartOffset);
         var restore = Assert.Single(SeatUpdates(refused.ThenStatement));
         Assert.Same(seats[1], restore);
-        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET CODE = @HOLD", SqlScripts.Text(restore), StringComparison.Ordinal);
-        Assert.EndsWith("AND SEAT_NO = @SEAT_NO AND CODE IS NULL", SqlScripts.Text(restore.WhereClause), StringComparison.Ordinal);
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 1, OFFER_ID = @OFFER", SqlScripts.Text(restore), StringComparison.Ordinal);
+        Assert.EndsWith("AND SEAT_NO = @SEAT_NO AND HOLD = 0 AND CODE IS NULL", SqlScripts.Text(restore.WhereClause), StringComparison.Ordinal);
         // The refusal recorded under the offer's key goes too, as PostgreSQL's sub-transaction rolls it back.
         var forget = Assert.Single(SqlScripts.All<DeleteSpecification>(refused.ThenStatement));
         Assert.Equal("idempotency", NameOf(forget.Target));
@@ -146,7 +146,9 @@ public sealed class WaitingListSqlTests
     {
         var text = SqlScripts.Text(Proc());
 
-        Assert.Contains("@HOLD VARCHAR(16) = '~H' + CONVERT(VARCHAR(20), @OFFER)", text, StringComparison.Ordinal);
+        // The hold names its offer in a column of its own; no seat's code carries it.
+        Assert.Contains("SET HOLD = 1, OFFER_ID = @OFFER", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("'~", text, StringComparison.Ordinal);
         Assert.Contains("@KEY VARCHAR(100) = 'WAITLIST-OFFER-' + CONVERT(VARCHAR(20), @OFFER)", text, StringComparison.Ordinal);
     }
 
@@ -251,13 +253,13 @@ public sealed class WaitingListSqlTests
         Assert.Equal("WHERE PLACE_ID = @PLACE_ID", SqlScripts.Text(wanted.WhereClause));
         var keep = Assert.Single(SqlScripts.All<IfStatement>(tree), i => SqlScripts.Text(i.Predicate).Contains("@WANTED_FROM", StringComparison.Ordinal));
         Assert.Equal("@WANTED_FROM IS NOT NULL AND @DAY >= @WANTED_FROM AND @DAY <= @WANTED_TO", SqlScripts.Text(keep.Predicate));
-        Assert.Equal("SET @RELEASE = '~W';", SqlScripts.Text(keep.ThenStatement));
-        // Every release of the booking's own seat writes @release: NULL (anybody's) or '~w' (the line's).
+        Assert.Equal("SET @RELEASE = 1;", SqlScripts.Text(keep.ThenStatement));
+        // Every release of the booking's own seat clears its code and writes @release as its hold: 0 (anybody's) or 1 (the line's).
         var releases = SqlScripts.All<UpdateSpecification>(tree)
             .Where(u => NameOf(u.Target) == "hot_seats" && SqlScripts.Text(u.WhereClause!).EndsWith("AND CODE = @CODE", StringComparison.Ordinal))
             .ToList();
         Assert.NotEmpty(releases);
-        Assert.All(releases, u => Assert.Equal("CODE = @RELEASE", SqlScripts.Text(Assert.Single(u.SetClauses))));
+        Assert.All(releases, u => Assert.Equal(["CODE = NULL", "HOLD = @RELEASE"], u.SetClauses.Select(SqlScripts.Text)));
         Assert.True(wanted.StartOffset < releases.Min(u => u.StartOffset));
     }
 
@@ -285,20 +287,20 @@ public sealed class WaitingListSqlTests
         var back = Assert.Single(SqlScripts.All<UpdateSpecification>(Parse(Statement(name))), u => u.FromClause is not null
             && SqlScripts.Text(u.FromClause).StartsWith("FROM DBO.HOT_SEATS S WITH (SNAPSHOT)", StringComparison.Ordinal));
 
-        Assert.StartsWith("UPDATE S SET CODE = '~W'", SqlScripts.Text(back), StringComparison.Ordinal);
-        Assert.Equal("WHERE S.CODE = '~H' + CONVERT(VARCHAR(20), F.ID)", SqlScripts.Text(back.WhereClause));
+        Assert.StartsWith("UPDATE S SET OFFER_ID = NULL", SqlScripts.Text(back), StringComparison.Ordinal);
+        Assert.Equal("WHERE S.OFFER_ID = F.ID", SqlScripts.Text(back.WhereClause));
     }
 
     [Fact]
-    public void An_offer_holds_a_seat_only_while_it_is_free_or_kept_and_queues_the_sms_with_the_hold_code_and_note()
+    public void An_offer_holds_a_seat_only_while_it_is_free_or_kept_and_queues_the_sms_with_the_offers_message_code_and_note()
     {
         var tree = Parse(SqlServerWaitingListStore.Sql.Offer);
 
         var hold = Assert.Single(SeatUpdates(tree));
-        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET CODE = @HOLD", SqlScripts.Text(hold), StringComparison.Ordinal);
-        Assert.EndsWith("AND (CODE IS NULL OR CODE = '~W')", SqlScripts.Text(hold.WhereClause), StringComparison.Ordinal);
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 1, OFFER_ID = @ID", SqlScripts.Text(hold), StringComparison.Ordinal);
+        Assert.EndsWith("AND CODE IS NULL AND OFFER_ID IS NULL", SqlScripts.Text(hold.WhereClause), StringComparison.Ordinal);
         var outbox = Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "outbox");
-        Assert.Contains("VALUES (6, @HOLD, @PHONE, @LANGUAGE, @PLACE_ID, @DAY, @START_MINUTE, @NOW, NULL, @NOTE)", SqlScripts.Text(outbox), StringComparison.Ordinal);
+        Assert.Contains("VALUES (6, @MESSAGE, @PHONE, @LANGUAGE, @PLACE_ID, @DAY, @START_MINUTE, @NOW, NULL, @NOTE)", SqlScripts.Text(outbox), StringComparison.Ordinal);
         Assert.Single(SqlScripts.All<RollbackTransactionStatement>(tree));
     }
 
@@ -307,6 +309,7 @@ public sealed class WaitingListSqlTests
     {
         var release = Assert.Single(SeatUpdates(Parse(SqlServerWaitingListStore.Sql.Release)));
 
-        Assert.EndsWith("AND CODE = '~W'", SqlScripts.Text(release.WhereClause), StringComparison.Ordinal);
+        Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 0", SqlScripts.Text(release), StringComparison.Ordinal);
+        Assert.EndsWith("AND HOLD = 1 AND OFFER_ID IS NULL", SqlScripts.Text(release.WhereClause), StringComparison.Ordinal);
     }
 }

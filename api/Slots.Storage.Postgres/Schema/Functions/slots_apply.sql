@@ -112,7 +112,7 @@ BEGIN
                      coalesce(i.code, k.code) AS key_code,
                      EXISTS (SELECT 1 FROM hot_seats f
                              WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
-                               AND f.code IS NULL AND f.starts_at > u.now) AS free,
+                               AND f.code IS NULL AND f.hold = 0 AND f.starts_at > u.now) AS free,
                      h.code AS held_code, h.same_phone
               FROM unnest(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now)
                    WITH ORDINALITY AS u(op, place, day, minute, person, phone, key, fingerprint, now, ord)
@@ -174,7 +174,7 @@ BEGIN
                 CROSS JOIN LATERAL (
                     SELECT f.place_id, f.day, f.start_minute, f.seat_no FROM hot_seats f
                     WHERE f.place_id = p_place[w.t] AND f.day = p_day[w.t] AND f.start_minute = p_minute[w.t]
-                      AND f.code IS NULL AND f.starts_at > p_now[w.t]
+                      AND f.code IS NULL AND f.hold = 0 AND f.starts_at > p_now[w.t]
                     ORDER BY f.seat_no
                     LIMIT 1
                     FOR UPDATE SKIP LOCKED) f

@@ -43,9 +43,9 @@ BEGIN
     o_day := o.day;
     o_minute := o.start_minute;
     BEGIN
-        UPDATE hot_seats SET code = NULL
+        UPDATE hot_seats SET hold = 0, offer_id = NULL
         WHERE place_id = o.place_id AND day = o.day AND start_minute = o.start_minute AND seat_no = o.seat_no
-          AND code = '~h' || o.id;
+          AND offer_id = o.id;
         SELECT r.o_status, r.o_code, r.o_minutes, r.o_replayed INTO v_status, v_code, v_minutes, v_replayed
         FROM slots_reserve(o.place_id, o.day, o.start_minute, w.person_hash, w.phone, w.name, w.language, p_code,
                            'waitlist-offer-' || o.id, 'waitlist-offer', p_now) r;

@@ -1,0 +1,18 @@
+-- A hot seat's state in columns of its own (issue 38): code is a booking's code or NULL, and a seat
+-- the waiting list holds back from the crowd says so in hold (1) with, when one entry's offer holds
+-- it, offer_id (waitlist_offers.id); hold 1 with no offer_id is a seat kept for the line, which the
+-- offer job hands to the next in line. Free is code IS NULL AND hold = 0: the same row the seat
+-- pick reads through the primary key, so taking a seat stays one indexed range read and one update.
+-- Until this script, the code column carried the hold instead ('~h' and the offer id, or '~w');
+-- those rows move to the columns here. smallint, as EF Core maps the shared model's short.
+ALTER TABLE hot_seats
+    ADD COLUMN IF NOT EXISTS hold     smallint NOT NULL DEFAULT 0,
+    ADD COLUMN IF NOT EXISTS offer_id bigint   NULL;
+
+UPDATE hot_seats SET hold = 1, offer_id = substring(code FROM 3)::bigint, code = NULL WHERE code LIKE '~h%';
+UPDATE hot_seats SET hold = 1, code = NULL WHERE code = '~w';
+
+-- What every writer keeps true: a held seat has no booking, and only a held seat names an offer.
+ALTER TABLE hot_seats DROP CONSTRAINT IF EXISTS ck_hot_seats_hold;
+ALTER TABLE hot_seats ADD CONSTRAINT ck_hot_seats_hold
+    CHECK (hold IN (0, 1) AND (hold = 0 OR code IS NULL) AND (offer_id IS NULL OR hold = 1));
