@@ -66,7 +66,7 @@ public sealed class SqlServerBackend : StorageBackend
         // The waiting room's counters beside the hot tables (sql/050-057).
         builder.Services.AddSingleton<IWaitingRoomStore, SqlServerWaitingRoomStore>();
         // The site's day: roster and trail through the shared EF Core store; the writes that meet the hot
-        // rows in procs beside the hot path's: the native dbo.staff_check_in, the no-shows, the block cancel (sql/060-067).
+        // rows in procs beside the hot path's: the native dbo.staff_check_in, the no-shows, the block cancel (sql/060-068).
         builder.Services.AddSingleton<IStaffStore, SqlServerStaffStore>();
         // The waiting list: disk entries and offers beside the hot seats, the claim in dbo.waitlist_claim (sql/080-082).
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
