@@ -22,8 +22,10 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// Slots:Storage:Provider = SqlServer: the native-proc hot path (reservations batched), the
-/// cold-path procs, the catalogue, the window procs, the SMS store and the script migrator, all
-/// through SqlClient; Quartz clustered on the same database.
+/// cold-path procs, the catalogue, the window procs, the SMS store, the waiting room, the waiting
+/// list and the script migrator through SqlClient; staff, reminders, retention and wrong proofs
+/// through the shared EF Core store on SQL Server's provider (staff's writes on hot rows in procs);
+/// Quartz clustered on the same database.
 /// </summary>
 public sealed class SqlServerBackend : StorageBackend
 {
