@@ -13,7 +13,7 @@
 -- on a new snapshot that sees the winner: a cancel that lost finds the attendance row and answers
 -- 4 (CheckedIn); a check-in that lost finds no hot row and answers 4 (Cancelled). Two check-ins
 -- meet on the same row too, and the second answers 2 with the first one's time and staff member.
--- The no-show job (SqlServerStaffStore.Sql.MarkNoShows) inserts attendance rows without touching
+-- The no-show job (dbo.staff_mark_no_shows, sql/068) inserts attendance rows without touching
 -- the hot row: against it the attendance row itself is the shared write (41302, or a duplicate key
 -- once the job has committed), retried as well, after which this proc overrides the no-show.
 -- Both procs stay at SNAPSHOT, so neither pays for commit-time validation of its reads.

@@ -1,7 +1,7 @@
 -- Day-before reminders: one row per booking and start time reminded (a booking moved to another
--- time is reminded of that one too), written with its SMS in one transaction
--- (SqlServerReminderStore.Sql.Queue). batch finds the rows one run of the reminder job recorded,
--- to queue their SMS; day finds the rows of past days to forget. A disk table: the reminder job is the only writer, a batch at a time.
+-- time is reminded of that one too), written with its SMS in one transaction by the shared EF Core
+-- store (EfReminderStore). batch names the run of the reminder job that recorded a row; day finds
+-- the rows of past days to forget. A disk table: the reminder job is the only writer, a batch at a time.
 IF OBJECT_ID(N'dbo.reminders', N'U') IS NULL
 CREATE TABLE dbo.reminders (
     code      varchar(16) COLLATE Latin1_General_100_BIN2 NOT NULL,

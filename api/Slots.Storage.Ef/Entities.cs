@@ -159,6 +159,20 @@ public sealed class StaffAuditRecord
     public string? Reason { get; set; }
 }
 
+/// <summary>
+/// A booking reminded of one start time (table reminders): the key (code, starts_at) is what makes it
+/// reminded once per time it holds; batch is the run that recorded it; day finds past days to forget.
+/// </summary>
+public sealed class ReminderRecord
+{
+    public required string Code { get; set; }
+    public long StartsAt { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public long QueuedAt { get; set; }
+    public long Batch { get; set; }
+}
+
 /// <summary>One wrong phone or national id sent with a booking code (the per-code guessing limit).</summary>
 public sealed class WrongProofRecord
 {

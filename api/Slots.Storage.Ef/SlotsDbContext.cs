@@ -25,6 +25,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<AttendanceRecord> Attendance => Set<AttendanceRecord>();
     public DbSet<StaffAuditRecord> StaffAudit => Set<StaffAuditRecord>();
     public DbSet<WrongProofRecord> WrongProofs => Set<WrongProofRecord>();
+    public DbSet<ReminderRecord> Reminders => Set<ReminderRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -84,6 +85,11 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         modelBuilder.Entity<StaffAuditRecord>().ToTable("staff_audit");
         modelBuilder.Entity<SiteCancelRecord>().ToTable("site_cancels");
         modelBuilder.Entity<WrongProofRecord>().ToTable("wrong_proofs");
+        modelBuilder.Entity<ReminderRecord>(e =>
+        {
+            e.ToTable("reminders");
+            e.HasKey(x => new { x.Code, x.StartsAt });
+        });
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

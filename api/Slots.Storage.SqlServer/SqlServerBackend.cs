@@ -14,6 +14,7 @@ using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage.Ef;
 using Slots.Storage.Ef.Retention;
+using Slots.Storage.SqlServer.Ef;
 using Slots.WaitingList;
 using Slots.Window;
 
@@ -21,8 +22,10 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// Slots:Storage:Provider = SqlServer: the native-proc hot path (reservations batched), the
-/// cold-path procs, the catalogue, the window procs, the SMS store and the script migrator, all
-/// through SqlClient; Quartz clustered on the same database.
+/// cold-path procs, the catalogue, the window procs, the SMS store, the waiting room, the waiting
+/// list and the script migrator through SqlClient; staff, reminders, retention and wrong proofs
+/// through the shared EF Core store on SQL Server's provider (staff's writes on hot rows in procs);
+/// Quartz clustered on the same database.
 /// </summary>
 public sealed class SqlServerBackend : StorageBackend
 {
@@ -64,18 +67,18 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<ISmsStore, SqlServerSmsStore>();
         // The waiting room's counters beside the hot tables (sql/050-057).
         builder.Services.AddSingleton<IAdmissionStore, SqlServerAdmissionStore>();
-        // The site's day: roster and trail through SqlClient, the check-in in the native dbo.staff_check_in (sql/060-063).
+        // The site's day: roster and trail through the shared EF Core store; the writes that meet the hot
+        // rows in procs beside the hot path's: the native dbo.staff_check_in, the no-shows, the block cancel (sql/060-068).
         builder.Services.AddSingleton<IStaffStore, SqlServerStaffStore>();
-        // Day-before reminders (sql/070).
-        builder.Services.AddSingleton<IReminderStore, SqlServerReminderStore>();
         // The waiting list: disk entries and offers beside the hot seats, the claim in dbo.waitlist_claim (sql/080-082).
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
         // What is not about the hot seats runs the shared EF Core store, the code SQLite and PostgreSQL
         // run and test, here on SQL Server's provider (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001, lets
-        // its interpreted statements reach the memory-optimized tables). Retention and the
-        // per-code guessing limit's wrong proofs (sql/090) so far.
-        builder.Services.AddDbContext<SlotsDbContext>(db => db.UseSqlServer(csb.ConnectionString));
+        // its interpreted statements reach the memory-optimized tables): retention, the per-code
+        // guessing limit's wrong proofs (sql/090) and the day-before reminders (sql/070).
+        builder.Services.AddDbContext<SlotsDbContext>(db => SqlServerModel.Use(db, csb.ConnectionString));
         builder.Services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
         builder.Services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
+        builder.Services.AddSingleton<IReminderStore, Slots.Storage.Ef.Reminders.EfReminderStore>();
     }
 }

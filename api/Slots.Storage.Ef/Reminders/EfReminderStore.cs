@@ -6,13 +6,15 @@ using Slots.Reservations;
 namespace Slots.Storage.Ef.Reminders;
 
 /// <summary>
-/// Day-before reminders on SQLite and PostgreSQL: two statements in one transaction. The first
-/// records a batch of the day's booked seats (a seat held for the waiting list is not a booking), read in the hot seats' key order (place, day, time,
-/// seat: one range, no index of its own needed), that have no reminder for their start yet; the
-/// second queues the SMS of the bookings it recorded, found by the batch's random id. The reminder
-/// table's key (code, start) is what makes each booking reminded once per time it holds. A booking
-/// cancelled or moved between the two statements gets no SMS from this batch (the second joins
-/// the hot row at the recorded start); one moved to another time is reminded of that time in turn.
+/// Day-before reminders through EF Core, the same LINQ on PostgreSQL and SQL Server (SQLite queues
+/// inside its one writer, SqliteReminderStore, and forgets here). One transaction reads a batch of the
+/// day's booked seats (a seat held for the waiting list is not a booking: the join on the booking's
+/// code leaves it out) in the hot seats' key order (place, day, time, seat: one range), those with no
+/// reminder for their start yet, and writes each one's reminder and its SMS together. The reminder
+/// table's key (code, start) is what makes each booking reminded once per time it holds; one moved to
+/// another time is reminded of that time in turn. The job runs one at a time (clustered Quartz,
+/// DisallowConcurrentExecution): should two runs still race, the later one's duplicate key fails its
+/// whole batch, nothing half-queued, and its next run takes what is left.
 /// </summary>
 public sealed class EfReminderStore(IServiceScopeFactory scopes) : IReminderStore
 {
@@ -21,36 +23,53 @@ public sealed class EfReminderStore(IServiceScopeFactory scopes) : IReminderStor
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
         var at = now.ToUnixTimeSeconds();
-        var id = Random.Shared.NextInt64(1, long.MaxValue);
+        var run = Random.Shared.NextInt64(1, long.MaxValue);
         await using var tx = await db.Database.BeginTransactionAsync(ct);
-        var taken = await db.Database.ExecuteSqlAsync($"""
-            INSERT INTO reminders (code, starts_at, place_id, day, queued_at, batch)
-            SELECT s.code, s.starts_at, s.place_id, s.day, {at}, {id}
-            FROM hot_seats s JOIN hot_reservations h ON h.code = s.code
-            WHERE s.place_id = {placeId} AND s.day = {day} AND s.starts_at > {at}
-              AND NOT EXISTS (SELECT 1 FROM reminders r WHERE r.code = s.code AND r.starts_at = s.starts_at)
-            ORDER BY s.start_minute, s.seat_no
-            LIMIT {batch}
-            ON CONFLICT DO NOTHING
-            """, ct);
-        if (taken > 0)
+        var due = await Due(db, placeId, day, at).Take(batch).ToListAsync(ct);
+        foreach (var booking in due)
         {
-            await db.Database.ExecuteSqlAsync($"""
-                INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
-                SELECT {(int)ChangeKind.Reminder}, h.code, h.phone, h.language, h.place_id, h.day, h.start_minute, {at}
-                FROM reminders r JOIN hot_reservations h ON h.code = r.code AND h.starts_at = r.starts_at
-                WHERE r.batch = {id}
-                ORDER BY h.start_minute, h.seat_no
-                """, ct);
+            db.Reminders.Add(new ReminderRecord
+            {
+                Code = booking.Code,
+                StartsAt = booking.StartsAt,
+                PlaceId = placeId,
+                Day = day,
+                QueuedAt = at,
+                Batch = run,
+            });
+            db.Outbox.Add(new OutboxMessage
+            {
+                Kind = (int)ChangeKind.Reminder,
+                Code = booking.Code,
+                Phone = booking.Phone,
+                Language = booking.Language,
+                PlaceId = placeId,
+                Day = day,
+                StartMinute = booking.StartMinute,
+                CreatedAt = at,
+            });
         }
+        await db.SaveChangesAsync(ct);
         await tx.CommitAsync(ct);
-        return taken;
+        return due.Count;
     }
+
+    /// <summary>The place's day's bookings starting after <paramref name="at"/> with no reminder for that start, in seat order.</summary>
+    public static IQueryable<DueReminder> Due(SlotsDbContext db, int placeId, DateOnly day, long at) =>
+        from s in db.HotSeats.AsNoTracking()
+        join h in db.HotReservations.AsNoTracking() on s.Code equals h.Code
+        where s.PlaceId == placeId && s.Day == day && s.StartsAt > at
+            && !db.Reminders.Any(r => r.Code == h.Code && r.StartsAt == s.StartsAt)
+        orderby s.StartMinute, s.SeatNo
+        select new DueReminder(h.Code, s.StartsAt, h.StartMinute, h.Phone, h.Language);
 
     public async Task<int> ForgetBeforeAsync(DateOnly day, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
-        return await db.Database.ExecuteSqlAsync($"DELETE FROM reminders WHERE day < {day}", ct);
+        return await db.Reminders.Where(r => r.Day < day).ExecuteDeleteAsync(ct);
     }
 }
+
+/// <summary>A booking to remind: its code, the start it holds, and what the SMS needs.</summary>
+public sealed record DueReminder(string Code, long StartsAt, int StartMinute, string Phone, string Language);

@@ -19,7 +19,7 @@ public abstract partial class EfStaffStore
 {
     private const int CancelledBySite = (int)RosterState.CancelledBySite;
 
-    public async Task<OpenedBlock> OpenBlockCancelAsync(BlockCancelRequest request, CancellationToken ct)
+    public virtual async Task<OpenedBlock> OpenBlockCancelAsync(BlockCancelRequest request, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
@@ -57,7 +57,7 @@ public abstract partial class EfStaffStore
         return new OpenedBlock(Block(block), created);
     }
 
-    public async Task<int> CancelBlockBatchAsync(long blockId, DateTimeOffset now, int batch, CancellationToken ct)
+    public virtual async Task<int> CancelBlockBatchAsync(long blockId, DateTimeOffset now, int batch, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
@@ -80,7 +80,7 @@ public abstract partial class EfStaffStore
         return taken;
     }
 
-    public async Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct)
+    public virtual async Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();

@@ -6,8 +6,10 @@ using Slots.Staff;
 namespace Slots.Storage.Ef.Staff;
 
 /// <summary>
-/// The staff side through EF Core on SQLite and PostgreSQL: the roster, a booking at the door and
-/// the audit trail. The check-in itself is the backend's, in one step with its own cancel.
+/// The staff side through EF Core, on SQLite, PostgreSQL and SQL Server: the roster, a booking at the
+/// door and the audit trail. The check-in itself is the backend's, in one step with its own cancel;
+/// SQL Server also writes the no-shows and the block cancel in procs beside its hot path's, which
+/// is why those methods are virtual.
 /// </summary>
 public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaffStore
 {
@@ -95,7 +97,7 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
 
     public abstract Task<CheckInAnswer> CheckInAsync(CheckInCommand command, CancellationToken ct);
 
-    public async Task<IReadOnlyList<int>> MarkNoShowsAsync(DateTimeOffset endedBefore, DateTimeOffset at, int batch, CancellationToken ct)
+    public virtual async Task<IReadOnlyList<int>> MarkNoShowsAsync(DateTimeOffset endedBefore, DateTimeOffset at, int batch, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();

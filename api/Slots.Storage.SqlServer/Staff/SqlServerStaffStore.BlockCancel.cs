@@ -7,68 +7,18 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// A site's block cancel on SQL Server, as <c>EfStaffStore</c>'s is on SQLite and PostgreSQL: the
-/// open and each batch one call of an interpreted proc (sql/065, sql/066: one transaction each,
-/// the hot rows beside the disk tables), the finish and the look for stalled blocks one batch of
-/// <see cref="BlockSql"/> each. Every write retries In-Memory OLTP conflicts: a batch (or the
-/// open's drop of free seats) that races a citizen's cancel, a check-in or a booking on the same
-/// hot row loses with 41302, is rolled back whole and runs again on a snapshot that sees the winner.
+/// open, each batch and the finish one call of an interpreted proc beside the hot path's (sql/065,
+/// sql/066, sql/067: one transaction each, the hot rows beside the disk tables); the look for
+/// stalled blocks is the shared EF Core store's. Every write retries In-Memory OLTP conflicts: a
+/// batch (or a drop of free seats) that races a citizen's cancel, a check-in or a booking on the
+/// same hot row loses with 41302, is rolled back whole and runs again on a snapshot that sees the winner.
 /// </summary>
 public sealed partial class SqlServerStaffStore
 {
-    // Column size, as declared in sql/064: the reason every SMS of the block carries.
-    private const int BlockReasonSize = BlockCancelOptions.MaxReason;
+    // Column sizes, as declared in sql/064 (the reason every SMS of the block carries) and sql/061.
+    private const int BlockReasonSize = BlockCancelOptions.MaxReason, TargetSize = 200;
 
-    /// <summary>The block cancel's statements beside its procs, public so the tests parse each one.</summary>
-    public static class BlockSql
-    {
-        /// <summary>
-        /// Finishes the block, unless finished before: counts the bookings it left (a hot day's hot
-        /// rows, a disk day's active rows), drops the free seats left, and answers the block's row
-        /// (read after the commit: a finished block's row changes no more).
-        /// The locks are dbo.site_cancel_batch's (sql/066): the block's row, then the place's shared,
-        /// so a batch still running for the block is waited for and the day stays where it is.
-        /// </summary>
-        public const string Finish = """
-            SET XACT_ABORT ON;
-            BEGIN TRANSACTION;
-            DECLARE @place_id int = NULL, @day date, @from_minute int, @to_minute int, @finished_at bigint;
-            SELECT @place_id = place_id, @day = day, @from_minute = from_minute, @to_minute = to_minute, @finished_at = finished_at
-            FROM dbo.site_cancels WITH (UPDLOCK, HOLDLOCK)
-            WHERE id = @id;
-            IF @place_id IS NULL
-                THROW 50062, N'finish block cancel: unknown block', 1;
-            IF @finished_at IS NULL
-            BEGIN
-                DECLARE @horizon date = NULL, @kept int = 0;
-                SELECT @horizon = hot_until FROM dbo.places WITH (HOLDLOCK, ROWLOCK) WHERE id = @place_id;
-                IF @day < @horizon
-                    SELECT @kept = COUNT(*) FROM dbo.hot_reservations WITH (SNAPSHOT)
-                    WHERE day = @day AND place_id = @place_id AND start_minute >= @from_minute AND start_minute < @to_minute;
-                ELSE
-                    SELECT @kept = COUNT(*) FROM dbo.reservations
-                    WHERE place_id = @place_id AND day = @day AND start_minute >= @from_minute AND start_minute < @to_minute
-                      AND cancelled_at IS NULL;
-                DELETE dbo.hot_seats WITH (SNAPSHOT)
-                WHERE place_id = @place_id AND day = @day AND start_minute >= @from_minute AND start_minute < @to_minute
-                  AND hold = 0 AND code IS NULL;
-                UPDATE dbo.site_cancels SET kept = @kept, finished_at = @now, progress_at = @now
-                WHERE id = @id;
-            END
-            COMMIT TRANSACTION;
-            SELECT id, place_id, day, from_minute, to_minute, reason, actor, created_at, finished_at, cancelled, kept
-            FROM dbo.site_cancels
-            WHERE id = @id;
-            """;
-
-        /// <summary>Unfinished blocks with no progress since @before: their runner died (ix_site_cancels_unfinished).</summary>
-        public const string Stalled = """
-            SELECT id FROM dbo.site_cancels
-            WHERE finished_at IS NULL AND progress_at < @before
-            ORDER BY id;
-            """;
-    }
-
-    /// <summary>The calls of the block cancel's procs, public so the tests match them to sql/065 and sql/066.</summary>
+    /// <summary>The calls of the block cancel's procs, public so the tests match them to sql/065-067.</summary>
     public static class BlockCommands
     {
         /// <summary>dbo.site_cancel_open: outputs the block (@id … @kept) and @created.</summary>
@@ -94,6 +44,15 @@ public sealed partial class SqlServerStaffStore
             return proc;
         }
 
+        /// <summary>dbo.site_cancel_finish: answers the block's row.</summary>
+        public static SqlCommand Finish(long blockId, DateTimeOffset now)
+        {
+            var proc = new SqlCommand("dbo.site_cancel_finish") { CommandType = CommandType.StoredProcedure };
+            proc.Parameters.Add("@id", SqlDbType.BigInt).Value = blockId;
+            proc.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            return proc;
+        }
+
         /// <summary>dbo.site_cancel_batch: outputs @taken, the bookings this batch cancelled.</summary>
         public static SqlCommand Batch(long blockId, DateTimeOffset now, int batch)
         {
@@ -113,7 +72,7 @@ public sealed partial class SqlServerStaffStore
     public static string Target(DateOnly day, int fromMinute, int toMinute) =>
         string.Create(CultureInfo.InvariantCulture, $"{day:yyyy-MM-dd} {fromMinute / 60:00}:{fromMinute % 60:00}-{toMinute / 60:00}:{toMinute % 60:00}");
 
-    public async Task<OpenedBlock> OpenBlockCancelAsync(BlockCancelRequest request, CancellationToken ct) =>
+    public override async Task<OpenedBlock> OpenBlockCancelAsync(BlockCancelRequest request, CancellationToken ct) =>
         await _retry.ExecuteAsync(async token =>
         {
             await using var connection = await OpenAsync(token);
@@ -133,7 +92,7 @@ public sealed partial class SqlServerStaffStore
     /// no-show job committed first (duplicate key), is retried: its rollback was whole, and the
     /// retry no longer takes that booking.
     /// </summary>
-    public async Task<int> CancelBlockBatchAsync(long blockId, DateTimeOffset now, int batch, CancellationToken ct) =>
+    public override async Task<int> CancelBlockBatchAsync(long blockId, DateTimeOffset now, int batch, CancellationToken ct) =>
         await _retry.ExecuteAsync(async token =>
         {
             await using var connection = await OpenAsync(token);
@@ -142,13 +101,11 @@ public sealed partial class SqlServerStaffStore
             return (int)proc.Out("@taken")!;
         }, CheckInRetryOn, exhausted: null, ct);
 
-    public async Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct) =>
+    public override async Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct) =>
         await _retry.ExecuteAsync(async token =>
         {
             await using var connection = await OpenAsync(token);
-            await using var finish = new SqlCommand(BlockSql.Finish, connection);
-            finish.Parameters.Add("@id", SqlDbType.BigInt).Value = blockId;
-            finish.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            await using var finish = BlockCommands.Finish(blockId, now).On(connection);
             await using var row = await finish.ExecuteReaderAsync(token);
             if (!await row.ReadAsync(token))
             {
@@ -158,18 +115,4 @@ public sealed partial class SqlServerStaffStore
                 row.GetInt32(4), row.GetString(5), row.GetString(6), DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(7)),
                 row.IsDBNull(8) ? null : DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(8)), row.GetInt32(9), row.GetInt32(10));
         }, CheckInRetryOn, exhausted: null, ct);
-
-    public async Task<IReadOnlyList<long>> StalledBlockCancelsAsync(DateTimeOffset idleSince, CancellationToken ct)
-    {
-        await using var connection = await OpenAsync(ct);
-        await using var query = new SqlCommand(BlockSql.Stalled, connection);
-        query.Parameters.Add("@before", SqlDbType.BigInt).Value = idleSince.ToUnixTimeSeconds();
-        var ids = new List<long>();
-        await using var row = await query.ExecuteReaderAsync(ct);
-        while (await row.ReadAsync(ct))
-        {
-            ids.Add(row.GetInt64(0));
-        }
-        return ids;
-    }
 }

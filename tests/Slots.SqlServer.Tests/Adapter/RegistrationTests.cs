@@ -10,6 +10,7 @@ using Slots.Catalogue;
 using Slots.Hosting;
 using Slots.Idempotency;
 using Slots.Places;
+using Slots.Reminders;
 using Slots.Reservations;
 using Slots.Retention;
 using Slots.Scheduling;
@@ -26,7 +27,7 @@ namespace Slots.SqlServer.Tests.Adapter;
 /// <summary>
 /// With Provider = SqlServer every service the API and the scheduler use resolves: the hot seats,
 /// the cold path, the catalogue and the window to the SqlClient side over the procs, the features
-/// beside them (retention) to the shared EF Core store on SQL Server's provider. Nothing here
+/// beside them (retention, wrong proofs, reminders, staff) to the shared EF Core store on SQL Server's provider. Nothing here
 /// connects: resolving a service opens no connection.
 /// </summary>
 public sealed class RegistrationTests
@@ -130,6 +131,9 @@ public sealed class RegistrationTests
         Assert.True(scope.ServiceProvider.GetRequiredService<SlotsDbContext>().Database.IsSqlServer());
         Assert.IsType<EfPersonalDataEraser>(scope.ServiceProvider.GetRequiredService<IPersonalDataEraser>());
         Assert.IsType<Slots.Storage.Ef.Reservations.EfWrongProofStore>(scope.ServiceProvider.GetRequiredService<IWrongProofStore>());
+        Assert.IsType<Slots.Storage.Ef.Reminders.EfReminderStore>(scope.ServiceProvider.GetRequiredService<IReminderStore>());
+        // The staff side is the shared EF Core store, its writes on the hot rows in procs (SqlServerStaffStore's overrides).
+        Assert.IsAssignableFrom<Slots.Storage.Ef.Staff.EfStaffStore>(scope.ServiceProvider.GetRequiredService<IStaffStore>());
         // No EF dialect: the EF cold side (catalogue, cold path, window) is not what SQL Server runs.
         Assert.Null(scope.ServiceProvider.GetService<EfDialect>());
         Assert.IsType<SqlServerReservationStore>(scope.ServiceProvider.GetRequiredService<IReservationStore>());

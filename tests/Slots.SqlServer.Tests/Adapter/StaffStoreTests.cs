@@ -1,3 +1,4 @@
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
@@ -15,6 +16,7 @@ public sealed class StaffStoreTests
     private static CancellationToken Ct => TestContext.Current.CancellationToken;
 
     private SqlServerStaffStore Store(FailingOperation<CheckInProcAnswer> proc, int maxAttempts = 5) => SqlServerStaffStore.Over(
+        new ServiceCollection().BuildServiceProvider().GetRequiredService<IServiceScopeFactory>(),
         (_, ct) => proc.RunAsync(ct),
         new SqlServerRetryPolicy(
             new SqlServerRetryOptions { MaxAttempts = maxAttempts, BaseDelay = TimeSpan.FromMilliseconds(1), MaxDelay = TimeSpan.FromMilliseconds(4) },

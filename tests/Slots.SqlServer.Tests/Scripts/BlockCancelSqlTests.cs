@@ -1,4 +1,3 @@
-using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Storage.SqlServer;
 
@@ -7,25 +6,11 @@ namespace Slots.SqlServer.Tests.Scripts;
 /// <summary>
 /// A site's block cancel on SQL Server as its parser reads it: the block's disk table and the two
 /// columns it adds (sql/064), the open and batch procs (sql/065, sql/066) beside the native cancel
-/// and check-in, and every statement <see cref="SqlServerStaffStore.BlockSql"/> sends.
+/// and check-in, and the finish (sql/067). The look for stalled blocks is the shared EF Core store's.
 /// </summary>
 public sealed class BlockCancelSqlTests
 {
     private const string Schema = "064_site_cancels.sql";
-
-    public static TheoryData<string> StatementNames() =>
-        [.. typeof(SqlServerStaffStore.BlockSql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
-
-    private static string Statement(string name) =>
-        (string)typeof(SqlServerStaffStore.BlockSql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
-
-    private static TSqlFragment Parse(string sql, TSqlParser parser)
-    {
-        using var reader = new StringReader(sql);
-        var tree = parser.Parse(reader, out var errors);
-        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
-        return tree;
-    }
 
     private static TSqlFragment Proc(string name) => SqlScripts.Tree(SqlScripts.FileOf("proc", name));
 
@@ -34,15 +19,16 @@ public sealed class BlockCancelSqlTests
     private static string Columns(IEnumerable<ColumnWithSortOrder> columns) =>
         string.Join(",", columns.Select(c => c.Column.MultiPartIdentifier.Identifiers[^1].Value));
 
-    public static TheoryData<string> ProcNames() => ["site_cancel_open", "site_cancel_batch"];
+    public static TheoryData<string> ProcNames() => ["site_cancel_open", "site_cancel_batch", "site_cancel_finish"];
 
     [Fact]
     public void The_block_cancel_scripts_follow_the_staff_scripts()
     {
         Assert.Equal(
-            [Schema, "065_proc_site_cancel_open.sql", "066_proc_site_cancel_batch.sql"],
+            [Schema, "065_proc_site_cancel_open.sql", "066_proc_site_cancel_batch.sql", "067_proc_site_cancel_finish.sql"],
             [Path.GetFileName(SqlScripts.Files().Single(f => Path.GetFileName(f) == Schema)),
-             SqlScripts.FileOf("proc", "site_cancel_open"), SqlScripts.FileOf("proc", "site_cancel_batch")]);
+             SqlScripts.FileOf("proc", "site_cancel_open"), SqlScripts.FileOf("proc", "site_cancel_batch"),
+             SqlScripts.FileOf("proc", "site_cancel_finish")]);
     }
 
     [Fact]
@@ -166,20 +152,10 @@ public sealed class BlockCancelSqlTests
         Assert.Equal("UPDATE DBO.SITE_CANCELS SET CANCELLED = CANCELLED + @TAKEN, PROGRESS_AT = @NOW WHERE ID = @ID", SqlScripts.Text(update));
     }
 
-    [Theory]
-    [MemberData(nameof(StatementNames))]
-    public void Every_statement_the_block_cancel_sends_parses_as_SQL_Server_2016_and_2022_T_SQL(string name)
-    {
-        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        var tree = Parse(Statement(name), new TSql160Parser(initialQuotedIdentifiers: true));
-        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
-        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
-    }
-
     [Fact]
     public void The_finish_takes_the_block_row_as_the_batch_does_and_answers_it_after_the_commit()
     {
-        var tree = Parse(SqlServerStaffStore.BlockSql.Finish, new TSql160Parser(initialQuotedIdentifiers: true));
+        var tree = Proc("site_cancel_finish");
 
         var block = SqlScripts.All<NamedTableReference>(tree).First(t => SqlScripts.NameOf(t.SchemaObject) == "site_cancels");
         Assert.Equal([TableHintKind.UpdLock, TableHintKind.HoldLock], block.TableHints.Select(h => h.HintKind));

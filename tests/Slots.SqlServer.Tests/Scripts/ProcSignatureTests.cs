@@ -50,6 +50,8 @@ public sealed class ProcSignatureTests
         ["add_slots"] = () => SqlServerCommands.AddSlots(7, [new SlotRow { PlaceId = 7, Day = Slot.Day, StartMinute = 480, Minutes = 15, Capacity = 4, StartsAt = 1 }], dryRun: false),
         ["site_cancel_open"] = () => SqlServerStaffStore.BlockCommands.Open(new BlockCancelRequest(7, Slot.Day, 780, 1020, "Doctor ill", "site-admin-1", Now)),
         ["site_cancel_batch"] = () => SqlServerStaffStore.BlockCommands.Batch(12, Now, 200),
+        ["site_cancel_finish"] = () => SqlServerStaffStore.BlockCommands.Finish(12, Now),
+        ["staff_mark_no_shows"] = () => SqlServerStaffStore.Commands.MarkNoShows(Now, Now, 500),
         ["waitlist_claim"] = () => SqlServerWaitingListStore.Commands.Claim("0123456789abcdef0123456789abcdef", "ABCDE-FGHJK", Now),
     };
 
@@ -66,7 +68,7 @@ public sealed class ProcSignatureTests
             .Where(n => n.StartsWith("proc_", StringComparison.Ordinal))
             .Select(n => n["proc_".Length..])
             .Distinct(); // a proc redefined by a later script (cancel) is one proc
-        // sms and Quartz have no procs; every proc in sql/ has a command built by SqlServerCommands (the block cancel's by SqlServerStaffStore.BlockCommands).
+        // sms and Quartz have no procs; every proc in sql/ has a command built by SqlServerCommands (the staff procs' by SqlServerStaffStore.Commands and BlockCommands).
         Assert.Equal(procs.Order(StringComparer.Ordinal), Commands.Keys.Order(StringComparer.Ordinal));
     }
 

@@ -1,4 +1,3 @@
-using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Storage.SqlServer;
 
@@ -7,24 +6,11 @@ namespace Slots.SqlServer.Tests.Scripts;
 /// <summary>
 /// The site's day on SQL Server as its parser reads it: the door's attendance table beside the hot
 /// ones, the append-only trail on disk, dbo.staff_check_in against the live dbo.cancel (exactly one
-/// wins because both write the same hot row), and every statement SqlServerStaffStore sends.
+/// wins because both write the same hot row), and the no-show job's proc beside them. The roster
+/// and the trail are the shared EF Core store's, held against these tables by EfModelMappingTests.
 /// </summary>
 public sealed class StaffSqlTests
 {
-    public static TheoryData<string> StatementNames() =>
-        [.. typeof(SqlServerStaffStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
-
-    private static string Statement(string name) =>
-        (string)typeof(SqlServerStaffStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
-
-    private static TSqlFragment Parse(string sql, TSqlParser parser)
-    {
-        using var reader = new StringReader(sql);
-        var tree = parser.Parse(reader, out var errors);
-        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
-        return tree;
-    }
-
     private static CreateTableStatement Table(string name) =>
         Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))));
 
@@ -37,9 +23,9 @@ public sealed class StaffSqlTests
     public void The_staff_scripts_take_the_block_from_060()
     {
         Assert.Equal(
-            ["060_table_attendance.sql", "061_table_staff_audit.sql", "062_proc_staff_check_in.sql"],
+            ["060_table_attendance.sql", "061_table_staff_audit.sql", "062_proc_staff_check_in.sql", "068_proc_staff_mark_no_shows.sql"],
             [SqlScripts.FileOf("table", "attendance"), SqlScripts.FileOf("table", "staff_audit"),
-             SqlScripts.FileOf("proc", "staff_check_in")]);
+             SqlScripts.FileOf("proc", "staff_check_in"), SqlScripts.FileOf("proc", "staff_mark_no_shows")]);
     }
 
     [Fact]
@@ -123,28 +109,21 @@ public sealed class StaffSqlTests
         Assert.Equal(["085_proc_reschedule.sql"], SqlScripts.FilesOf("proc", "reschedule"));
     }
 
-    [Theory]
-    [MemberData(nameof(StatementNames))]
-    public void Every_statement_the_store_sends_parses_as_SQL_Server_2016_and_2022_T_SQL(string name)
-    {
-        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        var tree = Parse(Statement(name), new TSql160Parser(initialQuotedIdentifiers: true));
-        // Memory-optimized tables beside disk tables are read WITH (SNAPSHOT), the only isolation allowed there.
-        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
-        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
-    }
-
     [Fact]
-    public void The_roster_reads_cancels_after_the_active_rows_and_waiting_cancels_before_flushed_ones()
+    public void The_no_show_proc_is_interpreted_reads_hot_tables_with_snapshot_and_answers_each_place_it_marked()
     {
-        // A cancel or a flush between two statements then shows a booking twice (the later state
-        // kept), never not at all.
-        var selects = SqlScripts.All<SelectStatement>(Parse(Statement(nameof(SqlServerStaffStore.Sql.Day)), new TSql160Parser(true)))
-            .Select(SqlScripts.Text).Where(s => !s.StartsWith("SELECT @HOT", StringComparison.Ordinal)).ToList();
+        var tree = Proc("staff_mark_no_shows");
+        var proc = Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(tree));
 
-        Assert.Equal(3, selects.Count);
-        Assert.Contains("FROM DBO.HOT_RESERVATIONS", selects[0], StringComparison.Ordinal);
-        Assert.Contains("FROM DBO.CHANGES", selects[1], StringComparison.Ordinal);
-        Assert.Contains("CANCELLED_AT IS NOT NULL", selects[2], StringComparison.Ordinal);
+        Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
+        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject))).ToList();
+        Assert.Equal(3, hot.Count);
+        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+        var insert = Assert.Single(SqlScripts.All<InsertSpecification>(tree));
+        Assert.Equal("attendance", SqlScripts.NameOf(((NamedTableReference)insert.Target).SchemaObject));
+        Assert.Equal("OUTPUT INSERTED.PLACE_ID", SqlScripts.Text(insert.OutputClause));
+        // Only a booking with no door record becomes a no-show: a check-in or a site's cancel keeps its own.
+        Assert.Contains("AND NOT EXISTS (SELECT 1 FROM DBO.ATTENDANCE A WITH (SNAPSHOT) WHERE A.CODE = H.CODE)",
+            SqlScripts.Text(insert), StringComparison.Ordinal);
     }
 }
