@@ -154,6 +154,7 @@ postgresql:
     rewind: {username: postgres, password: postgres}
   parameters:
     unix_socket_directories: $dir
+$(backup_parameters "$n")
 tags:
   nofailover: false
   noloadbalance: false
@@ -337,6 +338,7 @@ ha_up() {
   touch "$STATE/ha"
   [ "$BUILD" = 0 ] || build
   say "Starting the high-availability stack in $STATE"
+  backup_enabled && backup_write_config
   local n
   for n in 1 2 3; do etcd_up "$n"; done
   for n in 1 2 3; do wait_node "etcd$n" "etcd$n" etcd_healthy "$n"; done
@@ -346,6 +348,7 @@ ha_up() {
   for n in $(seq 2 "$PG_NODES"); do pg_node_up "$n"; done
   for n in $(seq 2 "$PG_NODES"); do wait_node "pg$n" "pg$n (replica)" pg_node_healthy "$n"; done
   wait_for "PostgreSQL (a leader and a synchronous standby)" pg_cluster_ready
+  if backup_enabled; then backup_init; else say "  pgbackrest not found: no WAL archive, no backups (apt-get install pgbackrest)"; fi
   rabbit_node_up 1
   wait_node rabbitmq1 "rabbitmq1" rabbit_node_healthy 1
   rabbit_node_up 2
