@@ -338,10 +338,11 @@ ha_up() {
   touch "$STATE/ha"
   [ "$BUILD" = 0 ] || build
   say "Starting the high-availability stack in $STATE"
-  backup_enabled && backup_write_config
   local n
   for n in 1 2 3; do etcd_up "$n"; done
   for n in 1 2 3; do wait_node "etcd$n" "etcd$n" etcd_healthy "$n"; done
+  # pgBackRest's configuration before any node: their archive_command reads it.
+  if backup_enabled; then backup_write_config; fi
   # The first Patroni node bootstraps the cluster; the others then copy it (pg_basebackup).
   pg_node_up 1
   wait_node pg1 "pg1 (Patroni leader)" pg_node_healthy 1
