@@ -154,6 +154,7 @@ postgresql:
     rewind: {username: postgres, password: postgres}
   parameters:
     unix_socket_directories: $dir
+$(backup_parameters "$n")
 tags:
   nofailover: false
   noloadbalance: false
@@ -340,12 +341,15 @@ ha_up() {
   local n
   for n in 1 2 3; do etcd_up "$n"; done
   for n in 1 2 3; do wait_node "etcd$n" "etcd$n" etcd_healthy "$n"; done
+  # pgBackRest's configuration before any node: their archive_command reads it.
+  if backup_enabled; then backup_write_config; fi
   # The first Patroni node bootstraps the cluster; the others then copy it (pg_basebackup).
   pg_node_up 1
   wait_node pg1 "pg1 (Patroni leader)" pg_node_healthy 1
   for n in $(seq 2 "$PG_NODES"); do pg_node_up "$n"; done
   for n in $(seq 2 "$PG_NODES"); do wait_node "pg$n" "pg$n (replica)" pg_node_healthy "$n"; done
   wait_for "PostgreSQL (a leader and a synchronous standby)" pg_cluster_ready
+  if backup_enabled; then backup_init; else say "  pgbackrest not found: no WAL archive, no backups (apt-get install pgbackrest)"; fi
   rabbit_node_up 1
   wait_node rabbitmq1 "rabbitmq1" rabbit_node_healthy 1
   rabbit_node_up 2

@@ -11,6 +11,9 @@
 #   scripts/stack.sh pids PART          the process ids of one part (api1, scheduler2, postgres, rabbitmq, …), for the chaos soak
 #   scripts/stack.sh pg-stop fast|immediate   stops PostgreSQL the way a crash or an operator would (loadtest/chaos.sh)
 #   scripts/stack.sh start PART         starts one part again and waits for its health (the chaos soak's heal)
+#   scripts/stack.sh stop PART          (HA stack) stops one part by its PID file (the restore drill pauses the scheduler)
+#   ./slots stack backup [--type full|incr]   (HA stack) a pgBackRest backup; WAL is archived all the time
+#   ./slots stack restore --to "TIME"   (HA stack) the cluster as it was at TIME (scripts/stack-backup.sh)
 #   scripts/stack.sh wipe               stops everything and deletes the state folder (and PostgreSQL's data)
 # State (data, logs, PIDs) lives in .stack/ (SLOTS_STACK_DIR), ignored by git.
 set -euo pipefail
@@ -454,16 +457,21 @@ if [ "${1:-}" = up ] && [ "${2:-}" = --ha ]; then SLOTS_STACK_HA=1; fi
 if [ "${SLOTS_STACK_HA:-0}" = 1 ] || [ -f "$STATE/ha" ]; then
   # shellcheck source=scripts/stack-ha.sh
   . "$ROOT/scripts/stack-ha.sh"
+  # shellcheck source=scripts/stack-backup.sh
+  . "$ROOT/scripts/stack-backup.sh"
   ha_connections
   case "${1:-}" in
     up) ha_up ;;
     start) ha_start_part "${2:?usage: stack.sh start PART}" ;;
+    stop) stop_pid "${2:?usage: stack.sh stop PART}" ;;
     pids) ha_pids "${2:?usage: stack.sh pids PART}" ;;
     primary) pg_primary_name ;;
     wipe) ha_wipe ;;
     down) ha_down ;;
     status) ha_status ;;
-    *) say "usage: ./slots stack up [--ha]|down|status"; exit 2 ;;
+    backup) shift; ha_backup "$@" ;;
+    restore) shift; ha_restore "$@" ;;
+    *) say "usage: ./slots stack up [--ha]|down|status|backup [--type full|incr]|restore --to TIME"; exit 2 ;;
   esac
   exit
 fi
@@ -476,5 +484,6 @@ case "${1:-}" in
   wipe) down; rm -rf "$STATE" "$(pg_folder)" ;;   # a fresh stack next time: data, logs, SMS sink
   down) down ;;
   status) status ;;
+  backup|restore) say "Backups and point-in-time restore are on the high-availability stack: ./slots stack up --ha (docs/reliability.md)." >&2; exit 2 ;;
   *) say "usage: ./slots stack up|down|status"; exit 2 ;;
 esac

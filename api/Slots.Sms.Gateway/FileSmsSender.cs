@@ -6,12 +6,16 @@ namespace Slots.Sms.Gateway;
 /// <summary>
 /// The development sink: every SMS becomes one JSON line in a file, so a developer can see what a
 /// person would get. The file holds phone numbers (it is the "phone"); logs never do.
+/// Like a gateway that honours the Idempotency-Key, it takes each message id once, also across
+/// restarts (the ids already in the file are read at the first send): a database restored to a
+/// moment before some messages were sent relays them again, and the person still gets one SMS.
 /// </summary>
 public sealed class FileSmsSender : SmsSender, IDisposable
 {
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly string _path;
     private readonly TimeProvider _clock;
+    private HashSet<long>? _taken;
 
     public FileSmsSender(IOptions<SmsOptions> options, TimeProvider clock, Microsoft.Extensions.Hosting.IHostEnvironment environment)
     {
@@ -30,12 +34,34 @@ public sealed class FileSmsSender : SmsSender, IDisposable
         await _gate.WaitAsync(ct);
         try
         {
+            _taken ??= await ReadIdsAsync(_path, ct);
+            if (!_taken.Add(sms.MessageId))
+            {
+                return;
+            }
             await File.AppendAllTextAsync(_path, line + "\n", ct);
         }
         finally
         {
             _gate.Release();
         }
+    }
+
+    private static async Task<HashSet<long>> ReadIdsAsync(string path, CancellationToken ct)
+    {
+        var ids = new HashSet<long>();
+        if (!File.Exists(path))
+        {
+            return ids;
+        }
+        foreach (var line in await File.ReadAllLinesAsync(path, ct))
+        {
+            if (line.Length > 0 && JsonSerializer.Deserialize(line, SmsJsonContext.Default.FileSinkLine) is { } sent)
+            {
+                ids.Add(sent.Id);
+            }
+        }
+        return ids;
     }
 
     public void Dispose() => _gate.Dispose();
