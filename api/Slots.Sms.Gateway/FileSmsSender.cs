@@ -56,7 +56,7 @@ public sealed class FileSmsSender : SmsSender, IDisposable
         }
         foreach (var line in await File.ReadAllLinesAsync(path, ct))
         {
-            if (line.Length > 0 && JsonSerializer.Deserialize(line, SmsJsonContext.Default.FileSinkLine) is { } sent)
+            if (line.Length > 0 && JsonSerializer.Deserialize(line, GatewayJsonContext.Default.FileSinkLine) is { } sent)
             {
                 ids.Add(sent.Id);
             }

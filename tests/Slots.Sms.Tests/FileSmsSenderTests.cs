@@ -1,6 +1,7 @@
 using Microsoft.Extensions.FileProviders;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
+using Slots.Sms.Gateway;
 
 namespace Slots.Sms.Tests;
 
