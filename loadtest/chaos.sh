@@ -27,6 +27,9 @@ done
 
 export SLOTS_STACK_DIR="${SLOTS_CHAOS_STACK_DIR:-$PWD/.stack-chaos}"
 export SLOTS_FRONT_PORT="${SLOTS_CHAOS_FRONT_PORT:-8180}" SLOTS_STATS_PORT="${SLOTS_CHAOS_STATS_PORT:-8504}"
+export SLOTS_REDIRECT_PORT="${SLOTS_CHAOS_REDIRECT_PORT:-8190}"
+# The workload books over HTTPS, as people do, trusting the stack's local CA (scripts/tls.sh) and no other.
+export SLOTS_TLS_CA="$SLOTS_STACK_DIR/tls/ca.crt"
 # The ports of the servers the nemesis kills lie below Linux's ephemeral range (32768-60999): while
 # one is down, a client's reconnect to it could be given that very port as its own source port,
 # connect to itself and hold the port, and the server's restart failed with eaddrinuse.
@@ -37,6 +40,7 @@ export SLOTS_RABBIT_MGMT_PORT="${SLOTS_CHAOS_RABBIT_MGMT_PORT:-26732}" SLOTS_EPM
 export SLOTS_API_COUNT=3 SLOTS_SCHEDULER_COUNT=2
 if [ "$ha" = 1 ]; then
   export SLOTS_STACK_HA=1 SLOTS_STACK_DIR="${SLOTS_CHAOS_STACK_DIR:-$PWD/.stack-chaos-ha}"
+  export SLOTS_TLS_CA="$SLOTS_STACK_DIR/tls/ca.crt"
   # Below the ephemeral range too, for the same reason: the nemesis kills and restarts every node.
   export SLOTS_ETCD_FIRST_PORT="${SLOTS_CHAOS_ETCD_FIRST_PORT:-26900}" SLOTS_PG_NODE_FIRST_PORT="${SLOTS_CHAOS_PG_NODE_FIRST_PORT:-25541}"
   export SLOTS_PATRONI_FIRST_PORT="${SLOTS_CHAOS_PATRONI_FIRST_PORT:-28108}" SLOTS_RABBIT_FIRST_PORT="${SLOTS_CHAOS_RABBIT_FIRST_PORT:-26840}"
@@ -77,10 +81,10 @@ scripts/stack.sh wipe >/dev/null 2>&1 || true
 scripts/stack.sh up
 rm -rf "$out"
 if [ "$ha" = 1 ]; then
-  targets="http://127.0.0.1:$SLOTS_FRONT_PORT,http://127.0.0.1:$((SLOTS_FRONT_PORT + 1))"
+  targets="https://127.0.0.1:$SLOTS_FRONT_PORT,https://127.0.0.1:$((SLOTS_FRONT_PORT + 1))"
   db="Host=127.0.0.1:$SLOTS_PG_PORT,127.0.0.1:$((SLOTS_PG_PORT + 1));Database=slots;Username=postgres"
 else
-  targets="http://127.0.0.1:$SLOTS_FRONT_PORT"
+  targets="https://127.0.0.1:$SLOTS_FRONT_PORT"
   db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres"
 fi
 timeout --kill-after=30 "$limit" dotnet exec "$loadtest_dll" chaos \

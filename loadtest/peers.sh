@@ -33,8 +33,11 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
+# HTTPS, as the stack serves it: a certificate from a local CA of this run (scripts/tls.sh).
+scripts/tls.sh local "$work/tls" >/dev/null
 start_node() { # n front stats
   env SLOTS_FRONT_BIND="127.0.0.1:$2" SLOTS_STATS_BIND="127.0.0.1:$3" SLOTS_API_1="127.0.0.1:$dead" \
+    SLOTS_TLS_CERT="$work/tls/server.pem" \
     SLOTS_PEER_1="127.0.0.1:$peer1" SLOTS_PEER_2="127.0.0.1:$peer2" \
     SLOTS_RATE_PERIOD_S="$seconds" SLOTS_RATE_WRITES="$writes" \
     haproxy -L "haproxy$1" -f haproxy/haproxy.cfg >"$work/haproxy$1.log" 2>&1 &
@@ -53,7 +56,7 @@ for _ in $(seq 1 40); do
 done
 
 # One write to a node; prints the status.
-write() { curl -s -o /dev/null -w '%{http_code}\n' --max-time 2 -X POST -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$1/api/reservations"; }
+write() { curl -s -o /dev/null -w '%{http_code}\n' --max-time 2 -X POST -H 'Content-Type: application/json' -d '{}' --cacert "$work/tls/ca.crt" "https://127.0.0.1:$1/api/reservations"; }
 
 # Sends writes for one period; $1: a list of ports taken in turn. Prints the admitted count.
 stream() {

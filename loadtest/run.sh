@@ -20,8 +20,9 @@
 #                                        CPU 0, the generator on CPU 1; so its latencies are the server's, not its own queue's
 #
 # Against a stack that is already up (./slots stack up), start nothing and point it there:
-#   SLOTS_BENCH_TARGET=http://127.0.0.1:8080 SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
+#   SLOTS_BENCH_TARGET=https://127.0.0.1:8443 SLOTS_TLS_CA=.stack/tls/ca.crt SLOTS_BENCH_DB='Host=…' SLOTS_BENCH_PROVIDER=postgres \
 #   SLOTS_BENCH_API_PIDS=123,456 [SLOTS_BENCH_DB_PID=789] loadtest/run.sh
+# (SLOTS_TLS_CA: the CA the generator trusts for HTTPS, the stack's local one; unset for a real certificate.)
 # (that stack must run its APIs with Slots__Benchmark__Baseline=true for the baseline and no-op, and know the staff
 # key SLOTS_BENCH_ADMIN_KEY, default benchmark-only-admin-key-0123456789, as an admin key for the waiting room).
 #
@@ -193,7 +194,7 @@ stack_up() {
   if [ "$ha" = 1 ]; then
     "${stack_pin[@]}" ./slots stack up --ha >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
     # The crowd through both HAProxy nodes; the tools reach the primary through haproxy1's PostgreSQL listener.
-    target="http://127.0.0.1:$SLOTS_FRONT_PORT,http://127.0.0.1:$SLOTS_FRONT2_PORT"
+    target="https://127.0.0.1:$SLOTS_FRONT_PORT,https://127.0.0.1:$SLOTS_FRONT2_PORT"
     db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
     pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
     # CPU by process: the primary's postgres (its standbys' share is in the machine's total), haproxy1.
@@ -203,7 +204,7 @@ stack_up() {
     return
   fi
   "${stack_pin[@]}" ./slots stack up >>"$work/stack.log" 2>&1 || { tail -30 "$work/stack.log" >&2; exit 1; }
-  target="http://127.0.0.1:$SLOTS_FRONT_PORT"
+  target="https://127.0.0.1:$SLOTS_FRONT_PORT"
   db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
   pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
   watch=(--watch-pids "$pids" --watch-db-pid "$(./slots stack status | awk '$1 == "postgres" {print $2}')" \
@@ -217,6 +218,9 @@ external=0
 if [ "$use_stack" = 1 ]; then
   [ -x scripts/stack.sh ] || { echo "--stack needs ./slots stack (scripts/stack.sh)" >&2; exit 2; }
   backend=postgres; external=1; instances=${SLOTS_API_COUNT:-2}
+  # Through HAProxy over HTTPS, as people book: the generator trusts the stack's local CA (SLOTS_TLS_CA);
+  # wrk, the calibration, cannot verify a certificate at all (it has no option to), so it does not.
+  export SLOTS_TLS_CA="$work/stack/tls/ca.crt" SLOTS_REDIRECT_PORT="$(free_port)"
   export SLOTS_API_COUNT="$instances" SLOTS_FRONT_PORT="$(free_port)" SLOTS_STATS_PORT="$(free_port)" SLOTS_PG_PORT="$(free_port)" \
     SLOTS_API_FIRST_PORT="$(free_port)" SLOTS_AMQP_PORT="$(free_port)" SLOTS_RABBIT_DIST_PORT="$(free_port)" \
     SLOTS_RABBIT_MGMT_PORT="$(free_port)" SLOTS_EPMD_PORT="$(free_port)" SLOTS_SCHEDULER_PORT="$(free_port)"
@@ -224,6 +228,7 @@ if [ "$use_stack" = 1 ]; then
   if [ "$ha" = 1 ]; then
     # Every port of the high-availability stack's own: free ones, and fixed ranges apart from ./slots stack's and the chaos soak's.
     export SLOTS_STACK_HA=1 SLOTS_FRONT2_PORT="$(free_port)" SLOTS_STATS2_PORT="$(free_port)" SLOTS_PG2_PORT="$(free_port)" \
+      SLOTS_REDIRECT2_PORT="$(free_port)" \
       SLOTS_HAPROXY_ADMIN_FIRST_PORT=27090 SLOTS_ETCD_FIRST_PORT=27000 SLOTS_PG_NODE_FIRST_PORT=27041 \
       SLOTS_PATRONI_FIRST_PORT=27051 SLOTS_RABBIT_FIRST_PORT=27100 SLOTS_PEER_FIRST_PORT=27095
   fi

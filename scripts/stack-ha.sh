@@ -17,6 +17,7 @@ PATRONI_FIRST_PORT="${SLOTS_PATRONI_FIRST_PORT:-28008}"  # pg n's Patroni REST A
 PG_NODES="${SLOTS_PG_NODES:-3}"                          # 2..3 (docs/reliability.md: why 3)
 RABBIT_FIRST_PORT="${SLOTS_RABBIT_FIRST_PORT:-26740}"    # node n: AMQP FIRST + 10(n-1), distribution + 1, management + 2
 FRONT2_PORT="${SLOTS_FRONT2_PORT:-$((FRONT_PORT + 1))}"
+REDIRECT2_PORT="${SLOTS_REDIRECT2_PORT:-$((REDIRECT_PORT + 1))}"
 STATS2_PORT="${SLOTS_STATS2_PORT:-$((STATS_PORT + 1))}"
 PG2_PORT="${SLOTS_PG2_PORT:-$((PG_PORT + 1))}"          # haproxy2's PostgreSQL listener (haproxy1's is PG_PORT)
 PEER_FIRST_PORT="${SLOTS_PEER_FIRST_PORT:-26790}"        # haproxy n meets its peer on FIRST + n - 1
@@ -34,6 +35,7 @@ patroni_port() { echo $((PATRONI_FIRST_PORT + $1 - 1)); }
 rabbit_amqp_port() { echo $((RABBIT_FIRST_PORT + 10 * ($1 - 1))); }
 rabbit_node() { echo "slots-ha-$1@localhost"; }
 front_port() { if [ "$1" -eq 1 ]; then echo "$FRONT_PORT"; else echo "$FRONT2_PORT"; fi; }
+redirect_port() { if [ "$1" -eq 1 ]; then echo "$REDIRECT_PORT"; else echo "$REDIRECT2_PORT"; fi; }
 stats_port() { if [ "$1" -eq 1 ]; then echo "$STATS_PORT"; else echo "$STATS2_PORT"; fi; }
 pg_proxy_port() { if [ "$1" -eq 1 ]; then echo "$PG_PORT"; else echo "$PG2_PORT"; fi; }
 
@@ -285,6 +287,8 @@ haproxy_node_env() {
     SLOTS_PEER_1="127.0.0.1:$PEER_FIRST_PORT" SLOTS_PEER_2="127.0.0.1:$((PEER_FIRST_PORT + 1))"
     SLOTS_ADMIN_SOCKET="ipv4@127.0.0.1:$((ADMIN_FIRST_PORT + n - 1))"
     SLOTS_PG_BIND="127.0.0.1:$(pg_proxy_port "$n")")
+  # One certificate for both nodes; its revocation list is published by haproxy1's plain listener.
+  tls_env "$(redirect_port "$n")" "$(front_port "$n")"
   for i in $(seq 1 "$API_COUNT"); do HAPROXY_ENV+=("SLOTS_API_$i=127.0.0.1:$(api_port "$i")"); done
   for i in $(seq 1 "$PG_NODES"); do HAPROXY_ENV+=("SLOTS_PG_$i=127.0.0.1:$(pg_node_port "$i")" "SLOTS_PG_CHECK_$i=$(patroni_port "$i")"); done
 }
@@ -294,16 +298,18 @@ haproxy_node_up() {
   if alive "$name"; then say "  $name: already running"; return; fi
   need_port "$name" "$(front_port "$n")"
   need_port "$name-stats" "$(stats_port "$n")"
+  need_port "$name-redirect" "$(redirect_port "$n")"
   need_port "$name-postgres" "$(pg_proxy_port "$n")"
   need_port "$name-peer" $((PEER_FIRST_PORT + n - 1))
   need_port "$name-admin" $((ADMIN_FIRST_PORT + n - 1))
+  tls_up
   haproxy_node_env "$n"
   env "${HAPROXY_ENV[@]}" haproxy -c -q -L "$name" -f haproxy/haproxy.cfg
   if [ -s "$LOGS/$name.log" ]; then
     cat "$LOGS/$name.log" >>"$LOGS/$name.previous.log" && : >"$LOGS/$name.log"
   fi
-  spawn "$name" env "${HAPROXY_ENV[@]}" haproxy -L "$name" -f haproxy/haproxy.cfg
-  say "  $name: starting on 127.0.0.1:$(front_port "$n") (PostgreSQL primary on 127.0.0.1:$(pg_proxy_port "$n"))"
+  spawn "$name" env "${HAPROXY_ENV[@]}" haproxy -W -L "$name" -f haproxy/haproxy.cfg
+  say "  $name: starting on https://127.0.0.1:$(front_port "$n")/ (PostgreSQL primary on 127.0.0.1:$(pg_proxy_port "$n"))"
 }
 
 haproxy_runtime() { # n command: HAProxy's runtime API over its loopback TCP socket
@@ -372,7 +378,8 @@ ha_up() {
   done
   [ "$BUILD" = 0 ] && return
   say ""
-  say "Slots:           http://127.0.0.1:$FRONT_PORT/ and http://127.0.0.1:$FRONT2_PORT/   (2 HAProxy peers, $API_COUNT API instances)"
+  say "Slots:           https://127.0.0.1:$FRONT_PORT/ and https://127.0.0.1:$FRONT2_PORT/   (2 HAProxy peers, $API_COUNT API instances)"
+  tls_note
   say "PostgreSQL:      psql -h 127.0.0.1 -p $PG_PORT -U postgres slots   (the primary, through haproxy1; $PG2_PORT through haproxy2)"
   say "Patroni:         http://127.0.0.1:$PATRONI_FIRST_PORT/cluster   RabbitMQ: $AMQP_URL"
   say "Roles and lag:   ./slots stack status        Stop with: ./slots stack down"
@@ -437,7 +444,7 @@ for q in json.load(sys.stdin):
   for n in 1 2; do
     local peer; peer="$(haproxy_peer_sync "$n" || true)"
     line "haproxy$n" "$(cat "$PIDS/haproxy$n.pid" 2>/dev/null || echo -)" "$(alive "haproxy$n" && echo up || echo down)" \
-      "peer ${peer:-unknown}, primary $(haproxy_node_pg "$n" || true), $(haproxy_node_apis_up "$n" && echo "all API servers UP" || echo "not every API server UP"), http://127.0.0.1:$(front_port "$n")/"
+      "peer ${peer:-unknown}, primary $(haproxy_node_pg "$n" || true), $(haproxy_node_apis_up "$n" && echo "all API servers UP" || echo "not every API server UP"), https://127.0.0.1:$(front_port "$n")/"
   done
   for n in $(seq 1 "$API_COUNT"); do
     local url="http://127.0.0.1:$(api_port "$n")/health/ready"
@@ -454,6 +461,7 @@ for q in json.load(sys.stdin):
 # The process ids of one part. pgN: Patroni and its postgres (postmaster and backends);
 # pgN-postgres: the postmaster alone; pgN-patroni: Patroni alone; primary / primary-postgres /
 # primary-patroni: the same for whichever node leads now. rabbitmqN: the script and its Erlang VM.
+# haproxyN: its master and workers.
 ha_pids() {
   local part="$1"
   case "$part" in
@@ -478,6 +486,11 @@ ha_pids() {
       alive "$part" || return 1
       local pid; pid="$(cat "$PIDS/$part.pid")"
       echo "$pid" $(pgrep -P "$pid" 2>/dev/null) $(pgrep -f "beam.smp.*$(rabbit_node "${part#rabbitmq}")" 2>/dev/null)
+      ;;
+    haproxy[1-2])
+      alive "$part" || return 1
+      local pid; pid="$(cat "$PIDS/$part.pid")"
+      echo "$pid" $(pgrep -P "$pid" 2>/dev/null)
       ;;
     *) alive "$part" && cat "$PIDS/$part.pid" ;;
   esac

@@ -8,6 +8,9 @@
 #                          remembers the form, so down, status, pids and start need no flag
 #   ./slots stack down     stop everything (SIGTERM, bounded wait, then SIGKILL)
 #   ./slots stack status   each process and its health, and each .NET process's key figures from /metrics
+#   ./slots stack reload-cert [--renew]   HAProxy reloads its certificate without dropping a connection
+#                          (SIGUSR2 to its master; --renew first issues a new one from the local CA), then
+#                          checks that the served certificate is the file's
 #   scripts/stack.sh pids PART          the process ids of one part (api1, scheduler2, postgres, rabbitmq, …), for the chaos soak
 #   scripts/stack.sh pg-stop fast|immediate   stops PostgreSQL the way a crash or an operator would (loadtest/chaos.sh)
 #   scripts/stack.sh start PART         starts one part again and waits for its health (the chaos soak's heal)
@@ -16,12 +19,16 @@
 #   ./slots stack restore --to "TIME"   (HA stack) the cluster as it was at TIME (scripts/stack-backup.sh)
 #   scripts/stack.sh wipe               stops everything and deletes the state folder (and PostgreSQL's data)
 # State (data, logs, PIDs) lives in .stack/ (SLOTS_STACK_DIR), ignored by git.
+# HTTPS only: HAProxy serves SLOTS_TLS_CERT (one PEM file: the chain, then the key; README "TLS"), or,
+# when that is unset, a certificate for localhost and 127.0.0.1 that a local CA in .stack/tls/ issues
+# (scripts/tls.sh; trust .stack/tls/ca.crt, e.g. curl --cacert). Plain HTTP on SLOTS_REDIRECT_PORT redirects.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 
 STATE="${SLOTS_STACK_DIR:-$ROOT/.stack}"
-FRONT_PORT="${SLOTS_FRONT_PORT:-8080}"
+FRONT_PORT="${SLOTS_FRONT_PORT:-8443}"          # HTTPS
+REDIRECT_PORT="${SLOTS_REDIRECT_PORT:-8080}"     # plain HTTP: redirects to HTTPS, serves the local CA's revocation list
 STATS_PORT="${SLOTS_STATS_PORT:-8404}"
 PG_PORT="${SLOTS_PG_PORT:-55432}"
 API_COUNT="${SLOTS_API_COUNT:-2}"            # 1..4: haproxy.cfg has SLOTS_API_1 .. SLOTS_API_4
@@ -38,6 +45,8 @@ CONFIGURATION="${SLOTS_STACK_CONFIGURATION:-Release}"
 
 LOGS="$STATE/logs"
 PIDS="$STATE/pids"
+TLS="$STATE/tls"
+TLS_CERT="${SLOTS_TLS_CERT:-$TLS/server.pem}"
 RABBIT_NODE="slots-stack@localhost"
 AMQP_URL="amqp://guest:guest@127.0.0.1:$AMQP_PORT/"
 PG_CONNECTION="Host=127.0.0.1;Port=$PG_PORT;Database=slots;Username=postgres"
@@ -271,8 +280,24 @@ scheduler_up() {
   say "  $name: starting on 127.0.0.1:$port (node $n)"
 }
 
+# The certificate HAProxy serves: the configured one, or the local CA's (made once, kept while valid).
+tls_up() {
+  if [ -n "${SLOTS_TLS_CERT:-}" ]; then
+    [ -r "$SLOTS_TLS_CERT" ] || { say "  SLOTS_TLS_CERT=$SLOTS_TLS_CERT cannot be read." >&2; exit 1; }
+    return
+  fi
+  SLOTS_TLS_CRL_URL="http://127.0.0.1:$REDIRECT_PORT/slots-local-ca.crl" scripts/tls.sh local "$TLS" | sed 's/^/  /'
+}
+
+# What haproxy.cfg needs for TLS: the certificate, the plain-HTTP listener that redirects, the local CA's CRL.
+tls_env() {
+  HAPROXY_ENV+=(SLOTS_TLS_CERT="$TLS_CERT" SLOTS_REDIRECT_BIND="127.0.0.1:$1" SLOTS_HTTPS_PORT="$2")
+  [ -n "${SLOTS_TLS_CERT:-}" ] || HAPROXY_ENV+=(SLOTS_TLS_CRL="$TLS/ca.crl")
+}
+
 haproxy_env() {
   HAPROXY_ENV=(SLOTS_FRONT_BIND="127.0.0.1:$FRONT_PORT" SLOTS_STATS_BIND="127.0.0.1:$STATS_PORT")
+  tls_env "$REDIRECT_PORT" "$FRONT_PORT"
   local i
   for i in $(seq 1 "$API_COUNT"); do HAPROXY_ENV+=("SLOTS_API_$i=127.0.0.1:$(api_port "$i")"); done
 }
@@ -284,6 +309,8 @@ haproxy_up() {
   fi
   need_port haproxy "$FRONT_PORT"
   need_port haproxy-stats "$STATS_PORT"
+  need_port haproxy-redirect "$REDIRECT_PORT"
+  tls_up
   haproxy_env
   env "${HAPROXY_ENV[@]}" haproxy -c -q -f haproxy/haproxy.cfg
   # A restarted HAProxy writes its log from the start of the file, over the lines of the one before
@@ -291,8 +318,9 @@ haproxy_up() {
   if [ -s "$LOGS/haproxy.log" ]; then
     cat "$LOGS/haproxy.log" >>"$LOGS/haproxy.previous.log" && : >"$LOGS/haproxy.log"
   fi
-  spawn haproxy env "${HAPROXY_ENV[@]}" haproxy -f haproxy/haproxy.cfg
-  say "  haproxy: starting on 127.0.0.1:$FRONT_PORT"
+  # Master-worker (-W): the PID file names the master, which a reload (SIGUSR2) keeps.
+  spawn haproxy env "${HAPROXY_ENV[@]}" haproxy -W -f haproxy/haproxy.cfg
+  say "  haproxy: starting on https://127.0.0.1:$FRONT_PORT/ (http://127.0.0.1:$REDIRECT_PORT/ redirects)"
 }
 
 haproxy_all_up() {
@@ -325,7 +353,8 @@ up() {
   fi
   [ "$BUILD" = 0 ] && return
   say ""
-  say "Slots:           http://127.0.0.1:$FRONT_PORT/   (HAProxy in front of $API_COUNT API instances)"
+  say "Slots:           https://127.0.0.1:$FRONT_PORT/   (HAProxy in front of $API_COUNT API instances)"
+  tls_note
   say "HAProxy stats:   http://127.0.0.1:$STATS_PORT/stats"
   say "RabbitMQ:        $AMQP_URL   management http://127.0.0.1:$RABBIT_MGMT_PORT/ (guest/guest)"
   say "PostgreSQL:      psql -h 127.0.0.1 -p $PG_PORT -U postgres slots"
@@ -345,6 +374,41 @@ down() {
   done
   rabbit_down
   pg_down
+}
+
+tls_note() {
+  if [ -n "${SLOTS_TLS_CERT:-}" ]; then
+    say "Certificate:     $SLOTS_TLS_CERT"
+  else
+    say "Certificate:     from the local CA $TLS/ca.crt (curl --cacert $TLS/ca.crt, or import it into a browser)"
+  fi
+}
+
+# SIGUSR2 to each HAProxy master (the parts named): it starts new workers with the config and the
+# certificate read again, and the old workers finish the requests and connections they have. Then the
+# served certificate must be the file's, or this fails.
+reload_cert() {
+  local renew="$1"; shift
+  if [ "$renew" = 1 ]; then
+    [ -z "${SLOTS_TLS_CERT:-}" ] || { say "--renew renews the local CA's certificate; $SLOTS_TLS_CERT is renewed by its own CA (certbot renew)." >&2; exit 2; }
+    SLOTS_TLS_CRL_URL="http://127.0.0.1:$REDIRECT_PORT/slots-local-ca.crl" scripts/tls.sh renew "$TLS" | sed 's/^/  /'
+  fi
+  local want; want="$(scripts/tls.sh serial "$TLS_CERT")"
+  local part port
+  while [ $# -gt 0 ]; do
+    part="$1" port="$2"; shift 2
+    alive "$part" || { say "  $part is not running." >&2; exit 1; }
+    kill -USR2 "$(cat "$PIDS/$part.pid")"
+    local deadline=$((SECONDS + WAIT_S))
+    until [ "$(scripts/tls.sh served "127.0.0.1:$port" 2>/dev/null)" = "$want" ]; do
+      if [ $SECONDS -ge $deadline ]; then
+        say "  $part still serves another certificate after ${WAIT_S}s; see $LOGS/$part.log" >&2
+        exit 1
+      fi
+      sleep 0.2
+    done
+    say "  $part: serves certificate $want"
+  done
 }
 
 line() { printf '  %-10s %-8s %-7s %s\n' "$@"; }
@@ -370,7 +434,7 @@ status() {
     done
   fi
   line haproxy "$(cat "$PIDS/haproxy.pid" 2>/dev/null || echo -)" "$(alive haproxy && echo up || echo down)" \
-    "$(haproxy_all_up && echo "all API servers UP, http://127.0.0.1:$FRONT_PORT/" || echo "not every API server UP")"
+    "$(haproxy_all_up && echo "all API servers UP, https://127.0.0.1:$FRONT_PORT/" || echo "not every API server UP")"
   say ""
   say "Key figures (each process's /metrics, counted since it started)"
   for i in $(seq 1 "$API_COUNT"); do
@@ -410,7 +474,8 @@ figures() {
     }'
 }
 
-# The process ids of one part: PostgreSQL's postmaster, the RabbitMQ node (the script and its Erlang VM), or a PID file's.
+# The process ids of one part: PostgreSQL's postmaster, the RabbitMQ node (the script and its Erlang VM), HAProxy's
+# master and its workers, or a PID file's.
 pids() {
   case "$1" in
     postgres)
@@ -423,6 +488,11 @@ pids() {
       alive rabbitmq || return 1
       local pid; pid="$(cat "$PIDS/rabbitmq.pid")"
       echo "$pid" $(pgrep -P "$pid" 2>/dev/null) $(pgrep -f "beam.smp.*$RABBIT_NODE" 2>/dev/null)
+      ;;
+    haproxy)
+      alive haproxy || return 1
+      local pid; pid="$(cat "$PIDS/haproxy.pid")"
+      echo "$pid" $(pgrep -P "$pid" 2>/dev/null)
       ;;
     *)
       alive "$1" && cat "$PIDS/$1.pid"
@@ -465,13 +535,14 @@ if [ "${SLOTS_STACK_HA:-0}" = 1 ] || [ -f "$STATE/ha" ]; then
     start) ha_start_part "${2:?usage: stack.sh start PART}" ;;
     stop) stop_pid "${2:?usage: stack.sh stop PART}" ;;
     pids) ha_pids "${2:?usage: stack.sh pids PART}" ;;
+    reload-cert) reload_cert "$([ "${2:-}" = --renew ] && echo 1 || echo 0)" haproxy1 "$FRONT_PORT" haproxy2 "$FRONT2_PORT" ;;
     primary) pg_primary_name ;;
     wipe) ha_wipe ;;
     down) ha_down ;;
     status) ha_status ;;
     backup) shift; ha_backup "$@" ;;
     restore) shift; ha_restore "$@" ;;
-    *) say "usage: ./slots stack up [--ha]|down|status|backup [--type full|incr]|restore --to TIME"; exit 2 ;;
+    *) say "usage: ./slots stack up [--ha]|down|status|reload-cert [--renew]|backup [--type full|incr]|restore --to TIME"; exit 2 ;;
   esac
   exit
 fi
@@ -480,10 +551,11 @@ case "${1:-}" in
   up) up ;;
   start) start_part "${2:?usage: stack.sh start PART}" ;;
   pids) pids "${2:?usage: stack.sh pids PART}" ;;
+  reload-cert) reload_cert "$([ "${2:-}" = --renew ] && echo 1 || echo 0)" haproxy "$FRONT_PORT" ;;
   pg-stop) pg_stop "${2:-fast}" ;;
   wipe) down; rm -rf "$STATE" "$(pg_folder)" ;;   # a fresh stack next time: data, logs, SMS sink
   down) down ;;
   status) status ;;
   backup|restore) say "Backups and point-in-time restore are on the high-availability stack: ./slots stack up --ha (docs/reliability.md)." >&2; exit 2 ;;
-  *) say "usage: ./slots stack up|down|status"; exit 2 ;;
+  *) say "usage: ./slots stack up|down|status|reload-cert [--renew]"; exit 2 ;;
 esac

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Books one seat through a running Slots, the way a person would: the first place, its first free
 # slot this week, POST /api/reservations, and the booking read back with its code.
-#   deploy/ci/book-once.sh http://localhost:8080        (needs curl and jq)
+#   deploy/ci/book-once.sh https://localhost:8443        (needs curl and jq)
 # SLOTS_BOOK_NATIONAL_ID books as another person (one active booking per person).
+# SLOTS_BOOK_CA: the CA file to trust for HTTPS (the stack's local CA); unset, the system's roots.
 # Used by .github/workflows/ci.yml against docker-compose.yml; works against `./slots run` too.
 set -euo pipefail
-base="${1:-http://localhost:8080}"
+base="${1:-https://localhost:8443}"
 wait_s="${SLOTS_BOOK_WAIT_S:-300}"
+ca="${SLOTS_BOOK_CA:-}"
+curl() { command curl ${ca:+--cacert "$ca"} "$@"; }
 
 # Ready means an API answers through the proxy and its database does.
 for _ in $(seq "$wait_s"); do

@@ -52,13 +52,13 @@ internal static class Cli
     }
 
     private const string Usage = """
-        usage: Slots.LoadTest run --target http://127.0.0.1:PORT[,…] [--scenario NAME] [--endpoint reserve|baseline|noop]
+        usage: Slots.LoadTest run --target http[s]://127.0.0.1:PORT[,…] [--scenario NAME] [--endpoint reserve|baseline|noop]
                    [--flow spa|reserve] [--mode open|closed] [--duration S] [--prime-seconds S (closed)] [--warmup-rate R] [--warmup-seconds S]
                    [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
                    [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
                    [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
-               Slots.LoadTest room --target http://127.0.0.1:PORT[,…] --admin-key KEY [--seats 340] [--arrivals 20×seats] [--arrival-seconds 10]
+               Slots.LoadTest room --target http[s]://127.0.0.1:PORT[,…] --admin-key KEY [--seats 340] [--arrivals 20×seats] [--arrival-seconds 10]
                    [--pre-queue-seconds 5] [--admit-per-second seats/5 (0: as the seats allow)] [--admission-seconds 15] [--abandon 0.05]
                    [--abandon-allowance seats×abandon] [--rejoin 0.05] [--booking-attempts 5] [--time-limit 120] [--settle-seconds 3]
                    [--max-in-flight 1000] [--request-timeout S] [--max-jitter-ms 300] [--order-slack 1] [--sources N] [--seed N] [--run-id LETTERS]

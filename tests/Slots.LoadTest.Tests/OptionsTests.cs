@@ -11,9 +11,12 @@ public sealed class OptionsTests
     [InlineData("http://localhost:5080", true)]
     [InlineData("http://10.0.0.1:5080", false)]
     [InlineData("http://example.com", false)]
-    [InlineData("https://127.0.0.1:5081", false)]
+    // The stack behind HAProxy speaks HTTPS only (#39): a loopback https:// target is the stack's front.
+    [InlineData("https://127.0.0.1:8443", true)]
+    [InlineData("https://10.0.0.1:8443", false)]
+    [InlineData("ftp://127.0.0.1:21", false)]
     [InlineData("http://[::1]:5080", false)]
-    public void Only_http_on_ipv4_loopback_is_a_target(string url, bool allowed) =>
+    public void Only_http_or_https_on_ipv4_loopback_is_a_target(string url, bool allowed) =>
         Assert.Equal(allowed, SimulationOptions.IsLoopback(new Uri(url)));
 
     [Fact]

@@ -8,6 +8,8 @@ public sealed class ServerTimingsTests
     private const string Full = """127.0.0.3:34017 [23/Nov/2026:22:23:39.281] slots api/api3 0/4/0/3/9 409 705 - - ---- 8/8/0/0/0 0/0 "POST /api/reservations HTTP/1.1" """;
     private const string Limited = """127.0.0.9:40001 [23/Nov/2026:22:23:39.300] slots slots/<NOSRV> 0/-1/-1/-1/0 429 212 - - PR-- 8/8/0/0/0 0/0 "POST /api/reservations HTTP/1.1" """;
     private const string Week = """127.0.0.2:40002 [23/Nov/2026:22:23:39.301] slots api/api2 0/0/0/3/3 200 9012 - - ---- 8/8/0/0/0 0/0 "GET /api/places/12/availability?from=2026-11-24&to=2026-11-30 HTTP/1.1" """;
+    // HTTPS (the frontend logged as "slots~") and HTTP/2: HAProxy logs the absolute URI.
+    private const string BookedOverH2 = """127.0.0.5:46668 [27/Nov/2026:02:48:05.969] slots~ api/api2 0/0/0/2/12 201 383 - - ---- 8/8/0/0/0 0/0 "POST https://127.0.0.1:8443/api/reservations HTTP/2.0" """;
     private const string Stats = """127.0.0.1:57522 [23/Nov/2026:22:23:39.922] stats stats/<STATS> 0/0/0/0/0 200 3321 - - LR-- 9/1/0/0/0 0/0 "GET /stats;csv HTTP/1.1" """;
 
     [Fact]
@@ -17,6 +19,7 @@ public sealed class ServerTimingsTests
         Assert.Equal(("reserve 409", 9.0), ServerTimings.ParseProxyLine(Full));
         Assert.Equal(("reserve 429 at the proxy", 0.0), ServerTimings.ParseProxyLine(Limited));
         Assert.Equal(("availability 200", 3.0), ServerTimings.ParseProxyLine(Week));
+        Assert.Equal(("reserve 201", 12.0), ServerTimings.ParseProxyLine(BookedOverH2));
         Assert.Null(ServerTimings.ParseProxyLine(Stats));
         Assert.Null(ServerTimings.ParseProxyLine("[NOTICE]   (1234) : haproxy version is 2.6.12"));
     }

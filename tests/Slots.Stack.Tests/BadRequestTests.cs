@@ -1,6 +1,8 @@
+using System.Net.Security;
 using System.Net.Sockets;
 using System.Text;
 using Slots.Stack.Tests.Infrastructure;
+using Slots.Testing;
 
 namespace Slots.Stack.Tests;
 
@@ -18,9 +20,17 @@ public sealed class BadRequestTests(SharedApis shared)
         await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>(), "bad-requests", ct);
         using var tcp = new TcpClient();
         await tcp.ConnectAsync(haproxy.FrontAddress.Host, haproxy.FrontAddress.Port, ct);
+        // The raw bytes over TLS: an HttpClient would escape the path before sending it.
+        await using var tls = new SslStream(tcp.GetStream());
+        await tls.AuthenticateAsClientAsync(new SslClientAuthenticationOptions
+        {
+            TargetHost = haproxy.FrontAddress.Host,
+            ApplicationProtocols = [SslApplicationProtocol.Http11],
+            CertificateChainPolicy = HaproxyServer.ChainPolicy(haproxy.Ca),
+        }, ct);
 
-        await tcp.GetStream().WriteAsync("GET /api/reservations/%00%2F..%2F HTTP/1.1\r\nHost: slots\r\nConnection: close\r\n\r\n"u8.ToArray(), ct);
-        var answer = await new StreamReader(tcp.GetStream(), Encoding.Latin1).ReadToEndAsync(ct);
+        await tls.WriteAsync("GET /api/reservations/%00%2F..%2F HTTP/1.1\r\nHost: slots\r\nConnection: close\r\n\r\n"u8.ToArray(), ct);
+        var answer = await new StreamReader(tls, Encoding.Latin1).ReadToEndAsync(ct);
 
         Assert.StartsWith("HTTP/1.1 400", answer, StringComparison.Ordinal);
         Assert.Contains("application/problem+json", answer, StringComparison.Ordinal);

@@ -14,7 +14,7 @@ public sealed class BurstTests(SharedApis shared)
         // A queue long enough for the whole burst on a busy two-core machine; shedding has its own test.
         await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string> { ["SLOTS_QUEUE_TIMEOUT"] = "10s" }, "burst", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 20);
-        using var clients = new Clients(haproxy.FrontAddress, 249);
+        using var clients = new Clients(haproxy, 249);
         var before = await haproxy.ServersAsync(ct);
 
         var bookings = Enumerable.Range(0, 500).Select(_ => new Booking(place, Places.BookableDay, "08:00", Places.NextPerson())).ToArray();

@@ -15,7 +15,7 @@ public sealed class CacheTests(SharedApis shared)
         var ct = TestContext.Current.CancellationToken;
         await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>(), "cache", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 5);
-        using var client = Clients.From(IPAddress.Parse("127.0.0.24"), haproxy.FrontAddress);
+        using var client = Clients.From(IPAddress.Parse("127.0.0.24"), haproxy);
         var url = $"/api/places/{place}/availability?from={Places.Day(Places.BookableDay)}&to={Places.Day(Places.BookableDay)}";
         using var metrics = new HttpClient();
         var before = await ReadsAsync(metrics, ct);

@@ -28,7 +28,7 @@ public sealed class FailureTests
         {
             await using var haproxy = await StackProcesses.StartHaproxyAsync(apis, HighLimits, "kill", ct);
             var place = await Places.CreateAsync(apis, capacity: 1000);
-            using var clients = new Clients(haproxy.FrontAddress, 16);
+            using var clients = new Clients(haproxy, 16);
             using var traffic = new Traffic(clients, place, TimeSpan.FromMilliseconds(20));
 
             await Task.Delay(1500, ct);
@@ -70,7 +70,7 @@ public sealed class FailureTests
         {
             await using var haproxy = await StackProcesses.StartHaproxyAsync(apis, HighLimits, "restart", ct);
             var place = await Places.CreateAsync(apis, capacity: 1000);
-            using var clients = new Clients(haproxy.FrontAddress, 8);
+            using var clients = new Clients(haproxy, 8);
             using var traffic = new Traffic(clients, place, TimeSpan.FromMilliseconds(20));
 
             await Task.Delay(1500, ct);

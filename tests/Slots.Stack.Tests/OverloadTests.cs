@@ -30,7 +30,7 @@ public sealed class OverloadTests(SharedApis shared)
         }, "overload", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 400);
         // 24 addresses × 25 requests: each address also goes past its write budget (20 per 10 s), so both lines shed.
-        using var clients = new Clients(haproxy.FrontAddress, 24);
+        using var clients = new Clients(haproxy, 24);
 
         var bookings = Enumerable.Range(0, 600).Select(i => new Booking(place, Places.BookableDay, Places.Times[i % 6], Places.NextPerson())).ToArray();
         await Task.WhenAll(bookings.Select((b, i) => b.SendAsync(clients[i])));
@@ -71,7 +71,7 @@ public sealed class OverloadTests(SharedApis shared)
         }, "shed", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 400);
         // 200 addresses × 2 requests: every client stays far under its write budget.
-        using var clients = new Clients(haproxy.FrontAddress, 200);
+        using var clients = new Clients(haproxy, 200);
 
         var bookings = Enumerable.Range(0, 400).Select(i => new Booking(place, Places.BookableDay, Places.Times[i % 6], Places.NextPerson())).ToArray();
         await Task.WhenAll(bookings.Select((b, i) => b.SendAsync(clients[i % 200])));

@@ -21,8 +21,8 @@ public sealed class RateLimitTests(SharedApis shared)
             ["SLOTS_RATE_PERIOD_S"] = "6",
         }, "ratelimit", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 50);
-        using var greedy = Clients.From(IPAddress.Parse("127.0.0.21"), haproxy.FrontAddress);
-        using var other = Clients.From(IPAddress.Parse("127.0.0.22"), haproxy.FrontAddress);
+        using var greedy = Clients.From(IPAddress.Parse("127.0.0.21"), haproxy);
+        using var other = Clients.From(IPAddress.Parse("127.0.0.22"), haproxy);
 
         var bookings = Enumerable.Range(0, 8).Select(_ => new Booking(place, Places.BookableDay, "08:00", Places.NextPerson())).ToArray();
         foreach (var booking in bookings)
@@ -69,7 +69,7 @@ public sealed class RateLimitTests(SharedApis shared)
             ["SLOTS_RATE_ROOM"] = "6",
             ["SLOTS_RATE_PERIOD_S"] = "6",
         }, "roombudget", ct);
-        using var client = Clients.From(IPAddress.Parse("127.0.0.23"), haproxy.FrontAddress);
+        using var client = Clients.From(IPAddress.Parse("127.0.0.23"), haproxy);
 
         var reads = new List<HttpStatusCode>();
         for (var i = 0; i < 6; i++)

@@ -37,7 +37,13 @@ public sealed class RestoreDrillTests
         try
         {
             await Stack(env, ct, "up", "--ha");
-            using var front = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{Port.Front}"), Timeout = TimeSpan.FromSeconds(30) };
+            // HTTPS only, as the stack serves it: trust the stack's local CA and no other.
+            var ca = System.Security.Cryptography.X509Certificates.X509Certificate2.CreateFromPem(File.ReadAllText(Path.Combine(state.FullName, "tls", "ca.crt")));
+            using var front = new HttpClient(HaproxyServer.Trusting(new SocketsHttpHandler(), ca))
+            {
+                BaseAddress = new Uri($"https://127.0.0.1:{Port.Front}"),
+                Timeout = TimeSpan.FromSeconds(30),
+            };
             var placeId = await CreatePlaceAsync(front);
             var database = $"Host=127.0.0.1;Port={Port.Postgres};Database=slots;Username=postgres;Pooling=false";
 
@@ -143,6 +149,7 @@ public sealed class RestoreDrillTests
     private static class Port
     {
         public const int Front = 27480;
+        public const int Redirect = 27476;   // plain HTTP, redirecting; the second HAProxy's is the next port
         public const int Postgres = 27490;
     }
 
@@ -160,6 +167,7 @@ public sealed class RestoreDrillTests
         ["SLOTS_SCHEDULER_COUNT"] = "1",
         ["SLOTS_ARCHIVE_TIMEOUT"] = "10s",
         ["SLOTS_FRONT_PORT"] = Port.Front.ToString(CultureInfo.InvariantCulture),
+        ["SLOTS_REDIRECT_PORT"] = Port.Redirect.ToString(CultureInfo.InvariantCulture),
         ["SLOTS_STATS_PORT"] = "27484",
         ["SLOTS_PG_PORT"] = Port.Postgres.ToString(CultureInfo.InvariantCulture),
         ["SLOTS_API_FIRST_PORT"] = "27501",

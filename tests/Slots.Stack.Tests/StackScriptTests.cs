@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Security.Cryptography.X509Certificates;
 using Slots.Stack.Tests.Infrastructure;
 using Slots.Testing;
 
@@ -17,16 +18,16 @@ public sealed class StackScriptTests
         var state = Directory.CreateTempSubdirectory("slots-stack-script-");
         var front = ChildProcess.FreePort();
         var stats = ChildProcess.FreePort();
-        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
         try
         {
             await StackAsync(state.FullName, front, stats, ct, "start", "haproxy");
-            await http.GetAsync(new Uri($"http://127.0.0.1:{front}/first-run"), ct);
+            using var http = TrustingLocalCa(state.FullName);
+            await http.GetAsync(new Uri($"https://127.0.0.1:{front}/first-run"), ct);
             var first = await LoggedAsync(Path.Combine(state.FullName, "logs", "haproxy.log"), "/first-run", ct);
             await StopHaproxyAsync(state.FullName, ct);
 
             await StackAsync(state.FullName, front, stats, ct, "start", "haproxy");
-            await http.GetAsync(new Uri($"http://127.0.0.1:{front}/second-run"), ct);
+            await http.GetAsync(new Uri($"https://127.0.0.1:{front}/second-run"), ct);
             var second = await LoggedAsync(Path.Combine(state.FullName, "logs", "haproxy.log"), "/second-run", ct);
 
             Assert.Contains(first, await File.ReadAllTextAsync(Path.Combine(state.FullName, "logs", "haproxy.previous.log"), ct));
@@ -39,7 +40,65 @@ public sealed class StackScriptTests
         }
     }
 
-    private static async Task StackAsync(string state, int front, int stats, CancellationToken ct, params string[] arguments)
+    [Fact]
+    public async Task Reload_cert_renew_has_the_same_haproxy_serve_a_new_certificate_of_the_same_local_CA()
+    {
+        StackProcesses.SkipWithoutHaproxy();
+        var ct = TestContext.Current.CancellationToken;
+        var state = Directory.CreateTempSubdirectory("slots-stack-script-");
+        var front = ChildProcess.FreePort();
+        var stats = ChildProcess.FreePort();
+        try
+        {
+            var started = await StackAsync(state.FullName, front, stats, ct, "start", "haproxy");
+            var tls = Path.Combine(state.FullName, "tls");
+            var ca = await File.ReadAllTextAsync(Path.Combine(tls, "ca.crt"), ct);
+            var master = await File.ReadAllTextAsync(Path.Combine(state.FullName, "pids", "haproxy.pid"), ct);
+            var before = await ServedAsync(front);
+            using var http = TrustingLocalCa(state.FullName);
+            var answerBefore = await http.GetAsync(new Uri($"https://127.0.0.1:{front}/"), ct);
+
+            var reloaded = await StackAsync(state.FullName, front, stats, ct, "reload-cert", "--renew");
+            var after = await ServedAsync(front);
+            var reloadedMaster = await File.ReadAllTextAsync(Path.Combine(state.FullName, "pids", "haproxy.pid"), ct);
+            // A second start of a stack keeps what is valid: the same CA, the renewed certificate.
+            await StopHaproxyAsync(state.FullName, ct);
+            await StackAsync(state.FullName, front, stats, ct, "start", "haproxy");
+            var restarted = await ServedAsync(front);
+
+            Assert.Contains("issued by the local CA", started, StringComparison.Ordinal);
+            // HTTPS with the local CA trusted; no API behind it here, so HAProxy's own 503, with HSTS.
+            Assert.Equal(System.Net.HttpStatusCode.ServiceUnavailable, answerBefore.StatusCode);
+            Assert.True(answerBefore.Headers.Contains("Strict-Transport-Security"));
+            Assert.NotEqual(before, after);
+            Assert.Contains($"serves certificate {after}", reloaded, StringComparison.Ordinal);
+            // Reloaded, not restarted: the same master process.
+            Assert.Equal(master, reloadedMaster);
+            Assert.Equal(ca, await File.ReadAllTextAsync(Path.Combine(tls, "ca.crt"), ct));
+            Assert.Equal(after, restarted);
+        }
+        finally
+        {
+            await StopHaproxyAsync(state.FullName, ct);
+            state.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>The serial number of the certificate served on <paramref name="port"/> (scripts/tls.sh served).</summary>
+    private static async Task<string> ServedAsync(int port) =>
+        (await HaproxyServer.TlsScriptAsync(["served", $"127.0.0.1:{port}"])).Trim();
+
+    /// <summary>A client that trusts the stack's local CA in <paramref name="state"/>/tls and no other.</summary>
+    private static HttpClient TrustingLocalCa(string state) =>
+        new(HaproxyServer.Trusting(new SocketsHttpHandler(), X509Certificate2.CreateFromPem(File.ReadAllText(Path.Combine(state, "tls", "ca.crt")))))
+        {
+            Timeout = TimeSpan.FromSeconds(5),
+        };
+
+    /// <summary>One plain-HTTP port per state folder, the same at every call: the local certificate names it.</summary>
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<string, int> RedirectPorts = new();
+
+    private static async Task<string> StackAsync(string state, int front, int stats, CancellationToken ct, params string[] arguments)
     {
         var inv = System.Globalization.CultureInfo.InvariantCulture;
         var (exitCode, output, errors) = await Scripts.RunAsync("scripts/stack.sh", arguments, new Dictionary<string, string>
@@ -47,10 +106,12 @@ public sealed class StackScriptTests
             ["SLOTS_STACK_DIR"] = state,
             ["SLOTS_FRONT_PORT"] = front.ToString(inv),
             ["SLOTS_STATS_PORT"] = stats.ToString(inv),
+            ["SLOTS_REDIRECT_PORT"] = RedirectPorts.GetOrAdd(state, _ => ChildProcess.FreePort()).ToString(inv),
             ["SLOTS_API_COUNT"] = "1",
             ["SLOTS_API_FIRST_PORT"] = ChildProcess.FreePort().ToString(inv),
         }, ct);
         Assert.True(exitCode == 0, $"stack.sh {string.Join(' ', arguments)} ended {exitCode}: {output}{errors}");
+        return output;
     }
 
     /// <summary>The log once the request's line is in it (HAProxy writes it when the answer has left).</summary>

@@ -1,29 +1,96 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Net.Security;
+using System.Security.Cryptography.X509Certificates;
 
 namespace Slots.Testing;
 
 /// <summary>
 /// HAProxy with the repository's own haproxy/haproxy.cfg, on free loopback ports, in front of the
 /// given API instances; limits the test wants lower come in as the config's environment variables
-/// (SLOTS_RATE_WRITES, SLOTS_SERVER_MAXCONN, ...).
+/// (SLOTS_RATE_WRITES, SLOTS_SERVER_MAXCONN, ...). It serves HTTPS with a certificate of a local CA
+/// that scripts/tls.sh makes for it, as `./slots stack up` does, runs in master-worker mode (-W) as
+/// the stack does, and redirects plain HTTP on <see cref="RedirectPort"/>.
 /// </summary>
 public sealed class HaproxyServer : IAsyncDisposable
 {
     private readonly ChildProcess _process;
 
-    private HaproxyServer(ChildProcess process, int frontPort, int statsPort)
+    private HaproxyServer(ChildProcess process, int frontPort, int statsPort, int redirectPort, string tlsFolder)
     {
         _process = process;
         FrontPort = frontPort;
         StatsPort = statsPort;
+        RedirectPort = redirectPort;
+        TlsFolder = tlsFolder;
+        Ca = X509Certificate2.CreateFromPem(File.ReadAllText(CaPath));
     }
 
     public int FrontPort { get; }
 
     public int StatsPort { get; }
 
-    public Uri FrontAddress => new($"http://127.0.0.1:{FrontPort}");
+    /// <summary>The plain-HTTP listener: it only redirects to HTTPS and serves the local CA's revocation list.</summary>
+    public int RedirectPort { get; }
+
+    /// <summary>ca.crt, ca.key and server.pem (what HAProxy serves), as scripts/tls.sh writes them.</summary>
+    public string TlsFolder { get; }
+
+    public string CaPath => Path.Combine(TlsFolder, "ca.crt");
+
+    public string CertificatePath => Path.Combine(TlsFolder, "server.pem");
+
+    /// <summary>The local CA that issued the served certificate: the one root a client of these tests trusts.</summary>
+    public X509Certificate2 Ca { get; }
+
+    /// <summary>HAProxy's master process (master-worker mode): SIGUSR2 to it reloads the config and the certificate.</summary>
+    public int MasterId => _process.Id;
+
+    public Uri FrontAddress => new($"https://127.0.0.1:{FrontPort}");
+
+    /// <summary>
+    /// A handler that trusts <see cref="Ca"/> and nothing else, and still checks the name and dates:
+    /// the certificate is verified as a browser would verify a real one, not waved through.
+    /// </summary>
+    public SocketsHttpHandler TrustingHandler() => Trusting(new SocketsHttpHandler(), Ca);
+
+    /// <summary>Makes <paramref name="handler"/> trust <paramref name="ca"/> as its only root.</summary>
+    public static SocketsHttpHandler Trusting(SocketsHttpHandler handler, X509Certificate2 ca)
+    {
+        handler.SslOptions = new SslClientAuthenticationOptions { CertificateChainPolicy = ChainPolicy(ca) };
+        return handler;
+    }
+
+    /// <summary>Certificates chaining to <paramref name="ca"/> are trusted, no others; the name and dates are checked as always.</summary>
+    public static X509ChainPolicy ChainPolicy(X509Certificate2 ca) => new()
+    {
+        TrustMode = X509ChainTrustMode.CustomRootTrust,
+        CustomTrustStore = { ca },
+        // Its revocation list is served by the HAProxy under test itself (scripts/tls.sh); fetching it
+        // on every handshake of a 249-client burst would test the CRL, not the stack.
+        RevocationMode = X509RevocationMode.NoCheck,
+    };
+
+    /// <summary>Runs scripts/tls.sh with <paramref name="arguments"/> (local, renew, serial, served) and returns what it printed.</summary>
+    public static Task<string> TlsScriptAsync(IReadOnlyList<string> arguments, IReadOnlyDictionary<string, string>? environment = null) =>
+        Tool.RunAsync("bash", [Path.Combine(Repository.Root, "scripts", "tls.sh"), .. arguments], TimeSpan.FromSeconds(60), start =>
+        {
+            foreach (var (key, value) in environment ?? new Dictionary<string, string>())
+            {
+                start.Environment[key] = value;
+            }
+        });
+
+    /// <summary>Reloads HAProxy as `./slots stack reload-cert` does: SIGUSR2 to the master, which starts new workers and lets the old finish.</summary>
+    public async Task ReloadAsync()
+    {
+        using var signal = Process.Start("kill", ["-USR2", MasterId.ToString(CultureInfo.InvariantCulture)]);
+        await signal.WaitForExitAsync();
+        if (signal.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"kill -USR2 {MasterId} failed:\n{_process.Tail()}");
+        }
+    }
 
     public static string ConfigPath => Path.Combine(Repository.Root, "haproxy", "haproxy.cfg");
 
@@ -39,10 +106,20 @@ public sealed class HaproxyServer : IAsyncDisposable
         var binary = Binary() ?? throw new InvalidOperationException("haproxy is not installed (apt-get install haproxy; ./slots test does it).");
         var front = ChildProcess.FreePort();
         var stats = ChildProcess.FreePort();
+        var redirect = ChildProcess.FreePort();
+        var tls = Path.Combine(logFolder, "tls");
+        await TlsScriptAsync(["local", tls], new Dictionary<string, string>
+        {
+            ["SLOTS_TLS_CRL_URL"] = $"http://127.0.0.1:{redirect}/slots-local-ca.crl",
+        });
         var environment = new Dictionary<string, string>
         {
             ["SLOTS_FRONT_BIND"] = $"127.0.0.1:{front}",
             ["SLOTS_STATS_BIND"] = $"127.0.0.1:{stats}",
+            ["SLOTS_TLS_CERT"] = Path.Combine(tls, "server.pem"),
+            ["SLOTS_TLS_CRL"] = Path.Combine(tls, "ca.crl"),
+            ["SLOTS_REDIRECT_BIND"] = $"127.0.0.1:{redirect}",
+            ["SLOTS_HTTPS_PORT"] = front.ToString(CultureInfo.InvariantCulture),
         };
         for (var i = 0; i < servers.Count; i++)
         {
@@ -52,8 +129,8 @@ public sealed class HaproxyServer : IAsyncDisposable
         {
             environment[key] = value;
         }
-        var process = ChildProcess.Start(binary, ["-f", ConfigPath], environment, Path.Combine(logFolder, "haproxy.log"));
-        var haproxy = new HaproxyServer(process, front, stats);
+        var process = ChildProcess.Start(binary, ["-W", "-f", ConfigPath], environment, Path.Combine(logFolder, "haproxy.log"));
+        var haproxy = new HaproxyServer(process, front, stats, redirect, tls);
         try
         {
             await haproxy.WaitAsync(s => s.Count == servers.Count && s.Values.All(v => v.Status == "UP"), TimeSpan.FromSeconds(30), ct);

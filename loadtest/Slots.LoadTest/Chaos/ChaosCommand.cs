@@ -13,7 +13,7 @@ public static class ChaosCommand
     public static async Task<int> RunAsync(Args args, CancellationToken ct)
     {
         // Several targets, comma-separated (the two HAProxy nodes of the high-availability stack): requests take turns.
-        var targets = args.Text("target", "http://127.0.0.1:8080")!.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+        var targets = args.Text("target", "https://127.0.0.1:8443")!.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(t => new Uri(t)).ToList();
         var target = targets[0];
         var ha = args.Text("ha") is not null;

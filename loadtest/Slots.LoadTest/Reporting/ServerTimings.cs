@@ -50,9 +50,24 @@ public static partial class ServerTimings
         {
             return null;
         }
-        var kind = Kind(m.Groups["method"].Value, m.Groups["path"].Value);
+        var kind = Kind(m.Groups["method"].Value, OriginForm(m.Groups["path"].Value));
         var byProxy = m.Groups["server"].Value.StartsWith('<') ? " at the proxy" : "";
         return ($"{kind} {m.Groups["status"].Value}{byProxy}", ta);
+    }
+
+    /// <summary>
+    /// The path and query of a logged target: HAProxy logs an HTTP/2 request (ALPN h2 on its HTTPS front)
+    /// with the absolute URI it was given (https://host:port/path), an HTTP/1.1 one as sent (/path).
+    /// </summary>
+    public static string OriginForm(string target)
+    {
+        var scheme = target.IndexOf("://", StringComparison.Ordinal);
+        if (scheme < 0)
+        {
+            return target;
+        }
+        var path = target.IndexOf('/', scheme + 3);
+        return path < 0 ? "/" : target[path..];
     }
 
     /// <summary>The generator's names for what it asks (the client-side keys of RunReport.Latency).</summary>

@@ -54,14 +54,14 @@ public sealed record RoomOptions
         {
             if (!Uri.TryCreate(text, UriKind.Absolute, out var uri) || !SimulationOptions.IsLoopback(uri))
             {
-                args.Errors.Add($"--target '{text}' is not an http:// URL on IPv4 loopback (127.x.x.x or localhost); only loopback targets are allowed.");
+                args.Errors.Add($"--target '{text}' is not an http:// or https:// URL on IPv4 loopback (127.x.x.x or localhost); only loopback targets are allowed.");
                 continue;
             }
             targets.Add(uri);
         }
         if (targets.Count == 0)
         {
-            args.Errors.Add("--target is required: one or more http://127.0.0.1:PORT URLs, comma separated.");
+            args.Errors.Add("--target is required: one or more http://127.0.0.1:PORT or https://127.0.0.1:PORT URLs, comma separated.");
         }
         var key = args.Text("admin-key");
         if (key is null or { Length: < 16 })

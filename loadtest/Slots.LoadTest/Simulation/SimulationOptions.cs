@@ -70,7 +70,7 @@ public sealed record SimulationOptions
 
     /// <summary>Loopback only: a load generator must never be pointed at someone else's server by a typo.</summary>
     public static bool IsLoopback(Uri target) =>
-        target.Scheme == Uri.UriSchemeHttp &&
+        (target.Scheme == Uri.UriSchemeHttp || target.Scheme == Uri.UriSchemeHttps) &&
         (target.IsLoopback && (target.HostNameType == UriHostNameType.Dns
             ? target.Host.Equals("localhost", StringComparison.OrdinalIgnoreCase)
             : IPAddress.TryParse(target.Host, out var ip) && IPAddress.IsLoopback(ip) && ip.AddressFamily == System.Net.Sockets.AddressFamily.InterNetwork));
@@ -82,14 +82,14 @@ public sealed record SimulationOptions
         {
             if (!Uri.TryCreate(text, UriKind.Absolute, out var uri) || !IsLoopback(uri))
             {
-                args.Errors.Add($"--target '{text}' is not an http:// URL on IPv4 loopback (127.x.x.x or localhost); only loopback targets are allowed.");
+                args.Errors.Add($"--target '{text}' is not an http:// or https:// URL on IPv4 loopback (127.x.x.x or localhost); only loopback targets are allowed.");
                 continue;
             }
             targets.Add(uri);
         }
         if (targets.Count == 0)
         {
-            args.Errors.Add("--target is required: one or more http://127.0.0.1:PORT URLs, comma separated.");
+            args.Errors.Add("--target is required: one or more http://127.0.0.1:PORT (an API instance) or https://127.0.0.1:PORT (the stack's HAProxy) URLs, comma separated.");
         }
         var warmupRate = args.Number("warmup-rate", 20, 0, 100_000);
         var stepRate = args.Number("step-rate", 0, 0, 1_000_000);

@@ -32,7 +32,7 @@ public sealed class SourceAddresses : IDisposable
                 AllowAutoRedirect = false,
                 AutomaticDecompression = DecompressionMethods.None,
                 ConnectCallback = (context, ct) => ConnectFromAsync(source, context.DnsEndPoint, ct),
-            };
+            }.TrustingStackCa();
             // Timeouts are per request (a linked token), so the client's own stays out of the way.
             _clients[i] = new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan };
         }

@@ -108,7 +108,7 @@ public sealed class ComposeFileTests
     public void The_stack_has_every_service_of_the_design()
     {
         // The services a plain `docker compose up` starts: those of no profile (ComposeHaProfileTests has the ha profile's).
-        Assert.Equal(["api", "haproxy", "migrate", "rabbitmq", "scheduler", "sqlserver"], ComposeFile.InProfile(null));
+        Assert.Equal(["api", "haproxy", "migrate", "rabbitmq", "scheduler", "sqlserver", "tls"], ComposeFile.InProfile(null));
         Assert.StartsWith("mcr.microsoft.com/mssql/server:2022", Scalar(Service("sqlserver"), "image"), StringComparison.Ordinal);
         Assert.Equal("${MSSQL_PID:-Developer}", Environment("sqlserver")["MSSQL_PID"]);
         Assert.Equal("3", Scalar(Service("api"), "deploy", "replicas"));
@@ -160,14 +160,49 @@ public sealed class ComposeFileTests
         {
             Unavailable.SkipOrFail("haproxy is not installed (./slots test installs it): `haproxy -c` was not run");
         }
-        var output = await Tool.RunAsync(binary, ["-c", "-f", Path.Combine(Repository.Root, HaproxyConfig())], TimeSpan.FromSeconds(30), start =>
+        // What the tls service leaves in the volume, made here by the same script, where the container has it.
+        var tls = Directory.CreateTempSubdirectory("slots-compose-tls-");
+        try
         {
-            foreach (var (name, value) in Environment("haproxy"))
+            await HaproxyServer.TlsScriptAsync(["local", tls.FullName]);
+            var output = await Tool.RunAsync(binary, ["-c", "-f", Path.Combine(Repository.Root, HaproxyConfig())], TimeSpan.FromSeconds(30), start =>
             {
-                start.Environment[name] = value;
-            }
-        });
-        Assert.Contains("Configuration file is valid", output, StringComparison.Ordinal);
+                foreach (var (name, value) in Environment("haproxy"))
+                {
+                    start.Environment[name] = value?.Replace(ContainerTlsFolder, tls.FullName + "/", StringComparison.Ordinal);
+                }
+            });
+            Assert.Contains("Configuration file is valid", output, StringComparison.Ordinal);
+        }
+        finally
+        {
+            tls.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>Where the haproxy service mounts the tls volume.</summary>
+    public const string ContainerTlsFolder = "/usr/local/etc/haproxy/tls/";
+
+    [Fact]
+    public void HAProxy_serves_HTTPS_with_the_certificate_the_tls_service_leaves_in_the_volume_and_plain_HTTP_redirects()
+    {
+        // The one-shot tls service runs scripts/tls.sh on the volume HAProxy reads, and HAProxy waits for it.
+        Assert.Equal(["bash", "/etc/slots/tls.sh", "local", "/tls"], ComposeFile.List("tls", "entrypoint"));
+        Assert.Equal(["./scripts/tls.sh:/etc/slots/tls.sh:ro", "tls:/tls"], ComposeFile.List("tls", "volumes"));
+        Assert.True(System.IO.File.Exists(Path.Combine(Repository.Root, "scripts", "tls.sh")));
+        Assert.Equal("no", ComposeFile.Scalar("tls", "restart"));
+        Assert.Contains("tls:" + ContainerTlsFolder.TrimEnd('/') + ":ro", ComposeFile.List("haproxy", "volumes"));
+        Assert.Equal("service_completed_successfully", Condition("haproxy", "tls"));
+        var env = Environment("haproxy");
+        Assert.Equal(ContainerTlsFolder + "server.pem", env["SLOTS_TLS_CERT"]);
+        Assert.Equal(ContainerTlsFolder + "ca.crl", env["SLOTS_TLS_CRL"]);
+        // HTTPS published on 8443 and named so by the redirect; plain HTTP on 8080 only redirects, and the
+        // certificate's revocation list URL is where that listener is published.
+        Assert.Equal("*:8443", env["SLOTS_FRONT_BIND"]);
+        Assert.Equal("*:8080", env["SLOTS_REDIRECT_BIND"]);
+        Assert.Equal("8443", env["SLOTS_HTTPS_PORT"]);
+        Assert.Equal(["8443:8443", "8080:8080"], ComposeFile.List("haproxy", "ports"));
+        Assert.Equal("http://localhost:8080/slots-local-ca.crl", ComposeFile.Environment("tls")["SLOTS_TLS_CRL_URL"]);
     }
 
     [Fact]

@@ -38,7 +38,7 @@ public sealed partial class ComposeHaProfileTests
     [Fact]
     public void The_ha_profile_has_three_etcd_three_postgres_three_rabbitmq_and_two_haproxy_nodes_beside_the_apps()
     {
-        string[] expected = [.. Etcd, .. Postgres, .. Rabbit, .. Haproxy, "ha-migrate", "ha-api", "ha-scheduler"];
+        string[] expected = [.. Etcd, .. Postgres, .. Rabbit, .. Haproxy, "ha-migrate", "ha-api", "ha-scheduler", "ha-tls"];
         Assert.Equal(expected.Order(StringComparer.Ordinal), InProfile("ha"));
         Assert.All(Services.Keys.Where(s => s.StartsWith("ha-", StringComparison.Ordinal)), s => Assert.Equal(["ha"], Profiles(s)));
         Assert.Equal("3", Scalar("ha-api", "deploy", "replicas"));
@@ -67,7 +67,8 @@ public sealed partial class ComposeHaProfileTests
     public void Start_order_is_etcd_then_postgres_then_haproxy_then_migrate_then_the_apps()
     {
         Assert.All(Postgres, pg => Assert.Equal(Etcd.Select(e => $"{e} service_healthy"), Waits(pg)));
-        Assert.All(Haproxy, h => Assert.Equal(Postgres.Select(p => $"{p} service_healthy"), Waits(h)));
+        // And for its certificate (ha-tls), made once before either node starts.
+        Assert.All(Haproxy, h => Assert.Equal([.. Postgres.Select(p => $"{p} service_healthy"), "ha-tls service_completed_successfully"], Waits(h)));
         Assert.All(Haproxy, h => Assert.Equal("service_started", DependsOn("ha-migrate")[h]));
         foreach (var app in new[] { "ha-api", "ha-scheduler" })
         {
@@ -175,7 +176,12 @@ public sealed partial class ComposeHaProfileTests
             Assert.Matches($@"peer {name} ""\$\{{SLOTS_PEER_{n + 1}\}}""", config);
             Assert.Equal("ha-api:8080", env["SLOTS_API_SERVICE"]);
             Assert.Equal(Scalar("ha-api", "deploy", "replicas"), env["SLOTS_API_REPLICAS"]);
-            Assert.Equal("./haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro", List(node, "volumes").Single());
+            Assert.Equal(["./haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro", "ha-tls:/usr/local/etc/haproxy/tls:ro"], List(node, "volumes"));
+            // HTTPS with the certificate ha-tls made (scripts/tls.sh), once it has.
+            Assert.Equal("*:8443", env["SLOTS_FRONT_BIND"]);
+            Assert.Equal(ComposeFileTests.ContainerTlsFolder + "server.pem", env["SLOTS_TLS_CERT"]);
+            Assert.Equal("service_completed_successfully", DependsOn(node)["ha-tls"]);
+            Assert.EndsWith(":8443", List(node, "ports").Single(), StringComparison.Ordinal);
         }
         Assert.Equal(Haproxy.Select(h => Scalar(h, "networks", "default", "ipv4_address")),
             [Environment("ha-api")["Slots__TrustedProxies__0"], Environment("ha-api")["Slots__TrustedProxies__1"]]);
@@ -259,19 +265,29 @@ public sealed partial class ComposeHaProfileTests
         {
             Unavailable.SkipOrFail("haproxy is not installed (./slots test installs it): `haproxy -c` was not run");
         }
-        foreach (var node in Haproxy)
+        // What ha-tls leaves in its volume, made here by the same script, where the container has it.
+        var tls = Directory.CreateTempSubdirectory("slots-compose-tls-");
+        try
         {
-            var command = List(node, "command");
-            // -dW: a warning fails the check (a peer name not in the peers section only warns).
-            var output = await Tool.RunAsync(binary, ["-dW", "-c", .. command.Select(a => a.Replace("/usr/local/etc/haproxy/", RepositoryFile("haproxy/"), StringComparison.Ordinal))],
-                TimeSpan.FromSeconds(30), start =>
-                {
-                    foreach (var (name, value) in Environment(node))
+            await HaproxyServer.TlsScriptAsync(["local", tls.FullName]);
+            foreach (var node in Haproxy)
+            {
+                var command = List(node, "command");
+                // -dW: a warning fails the check (a peer name not in the peers section only warns).
+                var output = await Tool.RunAsync(binary, ["-dW", "-c", .. command.Select(a => a.Replace("/usr/local/etc/haproxy/", RepositoryFile("haproxy/"), StringComparison.Ordinal))],
+                    TimeSpan.FromSeconds(30), start =>
                     {
-                        start.Environment[name] = value;
-                    }
-                });
-            Assert.Contains("Configuration file is valid", output, StringComparison.Ordinal);
+                        foreach (var (name, value) in Environment(node))
+                        {
+                            start.Environment[name] = value?.Replace(ComposeFileTests.ContainerTlsFolder, tls.FullName + "/", StringComparison.Ordinal);
+                        }
+                    });
+                Assert.Contains("Configuration file is valid", output, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            tls.Delete(recursive: true);
         }
     }
 
