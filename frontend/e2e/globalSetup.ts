@@ -12,6 +12,8 @@ declare module 'vitest' {
     /** The SPA through HAProxy (the product's haproxy.cfg) in front of the main API. */
     proxyUrl: string;
     proxyStatsUrl: string;
+    /** The proxy's certificate key (SHA-256 of its SPKI, base64): the one a browser of the proxied tests trusts. */
+    proxySpki: string;
   }
 }
 
@@ -39,6 +41,7 @@ export default async function setup(project: TestProject) {
     project.provide('limitedApiUrl', limited.url);
     project.provide('proxyUrl', proxy.url);
     project.provide('proxyStatsUrl', proxy.statsUrl);
+    project.provide('proxySpki', proxy.spki);
   } catch (error) {
     await teardown();
     throw error;

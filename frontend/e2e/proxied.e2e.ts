@@ -5,6 +5,7 @@ import { choosePlace, chooseSlot, fillPerson, freeSeats, freeSlotTomorrow, newPe
 const proxyUrl = inject('proxyUrl');
 const statsUrl = inject('proxyStatsUrl');
 const apiUrl = inject('apiUrl');
+const proxySpki = inject('proxySpki');
 
 /** Responses HAProxy's frontend has answered with the given class (2xx, 4xx...), from its own exporter. */
 async function proxied(codeClass: string): Promise<number> {
@@ -17,7 +18,8 @@ describe('the production path: the page and a booking through HAProxy', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await openBrowser();
+    // HTTPS through HAProxy: the browser trusts the local certificate's key only.
+    browser = await openBrowser(undefined, [`--ignore-certificate-errors-spki-list=${proxySpki}`]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,6 +7,7 @@ const appUrl = inject('appUrl');
 const apiUrl = inject('apiUrl');
 /** The product's HAProxy in front of the same API: the first person comes the way people do on the stack. */
 const proxyUrl = inject('proxyUrl');
+const proxySpki = inject('proxySpki');
 const staff = { 'Content-Type': 'application/json', 'X-Api-Key': 'dev-admin-key-0000' };
 
 async function post<T>(path: string, body: unknown, headers: Record<string, string> = staff): Promise<{ status: number; body: T }> {
@@ -65,7 +66,9 @@ describe('the waiting room of an opening', () => {
 
   beforeAll(async () => {
     scope = await placeInAnOpening();
-    [first, second] = await Promise.all([openBrowser(), openBrowser()]);
+    // The first page goes through HAProxy over HTTPS: its browser trusts the local certificate's key only.
+    const trustProxy = [`--ignore-certificate-errors-spki-list=${proxySpki}`];
+    [first, second] = await Promise.all([openBrowser(undefined, trustProxy), openBrowser()]);
   });
   afterAll(async () => {
     await Promise.allSettled([first?.close(), second?.close()]);

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, X509Certificate } from 'node:crypto';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,12 +37,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** True when GET url answers 2xx over HTTPS, trusting only the given CA (the local one scripts/tls.sh made). */
+function httpsOk(url: string, ca: Buffer): Promise<boolean> {
+  return new Promise((resolveOk) => {
+    const req = request(url, { ca, timeout: 2_000 }, (res) => {
+      res.resume();
+      resolveOk((res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300);
+    });
+    req.on('error', () => resolveOk(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: number, ca?: Buffer): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/api/places/regions`, { signal: AbortSignal.timeout(2_000) })).ok) return;
+      const probe = `${url}/api/places/regions`;
+      if (ca ? await httpsOk(probe, ca) : (await fetch(probe, { signal: AbortSignal.timeout(2_000) })).ok) return;
     } catch {
       // not listening yet
     }
@@ -67,6 +83,7 @@ async function startServer(
   logName: string,
   url: string,
   timeoutMs: number,
+  ca?: Buffer,
 ): Promise<RunningApi> {
   const log = createWriteStream(join(dir, logName));
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,7 +100,7 @@ async function startServer(
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitUntilReady(url, child, timeoutMs);
+    await waitUntilReady(url, child, timeoutMs, ca);
   } catch (error) {
     console.error(`${what} failed to start; log in ${join(dir, logName)}`);
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
@@ -109,14 +126,24 @@ export async function startApi(name: string, settings: Record<string, string> = 
  * HAProxy with the product's own haproxy.cfg in front of the given API instances: the production
  * path (rate limits, shedding, problem answers) between the browser and the API.
  */
-export async function startProxy(apiUrls: string[]): Promise<RunningApi & { statsUrl: string }> {
+export async function startProxy(apiUrls: string[]): Promise<RunningApi & { statsUrl: string; spki: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'slots-e2e-haproxy-'));
   const [front, stats] = [await freePort(), await freePort()];
+  // HTTPS only, as the stack serves it: a certificate from a local CA of this run (scripts/tls.sh).
+  const tls = join(dir, 'tls');
+  const made = spawnSync('bash', [join(repoRoot, 'scripts', 'tls.sh'), 'local', tls], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 60_000 });
+  if (made.status !== 0) throw new Error(`scripts/tls.sh local failed (${made.status ?? made.signal})`);
   const servers = Object.fromEntries(apiUrls.map((u, i) => [`SLOTS_API_${i + 1}`, new URL(u).host]));
-  const env = { ...process.env, SLOTS_FRONT_BIND: `127.0.0.1:${front}`, SLOTS_STATS_BIND: `127.0.0.1:${stats}`, ...servers };
+  const env = {
+    ...process.env, SLOTS_TLS_CERT: join(tls, 'server.pem'),
+    SLOTS_FRONT_BIND: `127.0.0.1:${front}`, SLOTS_STATS_BIND: `127.0.0.1:${stats}`, ...servers,
+  };
   // Ready when HAProxy's health checks have marked the servers up and a request gets through.
-  const proxy = await startServer('HAProxy', 'haproxy', ['-db', '-f', join(repoRoot, 'haproxy', 'haproxy.cfg')], { env }, dir, 'haproxy.log', `http://127.0.0.1:${front}`, 30_000);
-  return { ...proxy, statsUrl: `http://127.0.0.1:${stats}` };
+  const proxy = await startServer('HAProxy', 'haproxy', ['-db', '-f', join(repoRoot, 'haproxy', 'haproxy.cfg')], { env }, dir, 'haproxy.log',
+    `https://127.0.0.1:${front}`, 30_000, readFileSync(join(tls, 'ca.crt')));
+  // The browser trusts this one server key and nothing else (Chromium's --ignore-certificate-errors-spki-list).
+  const key = new X509Certificate(readFileSync(join(tls, 'server.pem'))).publicKey.export({ type: 'spki', format: 'der' });
+  return { ...proxy, statsUrl: `http://127.0.0.1:${stats}`, spki: createHash('sha256').update(key).digest('base64') };
 }
 
 /** The SPA built again into a folder of its own, with build variables (a staff provider's address). */
