@@ -38,8 +38,7 @@ public sealed class RestoreDrillTests
         {
             await Stack(env, ct, "up", "--ha");
             // HTTPS only, as the stack serves it: trust the stack's local CA and no other.
-            var ca = System.Security.Cryptography.X509Certificates.X509Certificate2.CreateFromPem(File.ReadAllText(Path.Combine(state.FullName, "tls", "ca.crt")));
-            using var front = new HttpClient(HaproxyServer.Trusting(new SocketsHttpHandler(), ca))
+            using var front = new HttpClient(HaproxyServer.TrustingStackCa(state.FullName))
             {
                 BaseAddress = new Uri($"https://127.0.0.1:{Port.Front}"),
                 Timeout = TimeSpan.FromSeconds(30),

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Security.Cryptography.X509Certificates;
 using Slots.Stack.Tests.Infrastructure;
 using Slots.Testing;
 
@@ -90,7 +89,7 @@ public sealed class StackScriptTests
 
     /// <summary>A client that trusts the stack's local CA in <paramref name="state"/>/tls and no other.</summary>
     private static HttpClient TrustingLocalCa(string state) =>
-        new(HaproxyServer.Trusting(new SocketsHttpHandler(), X509Certificate2.CreateFromPem(File.ReadAllText(Path.Combine(state, "tls", "ca.crt")))))
+        new(HaproxyServer.TrustingStackCa(state))
         {
             Timeout = TimeSpan.FromSeconds(5),
         };

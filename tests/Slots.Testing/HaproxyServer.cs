@@ -54,6 +54,13 @@ public sealed class HaproxyServer : IAsyncDisposable
     /// </summary>
     public SocketsHttpHandler TrustingHandler() => Trusting(new SocketsHttpHandler(), Ca);
 
+    /// <summary>
+    /// A handler that trusts the local CA scripts/stack.sh made in its state folder (<paramref name="stackState"/>/tls)
+    /// and nothing else: the stack's own front, checked as <see cref="TrustingHandler"/> checks a fixture's.
+    /// </summary>
+    public static SocketsHttpHandler TrustingStackCa(string stackState) =>
+        Trusting(new SocketsHttpHandler(), X509Certificate2.CreateFromPem(File.ReadAllText(Path.Combine(stackState, "tls", "ca.crt"))));
+
     /// <summary>Makes <paramref name="handler"/> trust <paramref name="ca"/> as its only root.</summary>
     public static SocketsHttpHandler Trusting(SocketsHttpHandler handler, X509Certificate2 ca)
     {
