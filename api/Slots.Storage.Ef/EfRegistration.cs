@@ -2,6 +2,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Catalogue;
 using Slots.Idempotency;
+using Slots.MachineKeys;
 using Slots.Reminders;
 using Slots.Reservations;
 using Slots.Retention;
@@ -17,7 +18,7 @@ public static class EfRegistration
     /// <summary>
     /// The cold side through EF Core for a backend with <typeparamref name="TDialect"/>: the
     /// context, the catalogue, the cold path, the window mover and sync, the idempotency purge,
-    /// the job log and the personal data's erasure.
+    /// the job log, the personal data's erasure and the machine keys.
     /// </summary>
     public static IServiceCollection AddEfColdSide<TDialect>(this IServiceCollection services, string connectionString)
         where TDialect : EfDialect
@@ -35,6 +36,7 @@ public static class EfRegistration
         services.AddSingleton<IReminderStore, EfReminderStore>();
         services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
         services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
+        services.AddSingleton<IMachineKeyStore, Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>();
         return services;
     }
 }

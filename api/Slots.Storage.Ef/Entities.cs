@@ -180,3 +180,17 @@ public sealed class WrongProofRecord
     public required string Code { get; set; }
     public long At { get; set; }
 }
+
+/// <summary>A machine key as stored (table machine_keys): its hash, never the key; times in Unix seconds.</summary>
+public sealed class MachineKeyRecord
+{
+    public long Id { get; set; }
+    public required string Name { get; set; }
+    public required string Role { get; set; }
+    public required string Hash { get; set; }
+    public long CreatedAt { get; set; }
+    public required string CreatedBy { get; set; }
+    public long ExpiresAt { get; set; }
+    public long? RevokedAt { get; set; }
+    public string? RevokedBy { get; set; }
+}

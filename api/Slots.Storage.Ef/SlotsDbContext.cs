@@ -26,6 +26,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<StaffAuditRecord> StaffAudit => Set<StaffAuditRecord>();
     public DbSet<WrongProofRecord> WrongProofs => Set<WrongProofRecord>();
     public DbSet<ReminderRecord> Reminders => Set<ReminderRecord>();
+    public DbSet<MachineKeyRecord> MachineKeys => Set<MachineKeyRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -85,6 +86,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         modelBuilder.Entity<StaffAuditRecord>().ToTable("staff_audit");
         modelBuilder.Entity<SiteCancelRecord>().ToTable("site_cancels");
         modelBuilder.Entity<WrongProofRecord>().ToTable("wrong_proofs");
+        modelBuilder.Entity<MachineKeyRecord>().ToTable("machine_keys");
         modelBuilder.Entity<ReminderRecord>(e =>
         {
             e.ToTable("reminders");

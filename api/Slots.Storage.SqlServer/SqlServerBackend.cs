@@ -6,6 +6,7 @@ using Quartz;
 using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Idempotency;
+using Slots.MachineKeys;
 using Slots.Reminders;
 using Slots.Reservations;
 using Slots.Retention;
@@ -23,7 +24,7 @@ namespace Slots.Storage.SqlServer;
 /// <summary>
 /// Slots:Storage:Provider = SqlServer: the native-proc hot path (reservations batched), the
 /// cold-path procs, the catalogue, the window procs, the SMS store, the waiting room, the waiting
-/// list and the script migrator through SqlClient; staff, reminders, retention and wrong proofs
+/// list and the script migrator through SqlClient; staff, reminders, retention, wrong proofs and machine keys
 /// through the shared EF Core store on SQL Server's provider (staff's writes on hot rows in procs);
 /// Quartz clustered on the same database.
 /// </summary>
@@ -75,10 +76,11 @@ public sealed class SqlServerBackend : StorageBackend
         // What is not about the hot seats runs the shared EF Core store, the code SQLite and PostgreSQL
         // run and test, here on SQL Server's provider (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001, lets
         // its interpreted statements reach the memory-optimized tables): retention, the per-code
-        // guessing limit's wrong proofs (sql/090) and the day-before reminders (sql/070).
+        // guessing limit's wrong proofs (sql/090), the day-before reminders (sql/070) and the machine keys (sql/110).
         builder.Services.AddDbContext<SlotsDbContext>(db => SqlServerModel.Use(db, csb.ConnectionString));
         builder.Services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
         builder.Services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         builder.Services.AddSingleton<IReminderStore, Slots.Storage.Ef.Reminders.EfReminderStore>();
+        builder.Services.AddSingleton<IMachineKeyStore, Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>();
     }
 }

@@ -82,6 +82,24 @@ public sealed class GeneratedClientTests : IAsyncLifetime
         Assert.Equal(1, sent.Count); // the complete booking does go out, so the count above means nothing was sent
     }
 
+    [Fact]
+    public async Task The_generated_client_reads_a_roster_with_a_staff_bearer_token_and_is_refused_without_one()
+    {
+        var http = _host.Client();
+        var api = new SlotsClient(http);
+        var place = (await api.ListPlacesAsync()).Items.First();
+        var refused = await Assert.ThrowsAnyAsync<SlotsApiException>(() => api.GetRosterAsync(place.Id));
+
+        http.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue(
+            "Bearer", _host.Tokens.For("door-1", "site-staff", place.Id));
+        var roster = await api.GetRosterAsync(place.Id, pageSize: 10);
+
+        Assert.Equal(401, refused.StatusCode);
+        Assert.Equal(place.Id, roster.PlaceId);
+        Assert.Equal(10, roster.PageSize);
+        Assert.NotNull(roster.Rows);
+    }
+
     /// <summary>
     /// Two free slots of one place from tomorrow on, as the generated types carry them (a day's type is
     /// whatever the document makes it). Not today's: one of those may start between this read and the booking.

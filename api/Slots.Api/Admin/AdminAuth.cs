@@ -7,7 +7,8 @@ using Slots.Hosting.Staff;
 namespace Slots.Api.Admin;
 
 /// <summary>
-/// Staff authenticate with an API key in the X-Api-Key header (checked by <see cref="StaffKeys"/>).
+/// Machines authenticate with a key in the X-Api-Key header (checked by <see cref="StaffKeys"/>):
+/// a configured one or one an admin made through /api/admin/keys.
 /// A missing or wrong key is 401; a viewer key on an admin action is 403.
 /// </summary>
 internal sealed class AdminKeyHandler(
@@ -18,19 +19,19 @@ internal sealed class AdminKeyHandler(
 {
     public const string Header = StaffKeys.Header;
 
-    protected override Task<AuthenticateResult> HandleAuthenticateAsync()
+    protected override async Task<AuthenticateResult> HandleAuthenticateAsync()
     {
         string? presented = Request.Headers[Header];
         if (string.IsNullOrEmpty(presented))
         {
-            return Task.FromResult(AuthenticateResult.NoResult());
+            return AuthenticateResult.NoResult();
         }
-        if (keys.Find(presented) is var (name, role))
+        if (await keys.FindAsync(presented, Context.RequestAborted) is { } key)
         {
-            var identity = new ClaimsIdentity([new Claim(ClaimTypes.Name, name), new Claim(ClaimTypes.Role, role)], Scheme.Name);
-            return Task.FromResult(AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(identity), Scheme.Name)));
+            var identity = new ClaimsIdentity([new Claim(ClaimTypes.Name, key.Name), new Claim(ClaimTypes.Role, key.Role)], Scheme.Name);
+            return AuthenticateResult.Success(new AuthenticationTicket(new ClaimsPrincipal(identity), Scheme.Name));
         }
-        return Task.FromResult(AuthenticateResult.Fail("Unknown API key."));
+        return AuthenticateResult.Fail("Unknown, expired or revoked API key.");
     }
 
     protected override Task HandleChallengeAsync(AuthenticationProperties properties) =>

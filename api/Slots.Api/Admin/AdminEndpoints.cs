@@ -10,7 +10,7 @@ using Slots.Window;
 
 namespace Slots.Api.Admin;
 
-/// <summary>Places, slot generation, demo data and statistics, for authenticated staff only (slots: SlotGenerationEndpoints).</summary>
+/// <summary>Places, slot generation, demo data, statistics and machine keys, for authenticated staff only (slots: SlotGenerationEndpoints; keys: MachineKeysEndpoints).</summary>
 internal static class AdminEndpoints
 {
     public static IEndpointRouteBuilder MapAdmin(this IEndpointRouteBuilder app)
@@ -27,8 +27,8 @@ internal static class AdminEndpoints
         group.MapPost("/demo-data", SlotGenerationEndpoints.Demo).WithName("CreateDemoData").WithJsonBody<DemoDataBody>()
             .WithSummary("Create demo data")
             .WithDescription("Believable places with slots, from a seed. Admin keys only.");
-        // Viewers (e.g. a ministry dashboard) may read statistics but change nothing.
-        ProblemType[] viewer = [.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated];
+        // Viewers (e.g. a ministry dashboard) may read statistics but change nothing; site staff may not read them (403).
+        ProblemType[] viewer = [.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden];
         app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Seats, reservations and attendance per day")
             .WithDescription("Per day between from and to (default: today and the next 29 days, at most 366), at every place or at one: "
@@ -41,6 +41,7 @@ internal static class AdminEndpoints
             .WithSummary("Scheduler jobs and flush lag")
             .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewer or admin keys.")
             .Problems(viewer);
+        app.MapMachineKeys();
         return app;
     }
 

@@ -11,14 +11,14 @@ internal static class OpeningsEndpoints
     public static IEndpointRouteBuilder MapOpenings(this IEndpointRouteBuilder app)
     {
         var group = app.MapGroup("/api/admin/openings").WithTags("Admin")
-            .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated]);
+            .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden]);
         group.MapPost("/", Create).WithName("CreateOpening").WithJsonBody<CreateOpeningRequest>().Location()
             .RequireAuthorization(AdminAuth.AdminPolicy)
             .WithSummary("Announce an opening")
             .WithDescription("A waiting room for a region or a set of places from now on: people who join before opensAt are shuffled "
                 + "at opensAt, later ones served in order. admitPerSecond (optional) caps the pace; admissions never exceed the free seats "
                 + "in the scope plus abandonAllowance; an admitted person has admissionSeconds to book. Admin keys only.")
-            .Problems(ProblemTypes.Forbidden, ProblemTypes.OpeningOverlaps);
+            .Problems(ProblemTypes.OpeningOverlaps);
         group.MapGet("/", List).WithName("ListOpeningsForStaff").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Openings and their counters")
             .WithDescription("Open openings and those closed recently, with joins, the pre-queue, the serving counter and seats left. Viewer or admin keys.");
@@ -31,7 +31,7 @@ internal static class OpeningsEndpoints
             .WithSummary("Close an opening")
             .WithDescription("Ends the waiting room: booking in its scope works as without one, status answers closed. Admin keys only.")
             .PathId("The opening's id.", wide: true)
-            .Problems(ProblemTypes.Forbidden, ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.ValidationFailed);
+            .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.ValidationFailed);
         return app;
     }
 

@@ -13,20 +13,21 @@ namespace Slots.Api.Http;
 
 /// <summary>
 /// Makes /openapi/v1.json the contract: every problem response with its codes and Retry-After,
-/// the headers the handlers read, the staff key on the admin operations, and a document that does
+/// the headers the handlers read, the credentials each staff operation takes, and a document that does
 /// not depend on the host it was asked from (frontend/openapi.json is a snapshot of it).
 /// </summary>
 internal static partial class ContractTransformers
 {
     public const string ProblemSchema = "Problem";
     public const string ApiKeyScheme = "ApiKey";
+    public const string BearerScheme = "Bearer";
     private const string ProblemJson = "application/problem+json";
 
     private static readonly Dictionary<string, string> TagDescriptions = new(StringComparer.Ordinal)
     {
         ["Places"] = "Finding a place and its free seats.",
         ["Reservations"] = "Booking, looking up, cancelling and rescheduling a reservation.",
-        ["Admin"] = "Places, slot generation, statistics and waiting-room openings, for staff with an X-Api-Key.",
+        ["Admin"] = "Places, slot generation, statistics, waiting-room openings and machine keys, for admins and viewers: a bearer token or an X-Api-Key.",
         ["Waiting room"] = "Fair admission while an opening is on: join, learn where you stand, book when admitted.",
         ["Staff"] = "The site's day for signed-in staff (a bearer token from the site's OpenID provider): roster, export, check-in at the door, audit trail. Roles per place.",
         ["Vaccine finders"] = "Free and busy slots published as SMART Scheduling Links (FHIR R4 NDJSON behind a $bulk-publish manifest), open to anyone.",
@@ -88,12 +89,21 @@ internal static partial class ContractTransformers
             Type = SecuritySchemeType.ApiKey,
             In = ParameterLocation.Header,
             Name = StaffKeys.Header,
-            Description = "A staff key: role admin (everything) or viewer (statistics, jobs and /metrics only).",
+            Description = "A machine key, for scripts: role admin (everything) or viewer (statistics, jobs and /metrics only). "
+                + "Admins make and revoke them at /api/admin/keys. Each operation's requirement lists the roles it takes.",
+        };
+        document.Components.SecuritySchemes[BearerScheme] = new OpenApiSecurityScheme
+        {
+            Type = SecuritySchemeType.Http,
+            Scheme = "bearer",
+            BearerFormat = "JWT",
+            Description = "An access token from the site's OpenID provider (Authorization: Bearer), for people: claim `role` "
+                + "(admin, viewer, site-manager, site-staff) and, for site roles, claim `places`. Each operation's requirement lists the roles it takes.",
         };
         return Task.CompletedTask;
     }
 
-    private static Task Operation(OpenApiOperation operation, OpenApiOperationTransformerContext context)
+    private static async Task Operation(OpenApiOperation operation, OpenApiOperationTransformerContext context)
     {
         var metadata = context.Description.ActionDescriptor.EndpointMetadata;
         var codes = metadata.OfType<ProblemsMetadata>().SelectMany(m => m.Types).Distinct().ToList();
@@ -148,11 +158,7 @@ internal static partial class ContractTransformers
                 parameter.Schema = query.Schema;
             }
         }
-        // Staff operations need the key; the rest say so explicitly with an empty requirement (anyone may call them).
-        operation.Security = metadata.OfType<IAuthorizeData>().Any()
-            ? [new OpenApiSecurityRequirement { [new OpenApiSecuritySchemeReference(ApiKeyScheme, context.Document)] = [] }]
-            : [new OpenApiSecurityRequirement()];
-        return Task.CompletedTask;
+        operation.Security = await SecurityAsync(context);
     }
 
     /// <summary>

@@ -53,8 +53,9 @@ internal static class ProblemTypes
     public static readonly ProblemType OpeningClosed = new("opening-closed", 409, "the opening is closed: booking in its scope works without a waiting room");
     public static readonly ProblemType OpeningOverlaps = new("opening-overlaps", 409, "an open opening already covers one of the places; `openingId` names it");
     public static readonly ProblemType Unauthenticated = new("unauthenticated", 401,
-        "no staff credentials, or ones that do not hold: a bearer token missing, expired, for another audience or not signed by the configured provider, or an unknown `X-Api-Key`");
+        "no staff credentials, or ones that do not hold: a bearer token missing, expired, for another audience or not signed by the configured provider, or an unknown, expired or revoked `X-Api-Key`");
     public static readonly ProblemType Forbidden = new("forbidden", 403, "the role may not do this (viewer keys read statistics only; site staff neither cancel blocks nor export)");
+    public static readonly ProblemType MachineKeyNotFound = new("machine-key-not-found", 404, "no machine key with that id");
     public static readonly ProblemType PlaceForbidden = new("place-forbidden", 403, "the token's places do not include this place: site staff and managers act only at their own places");
     public static readonly ProblemType CheckInCancelled = new("check-in-cancelled", 409, "the booking was cancelled (by the citizen, before the door)");
     public static readonly ProblemType CheckInOtherPlace = new("check-in-other-place", 409, "the booking is at another place");
@@ -91,7 +92,7 @@ internal static class ProblemTypes
         UnknownPlace, UnknownSlot, SlotFull, SlotStarted, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
-        OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden,
+        OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,
         CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,
         SeatsFree, WaitingListJoined, WaitingListEntryNotFound, OfferNotFound, OfferExpired,
         RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, Contention, InternalError,

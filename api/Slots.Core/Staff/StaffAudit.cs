@@ -15,4 +15,6 @@ public static class AuditActions
     public const string PlaceCreated = "place-created";
     public const string SlotsGenerated = "slots-generated";
     public const string BlockCancel = "block-cancel";
+    public const string MachineKeyCreated = "machine-key-created";
+    public const string MachineKeyRevoked = "machine-key-revoked";
 }

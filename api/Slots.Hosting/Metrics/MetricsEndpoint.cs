@@ -36,7 +36,7 @@ public static class MetricsEndpoint
     {
         app.MapPrometheusScrapingEndpoint(Path, meterProvider: null, configureBranchedPipeline: pipeline => pipeline.Use(async (http, next) =>
         {
-            if (IsAllowed(http))
+            if (await IsAllowedAsync(http))
             {
                 await next(http);
                 return;
@@ -57,11 +57,12 @@ public static class MetricsEndpoint
     /// same machine (HAProxy on loopback) brings X-Forwarded-For (or, once the API has read it,
     /// X-Original-For), so it needs a key like everyone else.
     /// </summary>
-    private static bool IsAllowed(HttpContext http)
+    private static async ValueTask<bool> IsAllowedAsync(HttpContext http)
     {
         var direct = http.Connection.RemoteIpAddress is { } peer && IPAddress.IsLoopback(peer)
             && !http.Request.Headers.ContainsKey("X-Forwarded-For")
             && !http.Request.Headers.ContainsKey("X-Original-For");
-        return direct || http.RequestServices.GetRequiredService<StaffKeys>().Find(http.Request.Headers[StaffKeys.Header]) is not null;
+        return direct || await http.RequestServices.GetRequiredService<StaffKeys>()
+            .FindAsync(http.Request.Headers[StaffKeys.Header], http.RequestAborted) is not null;
     }
 }

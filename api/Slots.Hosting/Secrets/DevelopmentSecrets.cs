@@ -26,6 +26,10 @@ public static class DevelopmentSecrets
         "password", "changeme",                              // the usual placeholders
     };
 
+    /// <summary>The known values as a configured machine key's Hash would give them.</summary>
+    private static readonly HashSet<string> KnownHashes =
+        new(Known.Select(Slots.MachineKeys.MachineKeySecrets.Hash), StringComparer.OrdinalIgnoreCase);
+
     /// <summary>Throws, naming each offending key, when a start outside Development carries a development secret.</summary>
     public static void RefuseOutsideDevelopment(IConfiguration configuration, IHostEnvironment environment)
     {
@@ -57,6 +61,10 @@ public static class DevelopmentSecrets
             if (IsKnown(machineKey["Key"]))
             {
                 yield return $"Slots:Admin:Keys:{machineKey.Key}:Key";
+            }
+            if (machineKey["Hash"] is { } hash && KnownHashes.Contains(hash.Trim()))
+            {
+                yield return $"Slots:Admin:Keys:{machineKey.Key}:Hash";
             }
         }
         if (IsKnown(DatabasePassword(configuration.GetConnectionString("Slots"))))

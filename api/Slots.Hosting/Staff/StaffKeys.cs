@@ -1,66 +1,107 @@
 using System.Security.Cryptography;
 using System.Text;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using Slots.MachineKeys;
 
 namespace Slots.Hosting.Staff;
 
-public sealed class AdminKey
-{
-    public string Key { get; set; } = "";
-
-    /// <summary>admin (everything) or viewer (statistics and metrics only).</summary>
-    public string Role { get; set; } = "viewer";
-}
-
-public sealed class AdminOptions
-{
-    public const string Section = "Slots:Admin";
-
-    /// <summary>Named API keys, e.g. Slots:Admin:Keys:ops:Key and Slots:Admin:Keys:ops:Role.</summary>
-    public Dictionary<string, AdminKey> Keys { get; set; } = [];
-}
+/// <summary>A key that matched: the name it is audited under, and its role.</summary>
+public sealed record StaffKey(string Name, string Role);
 
 /// <summary>
-/// The staff keys both hosts accept in X-Api-Key (the API's admin endpoints, /metrics on either
-/// host), checked in one place: compared as SHA-256 hashes in constant time, keys under 16
-/// characters never match.
+/// The machine keys both hosts accept in X-Api-Key (the API's staff endpoints, /metrics on either
+/// host), checked in one place: the configured ones (Slots:Admin:Keys, for bootstrap and the local
+/// scripts) and those admins made through the API (the machine_keys table). Every comparison is of
+/// SHA-256 hashes in constant time. The working database keys are held in memory and reloaded at
+/// most <see cref="AdminOptions.KeyRefresh"/> after the last load, so a key revoked on another
+/// instance stops working within that bound; one revoked on this instance, and any key past its
+/// expiry, stops at once.
 /// </summary>
-public sealed class StaffKeys(IOptionsMonitor<AdminOptions> options)
+public sealed partial class StaffKeys(IOptionsMonitor<AdminOptions> options, IServiceProvider services, ILogger<StaffKeys> log)
 {
     public const string Header = "X-Api-Key";
 
-    /// <summary>The key's name and role, or null when <paramref name="presented"/> is no staff key.</summary>
-    public (string Name, string Role)? Find(string? presented)
+    private readonly SemaphoreSlim _reload = new(1, 1);
+    private readonly TimeProvider _clock = services.GetService<TimeProvider>() ?? TimeProvider.System;
+    private volatile Snapshot? _snapshot;
+
+    /// <summary>The key's name and role, or null when <paramref name="presented"/> is no working key.</summary>
+    public async ValueTask<StaffKey?> FindAsync(string? presented, CancellationToken ct)
     {
         if (string.IsNullOrEmpty(presented))
         {
             return null;
         }
-        var presentedHash = SHA256.HashData(Encoding.UTF8.GetBytes(presented));
+        var hash = SHA256.HashData(Encoding.UTF8.GetBytes(presented));
         foreach (var (name, key) in options.CurrentValue.Keys)
         {
-            if (key.Key.Length >= 16 &&
-                CryptographicOperations.FixedTimeEquals(presentedHash, SHA256.HashData(Encoding.UTF8.GetBytes(key.Key))))
+            if (key.HashBytes() is { } configured && CryptographicOperations.FixedTimeEquals(hash, configured))
             {
-                return (name, key.Role);
+                return new StaffKey(name, key.Role);
+            }
+        }
+        var now = _clock.GetUtcNow();
+        foreach (var key in (await WorkingAsync(now, ct)).Keys)
+        {
+            if (CryptographicOperations.FixedTimeEquals(hash, key.HashBytes) && key.Key.WorksAt(now))
+            {
+                // The id tells two keys of one name apart in the audit trail.
+                return new StaffKey($"{key.Key.Name} (key {key.Key.Id})", key.Key.Role);
             }
         }
         return null;
     }
-}
 
-public static class StaffKeysRegistration
-{
-    /// <summary>The staff keys from Slots:Admin:Keys; safe to call from several registrations.</summary>
-    public static IHostApplicationBuilder AddStaffKeys(this IHostApplicationBuilder builder)
+    /// <summary>Drops the held keys: the next check reads the table (after a key was made or revoked here).</summary>
+    public void Forget() => _snapshot = null;
+
+    private async ValueTask<Snapshot> WorkingAsync(DateTimeOffset now, CancellationToken ct)
     {
-        if (!builder.Services.Any(d => d.ServiceType == typeof(StaffKeys)))
+        var refresh = options.CurrentValue.KeyRefresh;
+        if (_snapshot is { } held && now - held.LoadedAt < refresh)
         {
-            builder.Services.AddOptions<AdminOptions>().BindConfiguration(AdminOptions.Section);
-            builder.Services.AddSingleton<StaffKeys>();
+            return held;
         }
-        return builder;
+        await _reload.WaitAsync(ct);
+        try
+        {
+            if (_snapshot is { } fresh && _clock.GetUtcNow() - fresh.LoadedAt < refresh)
+            {
+                return fresh;
+            }
+            var loadedAt = _clock.GetUtcNow();
+            Snapshot snapshot;
+            if (services.GetService<IMachineKeyStore>() is not { } store)
+            {
+                snapshot = new Snapshot(loadedAt, []);
+            }
+            else
+            {
+                try
+                {
+                    var working = await store.WorkingAsync(loadedAt, ct);
+                    snapshot = new Snapshot(loadedAt, [.. working.Select(k => (k, Convert.FromHexString(k.Hash)))]);
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    // Fail closed for database keys until the next try; the configured keys still work.
+                    KeysUnreadable(log, e);
+                    snapshot = new Snapshot(loadedAt, []);
+                }
+            }
+            _snapshot = snapshot;
+            return snapshot;
+        }
+        finally
+        {
+            _reload.Release();
+        }
     }
+
+    [LoggerMessage(EventId = 7001, Level = LogLevel.Warning, Message = "The machine keys could not be read; only configured keys work until the next try")]
+    private static partial void KeysUnreadable(ILogger logger, Exception error);
+
+    private sealed record Snapshot(DateTimeOffset LoadedAt, List<(MachineKey Key, byte[] HashBytes)> Keys);
 }

@@ -49,6 +49,10 @@ public sealed class SqlServerModel(ModelCustomizerDependencies dependencies) : R
         [("staff_audit", "action")] = "varchar(64)",
         [("staff_audit", "target")] = "nvarchar(200)",
         [("staff_audit", "reason")] = "nvarchar(1000)",
+        [("machine_keys", "role")] = "varchar(16)",
+        [("machine_keys", "hash")] = "varchar(64)",
+        [("machine_keys", "created_by")] = "nvarchar(256)",
+        [("machine_keys", "revoked_by")] = "nvarchar(256)",
     };
 
     /// <summary>Points an EF Core context at SQL Server with this model: the one place the backend and the tests configure it.</summary>

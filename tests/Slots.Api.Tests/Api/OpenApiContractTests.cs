@@ -55,7 +55,15 @@ public sealed class OpenApiContractTests : ApiTestBase
         Assert.Equal(["waiting-room-required", "waiting-room-not-admitted", "waiting-room-admission-expired"],
             Codes(reserve["responses"]!["403"]!));
         Assert.Equal("Idempotency-Key", reserve["parameters"]![0]!["name"]!.GetValue<string>());
-        Assert.Equal("ApiKey", document["paths"]!["/api/admin/places"]!["post"]!["security"]![0]!.AsObject().Single().Key);
+        // Each staff operation names both schemes the server reads, with the roles it takes on each; a public one names none.
+        Assert.Equal("""[{"Bearer":["admin"]},{"ApiKey":["admin"]}]""",
+            document["paths"]!["/api/admin/places"]!["post"]!["security"]!.ToJsonString());
+        Assert.Equal("""[{"Bearer":["site-staff","site-manager","admin"]},{"ApiKey":["admin"]}]""",
+            document["paths"]!["/api/staff/places/{placeId}/roster"]!["get"]!["security"]!.ToJsonString());
+        Assert.Equal("""[{"Bearer":["admin","viewer"]},{"ApiKey":["admin","viewer"]}]""",
+            document["paths"]!["/api/admin/stats"]!["get"]!["security"]!.ToJsonString());
+        Assert.Equal("[{}]", document["paths"]!["/api/places"]!["get"]!["security"]!.ToJsonString());
+        Assert.Equal(["ApiKey", "Bearer"], document["components"]!["securitySchemes"]!.AsObject().Select(s => s.Key).Order(StringComparer.Ordinal));
         Assert.Equal("integer", document["paths"]!["/api/places"]!["get"]!["parameters"]!.AsArray()
             .Single(p => p!["name"]!.GetValue<string>() == "page")!["schema"]!["type"]!.GetValue<string>());
     }

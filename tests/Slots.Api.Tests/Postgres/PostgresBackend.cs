@@ -28,6 +28,7 @@ public sealed class PostgresReservationContract(PostgresBackend b) : Reservation
 public sealed class PostgresWrongProofContract(PostgresBackend b) : WrongProofContract<PostgresBackend>(b);
 
 public sealed class PostgresStaffContract(PostgresBackend b) : Slots.Api.Tests.Staff.StaffContract<PostgresBackend>(b);
+public sealed class PostgresMachineKeyContract(PostgresBackend b) : Slots.Api.Tests.Staff.MachineKeyContract<PostgresBackend>(b);
 public sealed class PostgresBlockCancelContract(PostgresBackend b) : Slots.Api.Tests.Staff.BlockCancelContract<PostgresBackend>(b);
 public sealed class PostgresReminderContract(PostgresBackend b) : Slots.Api.Tests.Reminders.ReminderContract<PostgresBackend>(b);
 public sealed class PostgresWaitingListContract(PostgresBackend b) : Slots.Api.Tests.WaitingList.WaitingListContract<PostgresBackend>(b);

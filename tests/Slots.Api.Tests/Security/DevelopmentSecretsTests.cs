@@ -22,6 +22,8 @@ public sealed class DevelopmentSecretsTests : IAsyncDisposable
         { "Slots:WaitingRoom:SigningKey", "development-only-waiting-room-key-do-not-use", "Slots:WaitingRoom:SigningKey" },
         { "Slots:Admin:Keys:tests:Key", "dev-admin-key-0000", "Slots:Admin:Keys:tests:Key" },
         { "Slots:Admin:Keys:board:Key", "dev-viewer-key-0000", "Slots:Admin:Keys:board:Key" },
+        // A development key given as its hash is the same key.
+        { "Slots:Admin:Keys:ops:Hash", Slots.MachineKeys.MachineKeySecrets.Hash("dev-admin-key-0000"), "Slots:Admin:Keys:ops:Hash" },
         { "Slots:Sms:Http:Password", "changeme", "Slots:Sms:Http:Password" },
         { "ConnectionStrings:Slots", "Server=db,1433;Database=slots;User Id=sa;Password=Your_str0ng_pass", "ConnectionStrings:Slots" },
         { "ConnectionStrings:RabbitMq", "amqp://slots:slots@rabbitmq:5672/", "ConnectionStrings:RabbitMq" },

@@ -69,6 +69,7 @@ public sealed class SqlServerWrongProofContract(SqlServerBackend b) : WrongProof
 public sealed class SqlServerColdPathContract(SqlServerBackend b) : ColdPathContract<SqlServerBackend>(b);
 
 public sealed class SqlServerStaffContract(SqlServerBackend b) : Slots.Api.Tests.Staff.StaffContract<SqlServerBackend>(b);
+public sealed class SqlServerMachineKeyContract(SqlServerBackend b) : Slots.Api.Tests.Staff.MachineKeyContract<SqlServerBackend>(b);
 public sealed class SqlServerBlockCancelContract(SqlServerBackend b) : Slots.Api.Tests.Staff.BlockCancelContract<SqlServerBackend>(b);
 public sealed class SqlServerReminderContract(SqlServerBackend b) : Slots.Api.Tests.Reminders.ReminderContract<SqlServerBackend>(b);
 public sealed class SqlServerWaitingListContract(SqlServerBackend b) : Slots.Api.Tests.WaitingList.WaitingListContract<SqlServerBackend>(b);

@@ -5,7 +5,8 @@ namespace Slots.Contract.Tests.Infrastructure;
 
 /// <summary>
 /// The real API host on a loopback port (Kestrel), on a fresh SQLite file filled with demo data at
-/// start, with a staff admin key so the admin operations can be exercised too.
+/// start, with a staff admin key so the admin operations can be exercised too, and a token signing
+/// key (<see cref="Tokens"/>) so the staff operations can be called as a person.
 /// </summary>
 public sealed class ContractHost : WebApplicationFactory<Program>
 {
@@ -14,6 +15,9 @@ public sealed class ContractHost : WebApplicationFactory<Program>
     private readonly string _folder = Directory.CreateTempSubdirectory("slots-contract-").FullName;
 
     public ContractHost() => UseKestrel(0);
+
+    /// <summary>Staff tokens the host accepts as from its OpenID provider.</summary>
+    public Slots.Api.Tests.Staff.StaffTokens Tokens { get; } = new();
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
@@ -24,6 +28,10 @@ public sealed class ContractHost : WebApplicationFactory<Program>
         builder.UseSetting("Slots:Admin:Keys:contract:Key", AdminKey);
         builder.UseSetting("Slots:Admin:Keys:contract:Role", "admin");
         builder.UseSetting("Slots:DemoData:WhenEmpty", "true");
+        foreach (var (key, value) in Tokens.Settings)
+        {
+            builder.UseSetting(key, value);
+        }
         // Generated requests come from one address by the hundred; the limiter has tests of its own.
         builder.UseSetting("Slots:RateLimits:WritesPerWindow", "100000");
         builder.UseSetting("Slots:RateLimits:ReadsPerWindow", "100000");

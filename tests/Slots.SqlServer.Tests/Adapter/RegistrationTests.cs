@@ -132,6 +132,7 @@ public sealed class RegistrationTests
         Assert.IsType<EfPersonalDataEraser>(scope.ServiceProvider.GetRequiredService<IPersonalDataEraser>());
         Assert.IsType<Slots.Storage.Ef.Reservations.EfWrongProofStore>(scope.ServiceProvider.GetRequiredService<IWrongProofStore>());
         Assert.IsType<Slots.Storage.Ef.Reminders.EfReminderStore>(scope.ServiceProvider.GetRequiredService<IReminderStore>());
+        Assert.IsType<Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>(scope.ServiceProvider.GetRequiredService<Slots.MachineKeys.IMachineKeyStore>());
         // The staff side is the shared EF Core store, its writes on the hot rows in procs (SqlServerStaffStore's overrides).
         Assert.IsAssignableFrom<Slots.Storage.Ef.Staff.EfStaffStore>(scope.ServiceProvider.GetRequiredService<IStaffStore>());
         // No EF dialect: the EF cold side (catalogue, cold path, window) is not what SQL Server runs.
