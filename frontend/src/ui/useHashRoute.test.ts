@@ -73,4 +73,9 @@ describe('the hash route', () => {
     expect(parseRoute('', '?code=abc&state=xyz;staff')).toEqual({ name: 'staff' });
     expect(parseRoute('', '?code=abc&state=admin')).toEqual({ name: 'staff' });
   });
+
+  it('opens the privacy page', () => {
+    expect(parseRoute('#/privacy')).toEqual({ name: 'privacy' });
+    expect(parseRoute('#/privacy/1')).toEqual({ name: 'book' });
+  });
 });

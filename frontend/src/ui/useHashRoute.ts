@@ -13,7 +13,8 @@ export type Route =
   | { name: 'manage'; code?: string }
   | { name: 'waitlist'; token: string }
   | { name: 'admin' }
-  | { name: 'staff' };
+  | { name: 'staff' }
+  | { name: 'privacy' };
 
 export type RouteName = Route['name'];
 
@@ -56,7 +57,7 @@ export function parseRoute(hash: string, search = ''): Route {
       ? { ...place, at: { day, time } } : { name: 'book' };
   }
   if (rest.length > 0) return { name: 'book' };
-  if (first === 'admin' || first === 'staff') return second === undefined ? { name: first } : { name: 'book' };
+  if (first === 'admin' || first === 'staff' || first === 'privacy') return second === undefined ? { name: first } : { name: 'book' };
   if (first === 'manage') {
     if (second === undefined) return { name: 'manage' };
     // A code as people read it off an SMS or a ticket; anything else is not one and fills nothing in.
