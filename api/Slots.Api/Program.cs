@@ -5,6 +5,7 @@ using Slots.Api.Benchmark;
 using Slots.Api.Finders;
 using Slots.Api.Hosting;
 using Slots.Api.Places;
+using Slots.Api.Privacy;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
 using Slots.Api.WaitingList;
@@ -29,6 +30,7 @@ builder.AddHealthProbes();   // live and ready probes
 builder.AddSlotsScheduling(); // window jobs in this process on the embedded default
 builder.AddSlotsMetrics();   // the Slots.* meters at /metrics (loopback or staff key)
 builder.AddVaccineFinders(); // availability published as SMART Scheduling Links, made at most once a minute
+builder.AddPrivacy();        // whom people ask about their data (the privacy page)
 
 var app = builder.Build();
 
@@ -58,6 +60,7 @@ app.MapAdmission();    // openings, joins, status; the booking gate sits in MapR
 app.MapOpenings();
 app.MapWaitingList();    // a place's waiting list: join, position, claim a held seat, leave
 app.MapVaccineFinders(); // /fhir/$bulk-publish and its NDJSON files, for vaccine finders
+app.MapPrivacy();        // the privacy page's retention period and contact
 app.MapStaff();          // the site's day: roster, export, check-in, audit (staff tokens, per place)
 app.MapBenchmark();      // EF Core baseline + no-op, only with Slots:Benchmark:Baseline=true
 

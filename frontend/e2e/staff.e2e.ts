@@ -7,7 +7,7 @@ import type { Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
 import { writeQrVideo } from './fakeCamera';
 import { buildSpa, freePort, type RunningApi, startApi, startOidcProvider } from './stack';
-import { chooseSlot, choosePlace, fillPerson, newPerson } from './steps';
+import { chooseSlot, choosePlace, fillPerson, newPerson, signInThroughProvider } from './steps';
 
 // The door, signed in through a real OpenID provider (tools/oidc-test-provider, another origin): the SPA
 // built with that provider's address, an API that trusts it, and a place whose day is at noon now, so
@@ -64,11 +64,7 @@ async function placeOpenNow(apiUrl: string): Promise<{ place: Place; day: string
 async function signIn(page: Page, appUrl: string, issuer: string, user: string): Promise<void> {
   await page.goto(`${appUrl}/#/staff`);
   await expect.poll(() => page.locator('h1').textContent()).toBe('Príjem na mieste');
-  await page.getByRole('button', { name: 'Prihlásiť sa účtom pracoviska' }).click();
-  await page.waitForURL((url) => url.href.startsWith(issuer));
-  await page.getByLabel('User name').fill(user);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => url.href.startsWith(appUrl));
+  await signInThroughProvider(page, appUrl, issuer, user);
   await expect.poll(() => page.locator('.staff-bar p').textContent()).toMatch(new RegExp(`^Prihlásený: ${user} `));
 }
 

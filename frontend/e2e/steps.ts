@@ -58,3 +58,15 @@ export function newPerson(name = 'Jana Testová'): Person {
   const unique = `${Date.now() % 1_000_000}${counter}`.padStart(8, '0');
   return { name, phone: `0905 ${unique.slice(-6, -3)} ${unique.slice(-3)}`, nationalId: `${unique}${counter}`.slice(0, 12) };
 }
+
+/**
+ * From a screen's sign-in card through the test OpenID provider's form (tools/oidc-test-provider) and
+ * back: answers once the browser is on the app again.
+ */
+export async function signInThroughProvider(page: Page, appUrl: string, issuer: string, user: string): Promise<void> {
+  await page.getByRole('button', { name: 'Prihlásiť sa účtom pracoviska' }).click();
+  await page.waitForURL((url) => url.href.startsWith(issuer));
+  await page.getByLabel('User name').fill(user);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.href.startsWith(appUrl));
+}

@@ -6,12 +6,13 @@ import { Notice } from './ui/Notice';
 import { ScreenBoundary } from './ui/ScreenBoundary';
 import { type RouteName, useHashRoute } from './ui/useHashRoute';
 
-// A citizen's first load is the booking flow only: looking a reservation up and the staff tools are
+// A citizen's first load is the booking flow only: looking a reservation up, the privacy page and the staff tools are
 // fetched when their route is opened, so a phone on the landing page downloads and parses less.
 const ManagePage = lazy(() => import('./manage/ManagePage').then((m) => ({ default: m.ManagePage })));
 const AdminPage = lazy(() => import('./admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 const WaitingListPage = lazy(() => import('./waitlist/WaitingListPage').then((m) => ({ default: m.WaitingListPage })));
 const StaffPage = lazy(() => import('./staff/StaffPage').then((m) => ({ default: m.StaffPage })));
+const PrivacyPage = lazy(() => import('./privacy/PrivacyPage').then((m) => ({ default: m.PrivacyPage })));
 
 const languages: { code: Language; label: string }[] = [
   { code: 'sk', label: 'Slovensky' },
@@ -63,11 +64,15 @@ export function App() {
             <Suspense fallback={<p role="status" className="loading">{t('loading')}</p>}>
               {route.name === 'manage' ? <ManagePage key={route.code ?? ''} code={route.code} />
                 : route.name === 'waitlist' ? <WaitingListPage key={route.token} token={route.token} />
-                  : route.name === 'staff' ? <StaffPage /> : <AdminPage />}
+                  : route.name === 'staff' ? <StaffPage />
+                    : route.name === 'privacy' ? <PrivacyPage /> : <AdminPage />}
             </Suspense>
           </ScreenBoundary>
         )}
       </main>
+      <footer className="bottom">
+        <a href="#/privacy" aria-current={route.name === 'privacy' ? 'page' : undefined}>{t('navPrivacy')}</a>
+      </footer>
     </>
   );
 }

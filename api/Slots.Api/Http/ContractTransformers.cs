@@ -31,6 +31,7 @@ internal static partial class ContractTransformers
         ["Waiting room"] = "Fair admission while an opening is on: join, learn where you stand, book when admitted.",
         ["Staff"] = "The site's day for signed-in staff (a bearer token from the site's OpenID provider): roster, export, check-in at the door, audit trail. Roles per place.",
         ["Vaccine finders"] = "Free and busy slots published as SMART Scheduling Links (FHIR R4 NDJSON behind a $bulk-publish manifest), open to anyone.",
+        ["Privacy"] = "What the privacy page states from the server's own settings: how long personal data is kept, and whom to ask.",
     };
 
     public static IServiceCollection AddSlotsOpenApi(this IServiceCollection services) =>

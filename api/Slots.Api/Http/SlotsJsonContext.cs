@@ -5,6 +5,7 @@ using Slots.Api.Admin;
 using Slots.Api.Admission;
 using Slots.Api.Finders;
 using Slots.Api.Places;
+using Slots.Api.Privacy;
 using Slots.Api.Reservations;
 using Slots.Api.Staff;
 using Slots.Api.WaitingList;
@@ -24,6 +25,7 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(GenerateSlotsRequest))]
 [JsonSerializable(typeof(DemoDataBody))]
 [JsonSerializable(typeof(PlaceDto))]
+[JsonSerializable(typeof(PrivacyDto))]
 [JsonSerializable(typeof(BulkPublishManifestDto))]
 [JsonSerializable(typeof(PageDto<PlaceDto>))]
 [JsonSerializable(typeof(AvailabilityDto))]

@@ -1,47 +1,29 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { AdminApi } from '../api/adminApi';
 import { apiBase } from '../api/slotsApi';
-import { useI18n } from '../i18n/I18n';
+import { SignIn } from '../signin/SignIn';
+import { useSignInI18n } from '../signin/signInTexts';
+import { useSignIn } from '../signin/useSignIn';
+import { Notice } from '../ui/Notice';
 import { StepHeading } from '../ui/StepHeading';
-import { adminKey } from './adminKey';
-import { CreatePlaceForm } from './CreatePlaceForm';
-import { DemoDataForm } from './DemoDataForm';
-import { GenerateSlotsForm } from './GenerateSlotsForm';
-import { KeyForm } from './KeyForm';
-import { OpeningsCard } from './OpeningsCard';
-import { StatsTable } from './StatsTable';
+import { AdminDesk } from './AdminDesk';
 
-/** Staff tools, behind the staff member's own API key. */
+/** Places, slots, openings and statistics, for admins and viewers signed in through the site's OpenID provider. */
 export function AdminPage() {
-  const { t } = useI18n();
-  const [key, setKey] = useState<string | null>(adminKey.read);
-  const admin = useMemo(() => (key ? new AdminApi(apiBase, key) : null), [key]);
-
-  const signIn = (value: string) => {
-    adminKey.save(value);
-    setKey(value);
-  };
-  const signOut = () => {
-    adminKey.clear();
-    setKey(null);
-  };
+  const { t } = useSignInI18n();
+  const { token, notice, setNotice, signingIn, takePasted, signOut } = useSignIn('admin');
+  const admin = useMemo(() => (token ? new AdminApi(apiBase, token.token) : null), [token]);
 
   return (
     <section className="admin">
       <StepHeading>{t('adminTitle')}</StepHeading>
-      {admin ? (
-        <>
-          <button type="button" className="secondary sign-out" onClick={signOut}>{t('signOut')}</button>
-          <div className="cards">
-            <GenerateSlotsForm admin={admin} />
-            <StatsTable admin={admin} />
-            <OpeningsCard admin={admin} />
-            <CreatePlaceForm admin={admin} />
-            <DemoDataForm admin={admin} />
-          </div>
-        </>
+      {notice && <Notice kind="error">{notice}</Notice>}
+      {admin && token ? (
+        <AdminDesk admin={admin} token={token.token} onSignOut={signOut} />
+      ) : signingIn ? (
+        <p role="status" className="loading">{t('staffSigningIn')}</p>
       ) : (
-        <KeyForm onSignedIn={signIn} />
+        <SignIn screen="admin" onToken={takePasted} onError={setNotice} />
       )}
     </section>
   );

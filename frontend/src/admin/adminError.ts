@@ -5,8 +5,8 @@ import type { Translate } from '../i18n/I18n';
 export function adminError(error: unknown, t: Translate): string {
   if (!(error instanceof ApiError)) return t('loadFailed');
   const { problem } = error;
-  if (problem.status === 401) return t('keyRejected');
-  if (problem.status === 403) return t('forbidden');
+  if (problem.status === 401) return t('adminSignedOut');
+  if (problem.status === 403) return t('adminForbidden');
   if (problem.errors) {
     const fields = Object.entries(problem.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
     return `${t('invalidInput')} ${fields.join('; ')}`;

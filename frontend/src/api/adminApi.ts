@@ -3,14 +3,14 @@ import type {
   DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, Place, StaffOpening, Stats,
 } from './types';
 
-/** Staff endpoints; the key identifies the staff member and travels only in X-Api-Key. */
+/** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
 export class AdminApi {
   private readonly base: string;
-  private readonly key: string;
+  private readonly token: string;
 
-  constructor(base: string, key: string) {
+  constructor(base: string, token: string) {
     this.base = base.replace(/\/$/, '');
-    this.key = key;
+    this.token = token;
   }
 
   async createPlace(place: NewPlace): Promise<Place> {
@@ -31,7 +31,7 @@ export class AdminApi {
   }
 
   async openings(): Promise<StaffOpening[]> {
-    return readJson(await fetch(`${this.base}/api/admin/openings`, { headers: { 'X-Api-Key': this.key } }));
+    return readJson(await fetch(`${this.base}/api/admin/openings`, { headers: this.auth() }));
   }
 
   /** Ends the waiting room: its places are booked directly again. */
@@ -40,14 +40,18 @@ export class AdminApi {
   }
 
   async stats(from: string, to: string): Promise<Stats> {
-    return readJson(await fetch(`${this.base}/api/admin/stats${query({ from, to })}`, { headers: { 'X-Api-Key': this.key } }));
+    return readJson(await fetch(`${this.base}/api/admin/stats${query({ from, to })}`, { headers: this.auth() }));
   }
 
   private post(path: string, body: unknown): Promise<Response> {
     return fetch(`${this.base}${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Api-Key': this.key },
+      headers: { ...this.auth(), 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
+  }
+
+  private auth(): Record<string, string> {
+    return { Authorization: `Bearer ${this.token}` };
   }
 }

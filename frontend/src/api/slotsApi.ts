@@ -2,7 +2,7 @@ import { placesPageSize } from './firstPlaces';
 import { ApiError, query, readJson, readProblem } from './http';
 import { type Clock, type RetryPolicy, type Wait, type WaitReason, parseRetryAfter, sendWithRetry } from './retry';
 import type {
-  Availability, JoinWaitingList, Language, Opening, Page, Person, Place, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
+  Availability, JoinWaitingList, Language, Opening, Page, Person, Place, Privacy, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
   WaitingListEntry,
 } from './types';
 
@@ -68,6 +68,11 @@ export class SlotsApi {
   constructor(base: string, fetchFn: typeof fetch = (...args) => fetch(...args)) {
     this.base = base.replace(/\/$/, '');
     this.fetchFn = fetchFn;
+  }
+
+  /** The retention period and contact the privacy page states: the server's settings, not the page's. */
+  privacy(): Promise<Privacy> {
+    return this.get('/api/privacy');
   }
 
   regions(): Promise<string[]> {

@@ -9,6 +9,9 @@ export type Language = 'sk' | 'en';
 
 export type Place = Schemas['PlaceDto'];
 
+/** What the privacy page states from the server's settings: retention in days, and whom to ask. */
+export type Privacy = Schemas['PrivacyDto'];
+
 export type Page<T> = Omit<Schemas['PageDtoOfPlaceDto'], 'items'> & { items: T[] };
 
 export type Slot = Schemas['SlotDto'];

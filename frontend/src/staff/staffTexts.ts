@@ -2,24 +2,14 @@ import { useMemo } from 'react';
 import type { Language } from '../api/types';
 import { useI18n } from '../i18n/I18n';
 import { en, type MessageKey, sk } from '../i18n/messages';
+import { signInEn, signInSk } from '../signin/signInTexts';
 
 // The staff screens' texts, Slovak and English, in the staff chunk: a citizen's first load carries
-// only the texts the citizen reads.
+// only the texts the citizen reads. Signing in is the admin screens' too (signInTexts.ts).
 
 const staffSk = {
+  ...signInSk,
   staffTitle: 'Príjem na mieste',
-  staffSignInLead: 'Prihláste sa účtom pracoviska. Prihlásenie platí len v tejto karte prehliadača.',
-  staffSignIn: 'Prihlásiť sa účtom pracoviska',
-  staffSigningIn: 'Prihlasuje sa…',
-  staffSignInFailed: 'Prihlásenie sa nepodarilo ({detail}). Skúste to znova.',
-  devToken: 'Vývojový token',
-  devTokenHint: 'Token z ./slots staff token. Zostane len v tejto karte prehliadača.',
-  useToken: 'Použiť token',
-  tokenRejected: 'Token nebol prijatý alebo platnosť prihlásenia vypršala. Prihláste sa znova.',
-  signedInAs: 'Prihlásený: {subject} ({role})',
-  roleSiteStaff: 'personál miesta',
-  roleSiteManager: 'vedúci miesta',
-  roleAdmin: 'správca',
   staffPlace: 'Miesto',
   staffPlaceId: 'Číslo miesta',
   staffPlaceIdHint: 'Správca môže otvoriť ktorékoľvek miesto.',
@@ -122,19 +112,8 @@ const staffSk = {
 export type StaffKey = keyof typeof staffSk;
 
 const staffEn: Record<StaffKey, string> = {
+  ...signInEn,
   staffTitle: 'Front desk',
-  staffSignInLead: 'Sign in with your site account. The sign-in lasts only for this browser tab.',
-  staffSignIn: 'Sign in with your site account',
-  staffSigningIn: 'Signing in…',
-  staffSignInFailed: 'Sign-in failed ({detail}). Please try again.',
-  devToken: 'Development token',
-  devTokenHint: 'A token from ./slots staff token. It is kept only in this browser tab.',
-  useToken: 'Use token',
-  tokenRejected: 'The token was not accepted or the sign-in has expired. Please sign in again.',
-  signedInAs: 'Signed in as {subject} ({role})',
-  roleSiteStaff: 'site staff',
-  roleSiteManager: 'site manager',
-  roleAdmin: 'admin',
   staffPlace: 'Place',
   staffPlaceId: 'Place number',
   staffPlaceIdHint: 'As an admin you may open any place.',

@@ -66,4 +66,16 @@ describe('the hash route', () => {
     expect(parseRoute('', '?error=access_denied&state=xyz')).toEqual({ name: 'staff' });
     expect(parseRoute('#/manage', '?code=abc')).toEqual({ name: 'manage' });
   });
+
+  it('is the admin screen on an answer whose state names it, as the admin screen sent it', () => {
+    expect(parseRoute('', '?code=abc&state=xyz%3Badmin')).toEqual({ name: 'admin' });
+    expect(parseRoute('', '?error=access_denied&state=xyz;admin')).toEqual({ name: 'admin' });
+    expect(parseRoute('', '?code=abc&state=xyz;staff')).toEqual({ name: 'staff' });
+    expect(parseRoute('', '?code=abc&state=admin')).toEqual({ name: 'staff' });
+  });
+
+  it('opens the privacy page', () => {
+    expect(parseRoute('#/privacy')).toEqual({ name: 'privacy' });
+    expect(parseRoute('#/privacy/1')).toEqual({ name: 'book' });
+  });
 });

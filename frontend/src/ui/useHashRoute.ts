@@ -13,14 +13,27 @@ export type Route =
   | { name: 'manage'; code?: string }
   | { name: 'waitlist'; token: string }
   | { name: 'admin' }
-  | { name: 'staff' };
+  | { name: 'staff' }
+  | { name: 'privacy' };
 
 export type RouteName = Route['name'];
 
-/** Whether the page is the staff OpenID provider's answer to a sign-in (?code=…&state=… or ?error=…&state=…). */
+/** The screens that sign in through the OpenID provider. */
+export type SignInScreen = 'staff' | 'admin';
+
+/** Whether the page is the OpenID provider's answer to a sign-in (?code=…&state=… or ?error=…&state=…). */
 export function isSignInAnswer(search: string): boolean {
   const params = new URLSearchParams(search);
   return params.has('state') && (params.has('code') || params.has('error'));
+}
+
+/**
+ * The screen a sign-in answer returns to: the one named after the last ";" of its state (oidc-client-ts's
+ * url_state, which the screen set when it sent the browser away); the staff screen otherwise.
+ */
+export function signInScreen(search: string): SignInScreen {
+  const state = new URLSearchParams(search).get('state') ?? '';
+  return state.split(';').at(-1) === 'admin' && state.includes(';') ? 'admin' : 'staff';
 }
 
 function segment(text: string): string {
@@ -35,7 +48,7 @@ function segment(text: string): string {
 // booking code) never reaches a server or its logs. The provider sends the browser back to the page's
 // own address (a redirect URI has no hash).
 export function parseRoute(hash: string, search = ''): Route {
-  if (isSignInAnswer(search)) return { name: 'staff' };
+  if (isSignInAnswer(search)) return { name: signInScreen(search) };
   const [first = '', second, ...rest] = hash.replace(/^#\/?/, '').replace(/\/$/, '').split('/');
   if (first === 'place' && rest.length === 2) {
     const place = parseRoute(`#/place/${second}`);
@@ -44,7 +57,7 @@ export function parseRoute(hash: string, search = ''): Route {
       ? { ...place, at: { day, time } } : { name: 'book' };
   }
   if (rest.length > 0) return { name: 'book' };
-  if (first === 'admin' || first === 'staff') return second === undefined ? { name: first } : { name: 'book' };
+  if (first === 'admin' || first === 'staff' || first === 'privacy') return second === undefined ? { name: first } : { name: 'book' };
   if (first === 'manage') {
     if (second === undefined) return { name: 'manage' };
     // A code as people read it off an SMS or a ticket; anything else is not one and fills nothing in.

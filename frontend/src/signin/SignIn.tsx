@@ -1,11 +1,12 @@
 import { type FormEvent, useState } from 'react';
-import { useStaffI18n } from './staffTexts';
+import type { SignInScreen } from '../ui/useHashRoute';
 import { Field } from '../ui/Field';
-import { oidcConfig, pasteAllowed } from './staffConfig';
+import { oidcConfig, pasteAllowed } from './config';
+import { useSignInI18n } from './signInTexts';
 
 /** Sign-in through the site's OpenID provider, or (development, or no provider) a pasted token. */
-export function SignIn({ onToken, onError }: { onToken: (token: string) => void; onError: (message: string) => void }) {
-  const { t } = useStaffI18n();
+export function SignIn({ screen, onToken, onError }: { screen: SignInScreen; onToken: (token: string) => void; onError: (message: string) => void }) {
+  const { t } = useSignInI18n();
   const [busy, setBusy] = useState(false);
   const [pasted, setPasted] = useState('');
 
@@ -13,7 +14,7 @@ export function SignIn({ onToken, onError }: { onToken: (token: string) => void;
     setBusy(true);
     try {
       const { startSignIn } = await import('./oidc');
-      await startSignIn(oidcConfig!);
+      await startSignIn(oidcConfig!, screen);
     } catch (error) {
       setBusy(false);
       onError(t('staffSignInFailed', { detail: error instanceof Error ? error.message : String(error) }));

@@ -1,9 +1,10 @@
 import { InMemoryWebStorage, UserManager, WebStorageStateStore } from 'oidc-client-ts';
-import { type OidcConfig, redirectUri } from './staffConfig';
+import type { SignInScreen } from '../ui/useHashRoute';
+import { type OidcConfig, redirectUri } from './config';
 
-// The authorization code flow with PKCE (oidc-client-ts), loaded only when a member signs in through
+// The authorization code flow with PKCE (oidc-client-ts), loaded only when someone signs in through
 // the provider. The verifier and state wait in sessionStorage across the redirect; the user it makes is
-// kept in memory only, and the access token goes to the SPA's own token store (staffToken.ts).
+// kept in memory only, and the access token goes to the SPA's own token store (token.ts).
 function manager(config: OidcConfig): UserManager {
   return new UserManager({
     authority: config.authority,
@@ -20,9 +21,12 @@ function manager(config: OidcConfig): UserManager {
   });
 }
 
-/** Sends the browser to the provider's sign-in page. */
-export async function startSignIn(config: OidcConfig): Promise<void> {
-  await manager(config).signinRedirect();
+/**
+ * Sends the browser to the provider's sign-in page. The screen that asked rides in the state the
+ * provider sends back (url_state), so one registered redirect URI serves the staff and admin screens.
+ */
+export async function startSignIn(config: OidcConfig, screen: SignInScreen): Promise<void> {
+  await manager(config).signinRedirect({ url_state: screen });
 }
 
 /** Trades the provider's answer in the page's address for the access token. */

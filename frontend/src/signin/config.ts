@@ -1,5 +1,6 @@
-// How staff sign in is fixed when the SPA is built (like VITE_API_BASE): the provider's issuer and the
-// SPA's client id there. Read only by the staff screens, so the citizen's first load carries none of it.
+// How staff and admins sign in is fixed when the SPA is built (like VITE_API_BASE): the provider's
+// issuer and the SPA's client id there. Read only by the staff and admin screens, so the citizen's
+// first load carries none of it.
 export interface OidcConfig {
   authority: string;
   clientId: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenExpiry, tokenStore } from './staffToken';
+import { tokenExpiry, tokenRoles, tokenStore, tokenSubject } from './token';
 
 class MemoryStorage {
   readonly items = new Map<string, string>();
@@ -11,7 +11,7 @@ class MemoryStorage {
 const b64url = (value: object) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const jwt = (claims: object) => `${b64url({ alg: 'RS256', typ: 'at+jwt' })}.${b64url(claims)}.signature`;
 
-describe('the staff token store', () => {
+describe('the sign-in token store', () => {
   it('keeps the token with the expiry its payload names', () => {
     const storage = new MemoryStorage();
     const store = tokenStore(storage, () => 1_000_000);
@@ -52,5 +52,24 @@ describe('the staff token store', () => {
   it('reads no expiry from something that is not a JWT', () => {
     expect(tokenExpiry('abc')).toBeNull();
     expect(tokenExpiry('a.!!!.c')).toBeNull();
+  });
+});
+
+describe('what a token says about its holder', () => {
+  it('reads the roles from a role claim that is an array or a single value', () => {
+    expect(tokenRoles(jwt({ role: ['viewer', 'site-staff'] }))).toEqual(['viewer', 'site-staff']);
+    expect(tokenRoles(jwt({ role: 'admin' }))).toEqual(['admin']);
+  });
+
+  it('reads no roles where there is no role claim, or no JWT', () => {
+    expect(tokenRoles(jwt({ sub: 'x' }))).toEqual([]);
+    expect(tokenRoles(jwt({ role: [1, null] }))).toEqual([]);
+    expect(tokenRoles('opaque-token')).toEqual([]);
+  });
+
+  it('reads the subject, or none', () => {
+    expect(tokenSubject(jwt({ sub: 'admin-1' }))).toBe('admin-1');
+    expect(tokenSubject(jwt({ sub: '' }))).toBeNull();
+    expect(tokenSubject('opaque')).toBeNull();
   });
 });

@@ -1,0 +1,45 @@
+import type { AdminApi } from '../api/adminApi';
+import { useSignInI18n } from '../signin/signInTexts';
+import { tokenSubject } from '../signin/token';
+import { Notice } from '../ui/Notice';
+import { adminRole } from './adminRole';
+import { CreatePlaceForm } from './CreatePlaceForm';
+import { DemoDataForm } from './DemoDataForm';
+import { GenerateSlotsForm } from './GenerateSlotsForm';
+import { OpeningsCard } from './OpeningsCard';
+import { StatsTable } from './StatsTable';
+
+/**
+ * What the signed-in person may use: an admin everything, a viewer the statistics only, anyone else
+ * is told which role is missing. The role is read from the token to choose what to show; the API
+ * checks it again on every call.
+ */
+export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token: string; onSignOut: () => void }) {
+  const { t } = useSignInI18n();
+  const role = adminRole(token);
+  const subject = tokenSubject(token) ?? '—';
+
+  return (
+    <>
+      <div className="staff-bar">
+        {role && <p>{t('signedInAs', { subject, role: t(role === 'admin' ? 'roleAdmin' : 'roleViewer') })}</p>}
+        <button type="button" className="secondary" onClick={() => onSignOut()}>{t('signOut')}</button>
+      </div>
+      {role === null ? (
+        <Notice kind="error">{t('missingRole', { subject })}</Notice>
+      ) : role === 'viewer' ? (
+        <div className="cards">
+          <StatsTable admin={admin} />
+        </div>
+      ) : (
+        <div className="cards">
+          <GenerateSlotsForm admin={admin} />
+          <StatsTable admin={admin} />
+          <OpeningsCard admin={admin} />
+          <CreatePlaceForm admin={admin} />
+          <DemoDataForm admin={admin} />
+        </div>
+      )}
+    </>
+  );
+}
