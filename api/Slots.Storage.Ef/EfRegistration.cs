@@ -17,7 +17,7 @@ public static class EfRegistration
     /// <summary>
     /// The cold side through EF Core for a backend with <typeparamref name="TDialect"/>: the
     /// context, the catalogue, the cold path, the window mover and sync, the idempotency purge,
-    /// the job log and the personal data's erasure.
+    /// the job log, the personal data's erasure and a person's own view and erasure of it.
     /// </summary>
     public static IServiceCollection AddEfColdSide<TDialect>(this IServiceCollection services, string connectionString)
         where TDialect : EfDialect
@@ -34,6 +34,7 @@ public static class EfRegistration
         services.AddScoped<IJobRunLog, EfJobRunLog>();
         services.AddSingleton<IReminderStore, EfReminderStore>();
         services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
+        services.AddScoped<IPersonalDataStore, EfPersonalDataStore>();
         services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         return services;
     }
