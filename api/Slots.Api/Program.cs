@@ -55,6 +55,7 @@ app.MapHealthProbes();
 app.MapSlotsMetrics();
 app.MapPlaces();
 app.MapReservations();
+app.MapPersonalData();  // a person sees and erases what is kept about them, proven as the look-up
 app.MapAdmin();
 app.MapAdmission();    // openings, joins, status; the booking gate sits in MapReservations
 app.MapOpenings();

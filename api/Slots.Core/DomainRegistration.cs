@@ -51,6 +51,7 @@ public static class DomainRegistration
             .Validate(o => o.Every >= TimeSpan.FromSeconds(1), $"{RetentionOptions.Section}:Every must be at least 1 s")
             .ValidateOnStart();
         builder.Services.AddScoped<PersonalDataRetention>();
+        builder.Services.AddScoped<PersonalDataRequests>();
         builder.AddAdmission();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<SlotGenerator>();

@@ -18,7 +18,7 @@ public static class EfRegistration
     /// <summary>
     /// The cold side through EF Core for a backend with <typeparamref name="TDialect"/>: the
     /// context, the catalogue, the cold path, the window mover and sync, the idempotency purge,
-    /// the job log, the personal data's erasure and the machine keys.
+    /// the job log, the personal data's erasure, a person's own view and erasure of it, and the machine keys.
     /// </summary>
     public static IServiceCollection AddEfColdSide<TDialect>(this IServiceCollection services, string connectionString)
         where TDialect : EfDialect
@@ -35,6 +35,7 @@ public static class EfRegistration
         services.AddScoped<IJobRunLog, EfJobRunLog>();
         services.AddSingleton<IReminderStore, EfReminderStore>();
         services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
+        services.AddScoped<IPersonalDataStore, EfPersonalDataStore>();
         services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         services.AddSingleton<IMachineKeyStore, Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>();
         return services;

@@ -75,10 +75,12 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
         // What is not about the hot seats runs the shared EF Core store, the code SQLite and PostgreSQL
         // run and test, here on SQL Server's provider (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001, lets
-        // its interpreted statements reach the memory-optimized tables): retention, the per-code
+        // its interpreted statements reach the memory-optimized tables): retention and a person's own
+        // view and erasure of their data (their cancel first goes through the procs), the per-code
         // guessing limit's wrong proofs (sql/090), the day-before reminders (sql/070) and the machine keys (sql/110).
         builder.Services.AddDbContext<SlotsDbContext>(db => SqlServerModel.Use(db, csb.ConnectionString));
         builder.Services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
+        builder.Services.AddScoped<IPersonalDataStore, EfPersonalDataStore>();
         builder.Services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         builder.Services.AddSingleton<IReminderStore, Slots.Storage.Ef.Reminders.EfReminderStore>();
         builder.Services.AddSingleton<IMachineKeyStore, Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>();

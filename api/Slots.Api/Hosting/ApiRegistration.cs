@@ -27,6 +27,8 @@ internal static class ApiRegistration
         // Availability bytes reused while the snapshot they show is unchanged: a crowd on one week costs one serialization.
         builder.Services.AddSingleton<AvailabilityAnswers>();
         builder.Services.AddScoped<ReservationRequests>();
+        // The SMS texts a person's data shows link to the public address, also where no relay runs here.
+        builder.Services.AddOptions<Slots.Sms.SmsOptions>().BindConfiguration(Slots.Sms.SmsOptions.Section);
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();
         // X-Forwarded-For is believed only from the proxies named here (HAProxy); everyone else could forge it.

@@ -30,6 +30,7 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(PageDto<PlaceDto>))]
 [JsonSerializable(typeof(AvailabilityDto))]
 [JsonSerializable(typeof(ReservationDto))]
+[JsonSerializable(typeof(PersonalDataDto))]
 [JsonSerializable(typeof(AlternativeDto[]))]
 [JsonSerializable(typeof(GenerateSlotsDto))]
 [JsonSerializable(typeof(DemoDataDto))]

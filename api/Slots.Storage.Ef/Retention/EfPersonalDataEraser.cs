@@ -30,6 +30,13 @@ public sealed class EfPersonalDataEraser(SlotsDbContext db) : IPersonalDataErase
         var outbox = await db.Outbox
             .Where(o => o.Day < daysBefore && (o.Phone != "" || o.Note != null))
             .ExecuteUpdateAsync(s => s.SetProperty(o => o.Phone, "").SetProperty(o => o.Note, (string?)null), ct);
+        // A person who erased their data had their queued SMS keep its phone until sent (the cancel
+        // they were promised, EfPersonalDataStore): once sent, it goes here, its booking holding no one.
+        outbox += await db.Outbox
+            .Where(o => o.Day >= daysBefore && o.SentAt != null && o.Phone != ""
+                && (db.Reservations.Any(r => r.Code == o.Code && r.PersonHash == "" && r.Phone == "")
+                    || db.Changes.Any(c => c.Code == o.Code && c.PersonHash == "" && c.Phone == "")))
+            .ExecuteUpdateAsync(s => s.SetProperty(o => o.Phone, "").SetProperty(o => o.Note, (string?)null), ct);
 
         var ended = endedBefore.ToUnixTimeSeconds();
         var persons = await db.ActivePersons.Where(a => a.EndsAt < ended).ExecuteDeleteAsync(ct);
