@@ -26,6 +26,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<StaffAuditRecord> StaffAudit => Set<StaffAuditRecord>();
     public DbSet<WrongProofRecord> WrongProofs => Set<WrongProofRecord>();
     public DbSet<ReminderRecord> Reminders => Set<ReminderRecord>();
+    public DbSet<WaitlistEntry> Waitlist => Set<WaitlistEntry>();
+    public DbSet<WaitlistOfferRecord> WaitlistOffers => Set<WaitlistOfferRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -90,6 +92,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
             e.ToTable("reminders");
             e.HasKey(x => new { x.Code, x.StartsAt });
         });
+        modelBuilder.Entity<WaitlistEntry>().ToTable("waitlist");
+        modelBuilder.Entity<WaitlistOfferRecord>().ToTable("waitlist_offers");
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())
