@@ -194,3 +194,41 @@ public sealed class MachineKeyRecord
     public long? RevokedAt { get; set; }
     public string? RevokedBy { get; set; }
 }
+
+/// <summary>
+/// One person on a place's waiting list (table waitlist): state 1 waiting, 2 offered a held seat,
+/// 3 booked through the offer, 4 left, 5 let the hold expire. Token is the entry's secret.
+/// </summary>
+public sealed class WaitlistEntry
+{
+    public long Id { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly FromDay { get; set; }
+    public DateOnly ToDay { get; set; }
+    public required string PersonHash { get; set; }
+    public required string Phone { get; set; }
+    public required string Name { get; set; }
+    public required string Language { get; set; }
+    public required string Token { get; set; }
+    public long JoinedAt { get; set; }
+    public short State { get; set; }
+    public long? DecidedAt { get; set; }
+}
+
+/// <summary>A seat held for one waiting-list entry (table waitlist_offers): state 1 open, 2 claimed, 3 expired, 4 withdrawn.</summary>
+public sealed class WaitlistOfferRecord
+{
+    public long Id { get; set; }
+    public long EntryId { get; set; }
+    public int PlaceId { get; set; }
+    public DateOnly Day { get; set; }
+    public int StartMinute { get; set; }
+    public int SeatNo { get; set; }
+    public long OfferedAt { get; set; }
+    public long ExpiresAt { get; set; }
+    public short State { get; set; }
+    public long? DecidedAt { get; set; }
+
+    /// <summary>The booking a claim made.</summary>
+    public string? Code { get; set; }
+}

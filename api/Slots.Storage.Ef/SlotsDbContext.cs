@@ -27,6 +27,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<WrongProofRecord> WrongProofs => Set<WrongProofRecord>();
     public DbSet<ReminderRecord> Reminders => Set<ReminderRecord>();
     public DbSet<MachineKeyRecord> MachineKeys => Set<MachineKeyRecord>();
+    public DbSet<WaitlistEntry> Waitlist => Set<WaitlistEntry>();
+    public DbSet<WaitlistOfferRecord> WaitlistOffers => Set<WaitlistOfferRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -92,6 +94,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
             e.ToTable("reminders");
             e.HasKey(x => new { x.Code, x.StartsAt });
         });
+        modelBuilder.Entity<WaitlistEntry>().ToTable("waitlist");
+        modelBuilder.Entity<WaitlistOfferRecord>().ToTable("waitlist_offers");
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

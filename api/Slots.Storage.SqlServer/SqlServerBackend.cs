@@ -23,9 +23,9 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// Slots:Storage:Provider = SqlServer: the native-proc hot path (reservations batched), the
-/// cold-path procs, the catalogue, the window procs, the SMS store, the waiting room, the waiting
-/// list and the script migrator through SqlClient; staff, reminders, retention, wrong proofs and machine keys
-/// through the shared EF Core store on SQL Server's provider (staff's writes on hot rows in procs);
+/// cold-path procs, the catalogue, the window procs, the SMS store, the waiting room and the script
+/// migrator through SqlClient; staff, the waiting list, reminders, retention, wrong proofs and machine
+/// keys through the shared EF Core store on SQL Server's provider (their writes on hot rows in procs);
 /// Quartz clustered on the same database.
 /// </summary>
 public sealed class SqlServerBackend : StorageBackend
@@ -71,7 +71,8 @@ public sealed class SqlServerBackend : StorageBackend
         // The site's day: roster and trail through the shared EF Core store; the writes that meet the hot
         // rows in procs beside the hot path's: the native dbo.staff_check_in, the no-shows, the block cancel (sql/060-068).
         builder.Services.AddSingleton<IStaffStore, SqlServerStaffStore>();
-        // The waiting list: disk entries and offers beside the hot seats, the claim in dbo.waitlist_claim (sql/080-082).
+        // The waiting list: entries and offers through the shared EF Core store; the writes that meet the hot
+        // seats in procs beside the hot path's: the claim, the offer's hold, the wanted days (sql/080-083, 101-105).
         builder.Services.AddSingleton<IWaitingListStore, SqlServerWaitingListStore>();
         // What is not about the hot seats runs the shared EF Core store, the code SQLite and PostgreSQL
         // run and test, here on SQL Server's provider (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001, lets

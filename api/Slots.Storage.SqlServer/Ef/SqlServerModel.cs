@@ -29,6 +29,7 @@ public sealed class SqlServerModel(ModelCustomizerDependencies dependencies) : R
         ["language"] = "varchar(8)",
         ["person_hash"] = "varchar(64)",
         ["fingerprint"] = "varchar(64)",
+        ["token"] = "varchar(64)",
         ["name"] = "nvarchar(100)",
         ["actor"] = "nvarchar(256)",
         ["by"] = "nvarchar(256)",

@@ -1,23 +1,28 @@
-using System.Data;
 using Microsoft.Data.SqlClient;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Storage;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Reservations;
-using Slots.Sms;
+using Slots.Storage.Ef;
+using Slots.Storage.Ef.WaitingList;
 using Slots.WaitingList;
 
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// The waiting list on SQL Server, as <c>EfWaitingListStore</c> is on SQLite and PostgreSQL: the
-/// entries and offers in disk tables (sql/080-081), the seats in the hot ones, read and written
-/// WITH (SNAPSHOT). A seat the list holds back from the crowd has hold 1: kept for the line (no
-/// offer_id) or held for one entry (offer_id), its code NULL; dbo.reserve and dbo.availability
-/// take and count only seats with no code and no hold. Each write is one batch and one transaction, retried on
-/// In-Memory OLTP conflicts; the claim is one call of dbo.waitlist_claim (sql/082), which books the
-/// held seat through dbo.reserve. Every writer of an offer locks its entry first, as the claim does.
-/// Not executed on the build machines (no SQL Server there): the statements and the proc are
-/// parse-checked by tests/Slots.SqlServer.Tests.
+/// The waiting list on SQL Server: the shared EF Core store on SQL Server's provider (the entries and
+/// offers in the disk tables of sql/080-081, the line, the seats and every entry's state in the same
+/// LINQ SQLite and PostgreSQL run and test), and procs beside the hot path's for the writes that meet
+/// the hot seats: the join's widening of the days the line wants (dbo.waitlist_want) and the step's
+/// narrowing (dbo.waitlist_mark_wanted), which the native dbo.cancel and dbo.reschedule read; an
+/// offer that holds a seat (dbo.waitlist_offer); a seat going back to the line (dbo.waitlist_keep_for_line)
+/// or to everyone (dbo.waitlist_release_seat); and the claim, one call of dbo.waitlist_claim, which
+/// books the held seat through dbo.reserve. Each unit of work is one transaction, retried whole on
+/// In-Memory OLTP conflicts. Not executed on the build machines (no SQL Server there): the procs are
+/// parse-checked, and what EF Core sends checked against sql/, by tests/Slots.SqlServer.Tests.
 /// </summary>
-public sealed partial class SqlServerWaitingListStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry) : IWaitingListStore
+public sealed partial class SqlServerWaitingListStore(IServiceScopeFactory scopes, SqlServerConnectionString connectionString, SqlServerRetryPolicy retry)
+    : EfWaitingListStore(scopes)
 {
     /// <summary>
     /// What the writes retry: the door's set (conflicts; a duplicate key from a racer's join, which the
@@ -25,78 +30,11 @@ public sealed partial class SqlServerWaitingListStore(SqlServerConnectionString 
     /// </summary>
     private static readonly IReadOnlySet<int> RetryOn = new HashSet<int>([.. SqlServerStaffStore.CheckInRetryOn, 1205]);
 
-    // Column sizes, as declared in sql/080 and sql/081.
-    private const int TokenSize = 64, NoteSize = 100;
-
-    public async Task<JoinAnswer> JoinAsync(JoinCommand command, CancellationToken ct) =>
-        await retry.ExecuteAsync(async token =>
-        {
-            var c = command;
-            await using var connection = await OpenAsync(token);
-            await using var join = new SqlCommand(Sql.Join, connection);
-            join.Parameters.Add("@place_id", SqlDbType.Int).Value = c.PlaceId;
-            join.Parameters.Add("@from", SqlDbType.Date).Value = c.From.ToDateTime(TimeOnly.MinValue);
-            join.Parameters.Add("@to", SqlDbType.Date).Value = c.To.ToDateTime(TimeOnly.MinValue);
-            join.Parameters.Add("@person_hash", SqlDbType.VarChar, SqlServerCommands.PersonSize).Value = c.PersonHash;
-            join.Parameters.Add("@phone", SqlDbType.VarChar, SqlServerCommands.PhoneSize).Value = c.Phone;
-            join.Parameters.Add("@name", SqlDbType.NVarChar, SqlServerCommands.NameSize).Value = c.Name;
-            join.Parameters.Add("@language", SqlDbType.VarChar, SqlServerCommands.LanguageSize).Value = c.Language;
-            join.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = c.Token;
-            join.Parameters.Add("@now", SqlDbType.BigInt).Value = c.Now.ToUnixTimeSeconds();
-            await using var row = await join.ExecuteReaderAsync(token);
-            await row.ReadAsync(token);
-            var status = (JoinStatus)row.GetInt32(0);
-            return status is JoinStatus.Joined or JoinStatus.AlreadyOnList
-                ? new JoinAnswer(status, row.GetString(1), row.GetInt32(2))
-                : new JoinAnswer(status);
-        }, RetryOn, exhausted: null, ct);
-
-    public async Task<EntryView?> FindAsync(string token, DateTimeOffset now, CancellationToken ct)
-    {
-        await using var connection = await OpenAsync(ct);
-        await using var find = new SqlCommand(Sql.Find, connection);
-        find.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = token;
-        await using var row = await find.ExecuteReaderAsync(ct);
-        if (!await row.ReadAsync(ct))
-        {
-            return null;
-        }
-        var (placeId, from, to, state, name) = (row.GetInt32(1), Day(row, 2), Day(row, 3), (EntryState)row.GetInt16(4), row.GetString(5));
-        await row.NextResultAsync(ct);
-        Offer? open = null;
-        string? bookedCode = null;
-        while (await row.ReadAsync(ct))
-        {
-            var offerState = row.GetInt16(6);
-            if (offerState == 1 && open is null)
-            {
-                open = new Offer(row.GetInt64(0), new SlotKey(row.GetInt32(1), Day(row, 2), row.GetInt32(3)), row.GetInt32(8),
-                    DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(4)), DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(5)));
-            }
-            else if (offerState == 2 && bookedCode is null)
-            {
-                bookedCode = row.IsDBNull(7) ? null : row.GetString(7);
-            }
-        }
-        await row.NextResultAsync(ct);
-        await row.ReadAsync(ct);
-        return new EntryView(placeId, from, to, state, row.GetInt32(0), open, bookedCode, name);
-    }
-
-    public async Task<bool> LeaveAsync(string token, DateTimeOffset now, CancellationToken ct) =>
+    public override async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct) =>
         await retry.ExecuteAsync(async attempt =>
         {
-            await using var connection = await OpenAsync(attempt);
-            await using var leave = new SqlCommand(Sql.Leave, connection);
-            leave.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = token;
-            leave.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
-            return (bool)(await leave.ExecuteScalarAsync(attempt))!;
-        }, RetryOn, exhausted: null, ct);
-
-    public async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct) =>
-        await retry.ExecuteAsync(async attempt =>
-        {
-            await using var connection = await OpenAsync(attempt);
+            await using var connection = new SqlConnection(connectionString.Value);
+            await connection.OpenAsync(attempt);
             await using var proc = Commands.Claim(token, newCode, now).On(connection);
             await proc.ExecuteNonQueryAsync(attempt);
             var status = (ClaimStatus)(int)proc.Out("@status")!;
@@ -107,12 +45,57 @@ public sealed partial class SqlServerWaitingListStore(SqlServerConnectionString 
                     (int?)proc.Out("@minutes") ?? 0);
         }, RetryOn, exhausted: null, ct);
 
-    private static DateOnly Day(SqlDataReader row, int ordinal) => DateOnly.FromDateTime(row.GetDateTime(ordinal));
+    protected override async Task<T> AttemptAsync<T>(Func<CancellationToken, Task<T>> work, CancellationToken ct) =>
+        await retry.ExecuteAsync(async attempt => await work(attempt), RetryOn, exhausted: null, ct);
 
-    private async Task<SqlConnection> OpenAsync(CancellationToken ct)
+    protected override bool IsUniqueViolation(IServiceProvider services, Exception exception) =>
+        SqlServerErrors.NumberOf(exception) is { } number && SqlServerErrors.DuplicateKey.Contains(number);
+
+    protected override async Task JoinedAsync(SlotsDbContext db, JoinCommand command, CancellationToken ct)
     {
-        var connection = new SqlConnection(connectionString.Value);
-        await connection.OpenAsync(ct);
-        return connection;
+        await using var proc = Commands.Want(command.PlaceId, command.From, command.To);
+        await CallAsync(db, proc, ct);
+    }
+
+    protected override async Task LineReadAsync(SlotsDbContext db, int place, CancellationToken ct)
+    {
+        await using var proc = Commands.MarkWanted(place);
+        await CallAsync(db, proc, ct);
+    }
+
+    protected override async Task KeepForLineAsync(SlotsDbContext db, short state, long at, CancellationToken ct)
+    {
+        await using var proc = Commands.KeepForLine(state, at);
+        await CallAsync(db, proc, ct);
+    }
+
+    protected override async Task<bool> OfferAsync(SlotsDbContext db, int place, PlannedOffer offer, long at, CancellationToken ct)
+    {
+        await using var proc = Commands.Offer(place, offer, at);
+        await CallAsync(db, proc, ct);
+        return proc.Out("@offer_id") is long;
+    }
+
+    protected override async Task<int> ReleaseAsync(SlotsDbContext db, int place, OpenSeat seat, CancellationToken ct)
+    {
+        await using var proc = Commands.ReleaseSeat(place, seat);
+        await CallAsync(db, proc, ct);
+        return (int)proc.Out("@released")!;
+    }
+
+    /// <summary>Runs a proc on the context's connection, inside its transaction when one is open.</summary>
+    private static async Task CallAsync(SlotsDbContext db, SqlCommand proc, CancellationToken ct)
+    {
+        await db.Database.OpenConnectionAsync(ct);
+        try
+        {
+            proc.Connection = (SqlConnection)db.Database.GetDbConnection();
+            proc.Transaction = (SqlTransaction?)db.Database.CurrentTransaction?.GetDbTransaction();
+            await proc.ExecuteNonQueryAsync(ct);
+        }
+        finally
+        {
+            await db.Database.CloseConnectionAsync();
+        }
     }
 }

@@ -5,6 +5,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Storage.Ef;
+using Slots.Storage.Ef.WaitingList;
 using Slots.Storage.SqlServer.Ef;
 
 namespace Slots.SqlServer.Tests.Scripts;
@@ -68,6 +69,72 @@ public sealed class EfSaveSqlTests
         Assert.Contains(parameters, p => p.Value as string == "ABCDE-FGHJK" && p.SqlDbType == SqlDbType.NVarChar);
     }
 
+    [Fact]
+    public async Task A_waiting_list_join_inserts_its_entry_with_the_token_and_person_typed_as_their_varchar_columns()
+    {
+        var (sql, parameters) = await SaveAsync(o => SqlServerModel.Use(o, ConnectionString), db => db.Waitlist.Add(new WaitlistEntry
+        {
+            PlaceId = 7,
+            FromDay = new DateOnly(2099, 1, 2),
+            ToDay = new DateOnly(2099, 1, 4),
+            PersonHash = "person-hash",
+            Phone = "+421900000001",
+            Name = "Jana",
+            Language = "sk",
+            Token = "0123456789abcdef",
+            JoinedAt = 50,
+            State = 1,
+        }));
+
+        var insert = Assert.Single(SqlScripts.All<InsertSpecification>(Parse(sql)));
+        Assert.Equal("waitlist", SqlScripts.NameOf(((NamedTableReference)insert.Target).SchemaObject));
+        // The identity is the database's: EF Core leaves the id out and reads it back from the insert.
+        Assert.DoesNotContain("id", insert.Columns.Select(c => c.MultiPartIdentifier.Identifiers[^1].Value));
+        Assert.Equal((SqlDbType.VarChar, 64), Typed(parameters, "0123456789abcdef"));
+        Assert.Equal((SqlDbType.VarChar, 64), Typed(parameters, "person-hash"));
+        Assert.Equal((SqlDbType.NVarChar, 100), Typed(parameters, "Jana"));
+        Assert.Equal((SqlDbType.SmallInt, 0), Typed(parameters, (short)1));
+    }
+
+    [Fact]
+    public async Task The_offer_steps_state_moves_are_single_SQL_Server_updates_of_the_entries_and_then_the_offers()
+    {
+        var options = new DbContextOptionsBuilder<SlotsDbContext>();
+        SqlServerModel.Use(options, ConnectionString);
+        var catcher = new Catcher();
+        options.AddInterceptors(catcher);
+        await using var db = new SlotsDbContext(options.Options);
+        var ct = TestContext.Current.CancellationToken;
+
+        await Assert.ThrowsAnyAsync<Exception>(() => EfWaitingListStore.ExpiringEntries(db, 4_000_000_000)
+            .ExecuteUpdateAsync(w => w.SetProperty(x => x.State, (short)5).SetProperty(x => x.DecidedAt, 4_000_000_000), ct));
+        var entries = Assert.Single(SqlScripts.All<UpdateSpecification>(Parse(catcher.Text!)));
+        await Assert.ThrowsAnyAsync<Exception>(() => EfWaitingListStore.OpenOffersOf(db, 5, 4_000_000_000)
+            .ExecuteUpdateAsync(o => o.SetProperty(x => x.State, (short)3).SetProperty(x => x.DecidedAt, 4_000_000_000), ct));
+        var offers = Assert.Single(SqlScripts.All<UpdateSpecification>(Parse(catcher.Text!)));
+
+        Assert.Equal(["waitlist", "waitlist_offers"], new[] { entries, offers }.Select(u => Target(u)));
+        Assert.Empty(SqlScripts.All<MergeStatement>(Parse(catcher.Text!)));
+        // The states compared as the smallint their column is, so the filtered indexes' predicates match.
+        Assert.StartsWith("WHERE [W].[STATE] = CAST(2 AS SMALLINT) AND EXISTS", SqlScripts.Text(entries.WhereClause), StringComparison.Ordinal);
+        Assert.StartsWith("WHERE [W].[STATE] = CAST(1 AS SMALLINT) AND EXISTS", SqlScripts.Text(offers.WhereClause), StringComparison.Ordinal);
+    }
+
+    /// <summary>The table an UPDATE writes: its target, or the FROM's table the target's alias names.</summary>
+    private static string Target(UpdateSpecification update)
+    {
+        var target = (NamedTableReference)update.Target;
+        var alias = target.SchemaObject.BaseIdentifier.Value;
+        var table = update.FromClause?.TableReferences.OfType<NamedTableReference>().FirstOrDefault(t => t.Alias?.Value == alias) ?? target;
+        return SqlScripts.NameOf(table.SchemaObject);
+    }
+
+    private static (SqlDbType, int) Typed(List<SqlParameter> parameters, object value)
+    {
+        var parameter = Assert.Single(parameters, p => Equals(p.Value, value));
+        return (parameter.SqlDbType, parameter.Size);
+    }
+
     private static TSqlFragment Parse(string sql)
     {
         using var reader = new StringReader(sql);
@@ -106,6 +173,14 @@ public sealed class EfSaveSqlTests
 
         public override ValueTask<InterceptionResult<DbDataReader>> ReaderExecutingAsync(DbCommand command, CommandEventData eventData,
             InterceptionResult<DbDataReader> result, CancellationToken cancellationToken = default)
+        {
+            Text = command.CommandText;
+            Parameters.AddRange(command.Parameters.Cast<SqlParameter>());
+            throw new Caught();
+        }
+
+        public override ValueTask<InterceptionResult<int>> NonQueryExecutingAsync(DbCommand command, CommandEventData eventData,
+            InterceptionResult<int> result, CancellationToken cancellationToken = default)
         {
             Text = command.CommandText;
             Parameters.AddRange(command.Parameters.Cast<SqlParameter>());

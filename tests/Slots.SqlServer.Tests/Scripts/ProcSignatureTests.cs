@@ -8,6 +8,7 @@ using Slots.Scheduling;
 using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
+using Slots.WaitingList;
 
 namespace Slots.SqlServer.Tests.Scripts;
 
@@ -23,6 +24,9 @@ public sealed class ProcSignatureTests
     private static readonly SlotKey Slot = new(7, new DateOnly(2026, 11, 30), 480);
     private static readonly ReserveCommand Reserve = new(Slot, "person-hash", "+421905123456", "Jana", "sk", "ABCDE-FGHJK", "key-1", "fingerprint", Now);
     private static readonly ContactProof Proof = new("+421905123456", null);
+    private static readonly OpenSeat Seat = new(Slot.Day, Slot.StartMinute, 2, 1_800_000_000, KeptForLine: true);
+    private static readonly PlannedOffer Offer = new(
+        new Waiter(41, Slot.Day, Slot.Day.AddDays(3), "+421905123456", "sk", "0123456789abcdef0123456789abcdef"), Seat, TimeSpan.FromMinutes(15));
 
     private static readonly Dictionary<string, Func<SqlCommand>> Commands = new()
     {
@@ -53,6 +57,11 @@ public sealed class ProcSignatureTests
         ["site_cancel_finish"] = () => SqlServerStaffStore.BlockCommands.Finish(12, Now),
         ["staff_mark_no_shows"] = () => SqlServerStaffStore.Commands.MarkNoShows(Now, Now, 500),
         ["waitlist_claim"] = () => SqlServerWaitingListStore.Commands.Claim("0123456789abcdef0123456789abcdef", "ABCDE-FGHJK", Now),
+        ["waitlist_want"] = () => SqlServerWaitingListStore.Commands.Want(7, Slot.Day, Slot.Day.AddDays(3)),
+        ["waitlist_mark_wanted"] = () => SqlServerWaitingListStore.Commands.MarkWanted(7),
+        ["waitlist_offer"] = () => SqlServerWaitingListStore.Commands.Offer(7, Offer, Now.ToUnixTimeSeconds()),
+        ["waitlist_keep_for_line"] = () => SqlServerWaitingListStore.Commands.KeepForLine(3, Now.ToUnixTimeSeconds()),
+        ["waitlist_release_seat"] = () => SqlServerWaitingListStore.Commands.ReleaseSeat(7, Seat),
     };
 
     public static TheoryData<string> ProcNames() => [.. Commands.Keys.Order(StringComparer.Ordinal)];
@@ -136,6 +145,7 @@ public sealed class ProcSignatureTests
     private static SqlDbType TypeOf(SqlDataTypeOption option) => option switch
     {
         SqlDataTypeOption.Int => SqlDbType.Int,
+        SqlDataTypeOption.SmallInt => SqlDbType.SmallInt,
         SqlDataTypeOption.BigInt => SqlDbType.BigInt,
         SqlDataTypeOption.Bit => SqlDbType.Bit,
         SqlDataTypeOption.Date => SqlDbType.Date,

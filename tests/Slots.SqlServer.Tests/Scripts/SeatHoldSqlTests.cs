@@ -1,4 +1,3 @@
-using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Storage.SqlServer;
 
@@ -20,17 +19,7 @@ public sealed class SeatHoldSqlTests
             + (c.DefaultConstraint is { } d ? $" DEFAULT {SqlScripts.Text(d.Expression)}" : "")));
 
     private static IEnumerable<(string Where, TSqlFragment Tree)> EveryStatement() =>
-        SqlScripts.Files().Select(f => Path.GetFileName(f)!).Where(f => f != Alter).Select(f => (f, SqlScripts.Tree(f)))
-            .Concat(typeof(SqlServerWaitingListStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static)
-                .Select(f => ($"SqlServerWaitingListStore.Sql.{f.Name}", Parse((string)f.GetValue(null)!))));
-
-    private static TSqlFragment Parse(string sql)
-    {
-        using var reader = new StringReader(sql);
-        var tree = new TSql160Parser(initialQuotedIdentifiers: true).Parse(reader, out var errors);
-        Assert.Empty(errors);
-        return tree;
-    }
+        SqlScripts.Files().Select(f => Path.GetFileName(f)!).Where(f => f != Alter).Select(f => (f, SqlScripts.Tree(f)));
 
     private static bool IsHotSeats(TableReference target) =>
         target is NamedTableReference named && SqlScripts.NameOf(named.SchemaObject) is "hot_seats" or "s";

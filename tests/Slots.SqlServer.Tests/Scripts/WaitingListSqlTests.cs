@@ -1,4 +1,3 @@
-using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Storage.SqlServer;
 
@@ -6,30 +5,27 @@ namespace Slots.SqlServer.Tests.Scripts;
 
 /// <summary>
 /// The waiting list on SQL Server as its parser reads it: the entries' and offers' disk tables
-/// (sql/080, sql/081), the claim (sql/082) beside the native dbo.reserve it books through, and every
-/// statement <see cref="SqlServerWaitingListStore.Sql"/> sends.
+/// (sql/080, sql/081), the claim (sql/082) beside the native dbo.reserve it books through, and the
+/// procs beside the hot path's that <see cref="SqlServerWaitingListStore"/> calls from the shared EF
+/// Core store where the waiting list meets the hot seats (sql/101-105).
 /// </summary>
 public sealed class WaitingListSqlTests
 {
     private const string Claim = "waitlist_claim";
 
-    public static TheoryData<string> StatementNames() =>
-        [.. typeof(SqlServerWaitingListStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
+    /// <summary>The procs the store calls beside the claim, where the waiting list meets the hot seats.</summary>
+    public static readonly string[] HotSeatProcs = ["waitlist_want", "waitlist_mark_wanted", "waitlist_offer", "waitlist_keep_for_line", "waitlist_release_seat"];
 
-    private static string Statement(string name) =>
-        (string)typeof(SqlServerWaitingListStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
+    public static TheoryData<string> ProcNames() => [.. HotSeatProcs];
 
-    private static TSqlFragment Parse(string sql, TSqlParser parser)
+    private static TSqlFragment Parse(string fileName, TSqlParser parser)
     {
-        using var reader = new StringReader(sql);
-        var tree = parser.Parse(reader, out var errors);
+        var (tree, errors) = SqlScripts.Parse(fileName, parser);
         Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
         return tree;
     }
 
-    private static TSqlFragment Parse(string sql) => Parse(sql, new TSql160Parser(initialQuotedIdentifiers: true));
-
-    private static TSqlFragment Proc() => SqlScripts.Tree(SqlScripts.FileOf("proc", Claim));
+    private static TSqlFragment Proc(string name = Claim) => SqlScripts.Tree(SqlScripts.FileOf("proc", name));
 
     private static CreateTableStatement Table(string name) =>
         Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))));
@@ -179,61 +175,59 @@ public sealed class WaitingListSqlTests
         Assert.Equal("WHERE ENTRY_ID = @ENTRY AND STATE = 1", SqlScripts.Text(offers[1].WhereClause));
     }
 
-    [Theory]
-    [MemberData(nameof(StatementNames))]
-    public void Every_statement_the_store_sends_parses_as_SQL_Server_2016_and_2022_T_SQL_with_hot_tables_read_with_snapshot(string name)
+    [Fact]
+    public void The_procs_beside_the_hot_path_follow_the_seat_holds_in_their_own_block()
     {
-        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        var tree = Parse(Statement(name));
+        Assert.Equal(
+            ["101_proc_waitlist_want.sql", "102_proc_waitlist_mark_wanted.sql", "103_proc_waitlist_offer.sql",
+             "104_proc_waitlist_keep_for_line.sql", "105_proc_waitlist_release_seat.sql"],
+            HotSeatProcs.Select(p => SqlScripts.FileOf("proc", p)));
+    }
+
+    [Theory]
+    [MemberData(nameof(ProcNames))]
+    public void Every_proc_the_store_calls_parses_as_SQL_Server_2016_and_2022_T_SQL_interpreted_with_hot_tables_read_with_snapshot(string name)
+    {
+        var file = SqlScripts.FileOf("proc", name);
+        Parse(file, new TSql130Parser(initialQuotedIdentifiers: true));
+        var tree = Parse(file, new TSql160Parser(initialQuotedIdentifiers: true));
+        var proc = Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(tree));
+        Assert.Equal(name, SqlScripts.NameOf(proc.ProcedureReference.Name));
+        Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
         var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
         Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
         Assert.DoesNotContain(SqlScripts.All<SetTransactionIsolationLevelStatement>(tree), s => s.Level == IsolationLevel.Snapshot);
     }
 
-    [Theory]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Join))]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Leave))]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Settle))]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Offer))]
-    public void A_write_of_several_statements_is_one_transaction_that_aborts_whole(string name)
+    [Fact]
+    public void The_offer_of_several_statements_is_one_transaction_that_aborts_whole()
     {
-        var tree = Parse(Statement(name));
+        var tree = Proc("waitlist_offer");
 
         Assert.Contains(SqlScripts.All<PredicateSetStatement>(tree), s => s.Options.HasFlag(SetOptions.XactAbort) && s.IsOn);
         Assert.Single(SqlScripts.All<BeginTransactionStatement>(tree));
     }
 
     [Fact]
-    public void A_join_seeks_the_persons_entry_under_an_update_lock_held_to_the_end()
+    public void A_join_widens_the_days_its_place_wants_and_adds_them_when_none_were_wanted()
     {
-        var tree = Parse(SqlServerWaitingListStore.Sql.Join);
+        var tree = Proc("waitlist_want");
 
-        var mine = SqlScripts.All<NamedTableReference>(tree).OrderBy(t => t.StartOffset).First();
-        Assert.Equal("waitlist", SqlScripts.NameOf(mine.SchemaObject));
-        Assert.Equal([TableHintKind.UpdLock, TableHintKind.HoldLock], mine.TableHints.Select(h => h.HintKind));
-        Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "waitlist");
-    }
-
-    [Fact]
-    public void A_join_widens_the_days_its_place_wants_in_the_same_transaction_after_writing_the_entry()
-    {
-        var tree = Parse(SqlServerWaitingListStore.Sql.Join);
-
-        var entry = Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "waitlist");
         var widen = Assert.Single(SqlScripts.All<UpdateSpecification>(tree), u => NameOf(u.Target) == "waitlist_wanted");
         var first = Assert.Single(SqlScripts.All<InsertSpecification>(tree), i => NameOf(i.Target) == "waitlist_wanted");
-        Assert.True(entry.StartOffset < widen.StartOffset && widen.StartOffset < first.StartOffset);
+        Assert.True(widen.StartOffset < first.StartOffset);
         Assert.Equal(
             "SET FROM_DAY = IIF(@FROM < FROM_DAY, @FROM, FROM_DAY), TO_DAY = IIF(@TO > TO_DAY, @TO, TO_DAY)",
             "SET " + string.Join(", ", widen.SetClauses.Select(SqlScripts.Text)));
-        var commit = Assert.Single(SqlScripts.All<CommitTransactionStatement>(tree));
-        Assert.True(first.StartOffset < commit.StartOffset);
+        Assert.Equal("@@ROWCOUNT = 0", SqlScripts.Text(Assert.Single(SqlScripts.All<IfStatement>(tree)).Predicate));
+        // It runs inside the join's EF Core transaction, after the entry is written: no transaction of its own.
+        Assert.Empty(SqlScripts.All<BeginTransactionStatement>(tree));
     }
 
     [Fact]
     public void The_offer_job_sets_the_wanted_days_to_its_waiting_entries_range_or_drops_them()
     {
-        var tree = Parse(SqlServerWaitingListStore.Sql.Wanted);
+        var tree = Proc("waitlist_mark_wanted");
 
         var line = Assert.Single(SqlScripts.All<QuerySpecification>(tree), q => q.FromClause is not null && SqlScripts.Text(q.FromClause) == "FROM DBO.WAITLIST");
         Assert.Equal("WHERE PLACE_ID = @PLACE_ID AND STATE = 1", SqlScripts.Text(line.WhereClause));
@@ -263,13 +257,11 @@ public sealed class WaitingListSqlTests
         Assert.True(wanted.StartOffset < releases.Min(u => u.StartOffset));
     }
 
-    [Theory]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Leave))]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Settle))]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Offer))]
-    public void A_write_updates_the_entry_before_its_offer_as_the_claim_locks_them(string name)
+    [Fact]
+    public void The_offer_updates_the_entry_before_its_offer_as_the_claim_locks_them()
     {
-        var updates = SqlScripts.All<UpdateSpecification>(Parse(Statement(name)))
+        const string name = "waitlist_offer";
+        var updates = SqlScripts.All<UpdateSpecification>(Proc(name))
             .Select(u => u.FromClause is null ? NameOf(u.Target) : SqlScripts.Text(u.FromClause))
             .ToList();
 
@@ -279,22 +271,24 @@ public sealed class WaitingListSqlTests
         Assert.True(offer < 0 || entry < offer, $"{name} updates an offer before its entry");
     }
 
-    [Theory]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Leave))]
-    [InlineData(nameof(SqlServerWaitingListStore.Sql.Settle))]
-    public void A_seat_whose_hold_ends_without_a_claim_goes_back_to_the_line(string name)
+    [Fact]
+    public void A_seat_whose_hold_ends_without_a_claim_goes_back_to_the_line()
     {
-        var back = Assert.Single(SqlScripts.All<UpdateSpecification>(Parse(Statement(name))), u => u.FromClause is not null
+        var tree = Proc("waitlist_keep_for_line");
+        var back = Assert.Single(SqlScripts.All<UpdateSpecification>(tree), u => u.FromClause is not null
             && SqlScripts.Text(u.FromClause).StartsWith("FROM DBO.HOT_SEATS S WITH (SNAPSHOT)", StringComparison.Ordinal));
 
         Assert.StartsWith("UPDATE S SET OFFER_ID = NULL", SqlScripts.Text(back), StringComparison.Ordinal);
         Assert.Equal("WHERE S.OFFER_ID = F.ID", SqlScripts.Text(back.WhereClause));
+        // Only the seats of the offers the caller decided now, in the state it decided them in.
+        Assert.Contains("F.STATE = @STATE AND F.DECIDED_AT = @AT", SqlScripts.Text(back.FromClause), StringComparison.Ordinal);
+        Assert.Empty(SqlScripts.All<BeginTransactionStatement>(tree));
     }
 
     [Fact]
     public void An_offer_holds_a_seat_only_while_it_is_free_or_kept_and_queues_the_sms_with_the_offers_message_code_and_note()
     {
-        var tree = Parse(SqlServerWaitingListStore.Sql.Offer);
+        var tree = Proc("waitlist_offer");
 
         var hold = Assert.Single(SeatUpdates(tree));
         Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 1, OFFER_ID = @ID", SqlScripts.Text(hold), StringComparison.Ordinal);
@@ -307,7 +301,7 @@ public sealed class WaitingListSqlTests
     [Fact]
     public void Only_seats_kept_for_the_line_are_given_back()
     {
-        var release = Assert.Single(SeatUpdates(Parse(SqlServerWaitingListStore.Sql.Release)));
+        var release = Assert.Single(SeatUpdates(Proc("waitlist_release_seat")));
 
         Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 0", SqlScripts.Text(release), StringComparison.Ordinal);
         Assert.EndsWith("AND HOLD = 1 AND OFFER_ID IS NULL", SqlScripts.Text(release.WhereClause), StringComparison.Ordinal);
