@@ -27,7 +27,7 @@ internal static partial class ContractTransformers
     {
         ["Places"] = "Finding a place and its free seats.",
         ["Reservations"] = "Booking, looking up, cancelling and rescheduling a reservation.",
-        ["Admin"] = "Places, slot generation, statistics, waiting-room openings and machine keys, for admins and viewers: a bearer token or an X-Api-Key.",
+        ["Admin"] = "Places, slot generation, statistics, waiting-room openings and machine keys: for people signed in through the site's OpenID provider with the admin role (viewer: statistics, jobs and openings only), and for machine keys in X-Api-Key.",
         ["Waiting room"] = "Fair admission while an opening is on: join, learn where you stand, book when admitted.",
         ["Staff"] = "The site's day for signed-in staff (a bearer token from the site's OpenID provider): roster, export, check-in at the door, audit trail. Roles per place.",
         ["Vaccine finders"] = "Free and busy slots published as SMART Scheduling Links (FHIR R4 NDJSON behind a $bulk-publish manifest), open to anyone.",
