@@ -71,8 +71,11 @@ public partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDataStore
         var changes = await db.Changes.AsNoTracking().Where(c => c.PersonHash == personHash).OrderByDescending(c => c.Id).ToListAsync(ct);
         foreach (var c in changes.Where(c => bookings.All(b => b.Code != c.Code)))
         {
+            // A cancel is final, whatever order its records were written in (PostgreSQL's trigger adds the
+            // booking's own record as its hot row goes, after the cancel's).
+            var cancelled = changes.Any(x => x.Code == c.Code && x.Kind == (int)ChangeKind.Cancelled);
             bookings.Add(new StoredBooking(c.Code, new SlotKey(c.PlaceId, c.Day, c.StartMinute), c.Name, c.Phone, c.Language,
-                c.Kind == (int)ChangeKind.Cancelled, DateTimeOffset.FromUnixTimeSeconds(c.CreatedAt)));
+                cancelled, DateTimeOffset.FromUnixTimeSeconds(c.CreatedAt)));
         }
         return [.. bookings.OrderBy(b => b.CreatedAt)];
     }

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Http.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Infrastructure;
 using Slots.Api.Tests.Postgres;
@@ -108,6 +109,57 @@ public abstract class ErasureContract<TBackend>(TBackend backend) : IClassFixtur
         }
         Assert.Empty(await _scan.WhereHeldAsync(Traces(person)));
         Assert.Equal(1L, await _rows.CountAsync($"SELECT COUNT(*) FROM outbox WHERE code = @c AND kind = {CancelledKind}", ("@c", code)));
+    }
+
+    [Fact]
+    public async Task A_cancelled_bookings_code_finds_the_person_and_erasing_takes_them_off_a_waiting_list_too()
+    {
+        var host = await StartAsync();
+        var ct = TestContext.Current.CancellationToken;
+        var day = Today.AddDays(3);
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1, day: day);
+        var full = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1, day: day);
+        var person = Unique();
+        var code = (await JsonAsync(await host.Client().SendAsync(Reserve(place, day, "08:00", person), ct)))["code"]!.GetValue<string>();
+        Assert.Equal(HttpStatusCode.NoContent, (await host.Client().SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", person.Phone), ct)).StatusCode);
+        foreach (var time in new[] { "08:00", "08:10", "08:20", "08:30", "08:40", "08:50" })
+        {
+            Assert.Equal(HttpStatusCode.Created, (await host.Client().SendAsync(Reserve(full, day, time, Unique()), ct)).StatusCode);
+        }
+        var joined = await host.Client().PostAsJsonAsync("/api/waiting-list", new
+        {
+            placeId = full,
+            from = Day(day),
+            to = Day(day),
+            name = person.Name,
+            phone = person.Phone,
+            nationalId = person.NationalId,
+            language = "en",
+        }, ct);
+        Assert.Equal(HttpStatusCode.Created, joined.StatusCode);
+        var url = $"/api/reservations/{code}/personal-data";
+
+        var data = await JsonAsync(await host.Client().SendAsync(WithPhone(HttpMethod.Get, url, person.Phone), ct));
+
+        Assert.Equal("cancelled", Assert.Single(data["bookings"]!.AsArray())!["state"]!.GetValue<string>());
+        var entry = Assert.Single(data["waitingList"]!.AsArray())!;
+        Assert.Equal(("waiting", person.Name), (entry["state"]!.GetValue<string>(), entry["name"]!.GetValue<string>()));
+
+        Assert.Equal(HttpStatusCode.NoContent, (await host.Client().SendAsync(WithPhone(HttpMethod.Delete, url, person.Phone), ct)).StatusCode);
+
+        // The entry left the line (state 4) and stays as a row for the counts; the cancel was not sent twice.
+        Assert.Equal([4L], await _rows!.QueryAsync("SELECT state FROM waitlist WHERE place_id = @p", r => Convert.ToInt64(r.GetValue(0)), ("@p", full)));
+        Assert.Equal(1L, await _rows.CountAsync($"SELECT COUNT(*) FROM outbox WHERE code = @c AND kind = {CancelledKind}", ("@c", code)));
+        var unsent = await _rows.QueryAsync("SELECT id FROM outbox WHERE code = @c AND sent_at IS NULL", r => r.GetInt64(0), ("@c", code));
+        if (unsent.Count > 0)
+        {
+            await host.Services.GetRequiredService<ISmsStore>().MarkSentAsync(unsent, DateTimeOffset.UtcNow.ToUnixTimeSeconds(), ct);
+        }
+        await using (var scope = host.Services.CreateAsyncScope())
+        {
+            await scope.ServiceProvider.GetRequiredService<PersonalDataRetention>().EraseDueAsync(DateTimeOffset.UtcNow, ct);
+        }
+        Assert.Empty(await _scan!.WhereHeldAsync(Traces(person)));
     }
 
     [Fact]
