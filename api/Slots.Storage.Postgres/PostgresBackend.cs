@@ -46,6 +46,8 @@ public sealed class PostgresBackend : StorageBackend
         // EF gets the connection string, not the data source: a data source instance per host
         // would make EF build an internal service provider per host (tests start many hosts).
         builder.Services.AddEfColdSide<PostgresDialect>(connectionString);
+        // Replaces the shared store (the last registration wins): a new booking's SMS lives on its hot row.
+        builder.Services.AddScoped<Slots.Retention.IPersonalDataStore, Retention.PostgresPersonalDataStore>();
     }
 
     /// <summary>

@@ -39,8 +39,18 @@ public sealed record StoredEntryDto(
     [property: AllowedValues("waiting", "offered", "booked", "left", "expired")] string State,
     DateTimeOffset JoinedAt);
 
-/// <summary>One SMS: to whom, its text, when it was queued and when it went on for sending (null while queued).</summary>
-public sealed record StoredSmsDto(string Code, string Phone, string Text, DateTimeOffset QueuedAt, DateTimeOffset? SentAt);
+/// <summary>One SMS: to whom, its text, whether it is still queued, when it was queued and, where known, when it went on for sending.</summary>
+public sealed record StoredSmsDto(
+    string Code,
+    string Phone,
+    string Text,
+    [property: AllowedValues(StoredSmsDto.Queued, StoredSmsDto.Sent)] string State,
+    DateTimeOffset QueuedAt,
+    DateTimeOffset? SentAt)
+{
+    public const string Queued = "queued";
+    public const string Sent = "sent";
+}
 
 /// <summary>A reminder recorded for a booking: no text of its own beyond its SMS.</summary>
 public sealed record StoredReminderDto(string Code, [property: Day] string Day, DateTimeOffset QueuedAt);

@@ -116,7 +116,7 @@ internal static class PersonalDataEndpoints
         {
             var message = SmsEvent.From(s.Kind, s.Id, s.Code, s.Phone, s.Language, await PlaceName(s.PlaceId), s.Day,
                 TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(s.StartMinute)), s.PlaceId, s.Note);
-            texts.Add(new(s.Code, s.Phone, SmsTemplates.Render(message, site), s.QueuedAt, s.SentAt));
+            texts.Add(new(s.Code, s.Phone, SmsTemplates.Render(message, site), s.Sent ? StoredSmsDto.Sent : StoredSmsDto.Queued, s.QueuedAt, s.SentAt));
         }
         var reminders = held.Reminders.Select(r => new StoredReminderDto(r.Code, Formats.Day(r.Day), r.QueuedAt)).ToArray();
         return new PersonalDataDto([.. bookings], [.. entries], [.. texts], reminders);

@@ -13,9 +13,12 @@ public sealed record StoredBooking(string Code, SlotKey Slot, string Name, strin
 public sealed record StoredWaitingEntry(long Id, int PlaceId, DateOnly From, DateOnly To, string Name, string Phone, string Language,
     EntryState State, DateTimeOffset JoinedAt, string Token);
 
-/// <summary>An SMS queued (SentAt null) or handed on for sending, as the outbox keeps it.</summary>
+/// <summary>
+/// An SMS still queued or already handed on for sending (<see cref="SentAt"/> when the store knows
+/// it), as the outbox, or a new booking's own row, keeps it.
+/// </summary>
 public sealed record StoredSms(long Id, ChangeKind Kind, string Code, string Phone, string Language, int PlaceId, DateOnly Day, int StartMinute,
-    string? Note, DateTimeOffset QueuedAt, DateTimeOffset? SentAt);
+    string? Note, DateTimeOffset QueuedAt, bool Sent, DateTimeOffset? SentAt = null);
 
 /// <summary>A day-before reminder recorded for one of the person's bookings.</summary>
 public sealed record StoredReminder(string Code, int PlaceId, DateOnly Day, DateTimeOffset StartsAt, DateTimeOffset QueuedAt);

@@ -5,7 +5,7 @@ using Slots.WaitingList;
 
 namespace Slots.Storage.Ef.Retention;
 
-public sealed partial class EfPersonalDataStore
+public partial class EfPersonalDataStore
 {
     private const int Waiting = (int)EntryState.Waiting, Offered = (int)EntryState.Offered;
 

@@ -11,7 +11,7 @@ namespace Slots.Storage.Ef.Retention;
 /// provider), found by the national id's hash. Reading is a handful of queries; a person has a
 /// few rows, and this runs on a person's request, never on the booking path.
 /// </summary>
-public sealed partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDataStore
+public partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDataStore
 {
     public async Task<string?> OwnerAsync(string code, ContactProof proof, CancellationToken ct)
     {
@@ -37,12 +37,23 @@ public sealed partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDa
         {
             sms.AddRange((await db.Outbox.AsNoTracking().Where(o => o.Code == code).ToListAsync(ct)).Select(o => new StoredSms(
                 o.Id, (ChangeKind)o.Kind, o.Code, o.Phone, o.Language, o.PlaceId, o.Day, o.StartMinute, o.Note,
-                DateTimeOffset.FromUnixTimeSeconds(o.CreatedAt), o.SentAt is { } sent ? DateTimeOffset.FromUnixTimeSeconds(sent) : null)));
+                DateTimeOffset.FromUnixTimeSeconds(o.CreatedAt), o.SentAt is not null,
+                o.SentAt is { } sent ? DateTimeOffset.FromUnixTimeSeconds(sent) : null)));
             reminders.AddRange((await db.Reminders.AsNoTracking().Where(r => r.Code == code).ToListAsync(ct)).Select(r => new StoredReminder(
                 r.Code, r.PlaceId, r.Day, DateTimeOffset.FromUnixTimeSeconds(r.StartsAt), DateTimeOffset.FromUnixTimeSeconds(r.QueuedAt))));
         }
+        sms.AddRange(await BookingRowSmsAsync(personHash, ct));
         return new StoredPersonalData(bookings, entries, [.. sms.OrderBy(s => s.Id)], [.. reminders.OrderBy(r => r.StartsAt)]);
     }
+
+    protected SlotsDbContext Db => db;
+
+    /// <summary>
+    /// SMS a backend keeps on the booking's own hot row rather than in the outbox (none here; on
+    /// PostgreSQL a new booking's confirmation).
+    /// </summary>
+    protected virtual Task<IReadOnlyList<StoredSms>> BookingRowSmsAsync(string personHash, CancellationToken ct) =>
+        Task.FromResult<IReadOnlyList<StoredSms>>([]);
 
     /// <summary>
     /// The person's bookings, each once: the hot row while it is active in the window, else the disk
@@ -60,8 +71,11 @@ public sealed partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDa
         var changes = await db.Changes.AsNoTracking().Where(c => c.PersonHash == personHash).OrderByDescending(c => c.Id).ToListAsync(ct);
         foreach (var c in changes.Where(c => bookings.All(b => b.Code != c.Code)))
         {
+            // A cancel is final, whatever order its records were written in (PostgreSQL's trigger adds the
+            // booking's own record as its hot row goes, after the cancel's).
+            var cancelled = changes.Any(x => x.Code == c.Code && x.Kind == (int)ChangeKind.Cancelled);
             bookings.Add(new StoredBooking(c.Code, new SlotKey(c.PlaceId, c.Day, c.StartMinute), c.Name, c.Phone, c.Language,
-                c.Kind == (int)ChangeKind.Cancelled, DateTimeOffset.FromUnixTimeSeconds(c.CreatedAt)));
+                cancelled, DateTimeOffset.FromUnixTimeSeconds(c.CreatedAt)));
         }
         return [.. bookings.OrderBy(b => b.CreatedAt)];
     }

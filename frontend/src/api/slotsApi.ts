@@ -2,7 +2,7 @@ import { placesPageSize } from './firstPlaces';
 import { ApiError, query, readJson, readProblem } from './http';
 import { type Clock, type RetryPolicy, type Wait, type WaitReason, parseRetryAfter, sendWithRetry } from './retry';
 import type {
-  Availability, JoinWaitingList, Language, Opening, Page, Person, Place, Privacy, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
+  Availability, JoinWaitingList, Language, Opening, Page, PersonalData, Person, Place, Privacy, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
   WaitingListEntry,
 } from './types';
 
@@ -159,6 +159,17 @@ export class SlotsApi {
   cancel(code: string, proof: Proof, hooks: RetryHooks = {}): Promise<WriteOutcome<void>> {
     return this.write<void>(false, hooks, (signal) =>
       this.fetchFn(`${this.base}/api/reservations/${encodeURIComponent(code)}`, { method: 'DELETE', signal, headers: proofHeaders(proof) }));
+  }
+
+  /** Everything kept about the booking's owner (no-store on the server's side; kept in memory only here). */
+  async personalData(code: string, proof: Proof): Promise<PersonalData> {
+    return readJson(await this.fetchFn(`${this.base}/api/reservations/${encodeURIComponent(code)}/personal-data`, { headers: proofHeaders(proof) }));
+  }
+
+  /** Cancels a booking ahead, then erases the owner's data. A lost answer is not resent: a repeat would find nothing (404). */
+  erasePersonalData(code: string, proof: Proof, hooks: RetryHooks = {}): Promise<WriteOutcome<void>> {
+    return this.write<void>(false, hooks, (signal) =>
+      this.fetchFn(`${this.base}/api/reservations/${encodeURIComponent(code)}/personal-data`, { method: 'DELETE', signal, headers: proofHeaders(proof) }));
   }
 
   reschedule(code: string, proof: Proof, target: SlotRef, hooks: RetryHooks = {}): Promise<WriteOutcome<Reservation>> {

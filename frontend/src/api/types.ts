@@ -32,6 +32,8 @@ export interface Person {
 
 export type Reservation = Schemas['ReservationDto'];
 
+export type PersonalData = Schemas['PersonalDataDto'];
+
 /** A place in a place's waiting list; the offer, while a seat is held for it (the document omits its null). */
 export type WaitingListOffer = Schemas['WaitingListOfferDto'];
 export type WaitingListState = Schemas['WaitingListEntryDto']['state'];

@@ -11,6 +11,7 @@ import { Notice } from '../ui/Notice';
 import { problemMessage } from '../ui/problemMessage';
 import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
+import { PersonalDataView } from './PersonalDataView';
 
 interface ReservationViewProps {
   reservation: Reservation;
@@ -19,7 +20,7 @@ interface ReservationViewProps {
   onGone: (message: string) => void;
 }
 
-type Mode = 'view' | 'confirm-cancel' | 'reschedule';
+type Mode = 'view' | 'confirm-cancel' | 'reschedule' | 'data';
 
 /** One found reservation: its details, cancelling, and moving it to another time. */
 export function ReservationView({ reservation, proof, onChanged, onGone }: ReservationViewProps) {
@@ -77,6 +78,10 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
     </>
   );
 
+  if (mode === 'data') {
+    return <PersonalDataView code={reservation.code} proof={proof} onBack={() => setMode('view')} onErased={onGone} />;
+  }
+
   if (mode === 'reschedule') {
     return (
       <section key="reschedule">
@@ -122,6 +127,7 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
         <div className="actions">
           <button type="button" className="primary" disabled={busy} onClick={() => setMode('reschedule')}>{t('reschedule')}</button>
           <button type="button" className="danger" disabled={busy} onClick={() => setMode('confirm-cancel')}>{t('cancelReservation')}</button>
+          <button type="button" className="secondary" disabled={busy} onClick={() => setMode('data')}>{t('yourData')}</button>
         </div>
       )}
     </section>

@@ -23,6 +23,8 @@ public sealed class Resources
         ["FindReservation"] = ["reservation"],
         ["RescheduleReservation"] = ["reservation", "slot"],
         ["CancelReservation"] = ["reservation!"],
+        ["ReadPersonalData"] = ["reservation"],
+        ["ErasePersonalData"] = ["reservation!"],
         ["JoinWaitingRoom"] = ["opening", "person"],
         ["GetOpening"] = ["opening"],
         ["CloseOpening"] = ["opening!"],

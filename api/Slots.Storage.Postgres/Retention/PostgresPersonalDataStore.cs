@@ -1,0 +1,28 @@
+using Microsoft.EntityFrameworkCore;
+using Slots.Reservations;
+using Slots.Retention;
+using Slots.Storage.Ef;
+using Slots.Storage.Ef.Retention;
+
+namespace Slots.Storage.Postgres.Retention;
+
+/// <summary>
+/// The shared store, plus the confirmation SMS a new booking carries on its own hot row (event_id,
+/// sms_pending; 100_reservation_events.sql) until a cancel or eviction moves it to the outbox.
+/// </summary>
+public sealed class PostgresPersonalDataStore(SlotsDbContext db) : EfPersonalDataStore(db)
+{
+    protected override async Task<IReadOnlyList<StoredSms>> BookingRowSmsAsync(string personHash, CancellationToken ct)
+    {
+        var rows = await Db.Database.SqlQuery<ConfirmationRow>($"""
+            SELECT event_id AS "Id", code AS "Code", phone AS "Phone", language AS "Language", place_id AS "PlaceId", day AS "Day",
+                   start_minute AS "StartMinute", created_at AS "CreatedAt", sms_pending AS "Pending"
+            FROM hot_reservations WHERE person_hash = {personHash} AND event_id IS NOT NULL
+            """).ToListAsync(ct);
+        return [.. rows.Select(r => new StoredSms(r.Id, ChangeKind.Reserved, r.Code, r.Phone, r.Language, r.PlaceId, r.Day, r.StartMinute, null,
+            DateTimeOffset.FromUnixTimeSeconds(r.CreatedAt), !r.Pending))];
+    }
+
+    private sealed record ConfirmationRow(long Id, string Code, string Phone, string Language, int PlaceId, DateOnly Day, int StartMinute,
+        long CreatedAt, bool Pending);
+}
