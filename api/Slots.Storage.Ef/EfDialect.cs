@@ -36,7 +36,10 @@ public abstract class EfDialect
     public virtual Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct) => Task.FromResult<HotKey?>(null);
 
     /// <summary>When the oldest change still waiting for the flush happened (unix seconds), or null when none waits.</summary>
-    public virtual Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) =>
+    public virtual Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) => OldestPendingChange(db, ct);
+
+    /// <summary>The oldest change record's time, in LINQ (the default, and SQL Server's).</summary>
+    public static Task<long?> OldestPendingChange(SlotsDbContext db, CancellationToken ct) =>
         db.Changes.AsNoTracking().MinAsync(c => (long?)c.At, ct);
 }
 

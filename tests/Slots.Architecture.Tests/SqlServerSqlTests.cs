@@ -23,7 +23,6 @@ public sealed partial class SqlServerSqlTests
         "Admission/SqlServerAdmissionStore.cs",    // the waiting room's opening, counters and batches
         "Catalogue/SqlServerCatalogStore.cs",      // places and slots: EfCatalogStore on SQLite and PostgreSQL
         "Sms/SqlServerSmsStore.cs",                // the outbox relay and the consumer's claims
-        "Window/SqlServerWindowSync.cs",           // the idempotency purge, the job log and the places read (EfIdempotencyPurge, EfJobRunLog)
         "Reservations/SqlServerReservationStore.cs", // the readiness ping
         "Schema/SqlServerMigrator.cs",             // the migrator's own lock, bookkeeping and CREATE DATABASE
     ];

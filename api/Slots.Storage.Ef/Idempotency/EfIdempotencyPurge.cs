@@ -3,7 +3,7 @@ using Slots.Idempotency;
 
 namespace Slots.Storage.Ef;
 
-/// <summary>The idempotency purge on SQLite and PostgreSQL: one set-based delete.</summary>
+/// <summary>The idempotency purge on every backend: one set-based delete.</summary>
 public sealed class EfIdempotencyPurge(SlotsDbContext db) : IIdempotencyPurge
 {
     public Task<int> PurgeAsync(DateTimeOffset before, CancellationToken ct)

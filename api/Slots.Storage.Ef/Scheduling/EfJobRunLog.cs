@@ -12,7 +12,10 @@ public sealed class EfJobRunLog(SlotsDbContext db) : IJobRunLog
             rows_moved = excluded.rows_moved, ok = excluded.ok, instance = excluded.instance
         """, [run.Job, run.StartedAt.ToUnixTimeSeconds(), (long)run.Duration.TotalMilliseconds, run.Rows, run.Ok, run.Instance], ct);
 
-    public async Task<IReadOnlyList<JobRun>> LastRunsAsync(CancellationToken ct) =>
+    public Task<IReadOnlyList<JobRun>> LastRunsAsync(CancellationToken ct) => LastRunsAsync(db, ct);
+
+    /// <summary>The last run of each job, by name (also SQL Server's, whose write is a proc).</summary>
+    public static async Task<IReadOnlyList<JobRun>> LastRunsAsync(SlotsDbContext db, CancellationToken ct) =>
         (await db.JobRuns.AsNoTracking().OrderBy(r => r.Job).ToListAsync(ct))
             .Select(r => new JobRun(r.Job, DateTimeOffset.FromUnixTimeSeconds(r.StartedAt), TimeSpan.FromMilliseconds(r.DurationMs), r.RowsMoved, r.Ok, r.Instance))
             .ToList();

@@ -1,25 +1,32 @@
-using System.Data;
 using Microsoft.Data.SqlClient;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Idempotency;
 using Slots.Scheduling;
+using Slots.Storage.Ef;
 using Slots.Window;
 
 namespace Slots.Storage.SqlServer;
 
 /// <summary>
-/// The window operations on SQL Server through SqlClient: the interpreted procs of sql/019-021 do
-/// the work (the window's moves stay beside the hot seats, docs/sqlserver.md). Not run here:
-/// no SQL Server on the build machines; the scripts are parse-checked by tests/Slots.SqlServer.Tests.
+/// The window operations on SQL Server: the window's moves and the run log's write through SqlClient
+/// and the interpreted procs of sql/019-021 (they stay beside the hot seats, docs/sqlserver.md); the
+/// reads beside them (the places, the oldest change waiting, the run log) and the idempotency purge
+/// through the shared EF Core store on SQL Server's provider, the LINQ SQLite and PostgreSQL run.
+/// Not run here: no SQL Server on the build machines; the scripts are parse-checked, and what EF Core
+/// sends checked against them, by tests/Slots.SqlServer.Tests.
 /// </summary>
-public sealed class SqlServerWindowSync(SqlServerConnectionString connectionString, Microsoft.Extensions.Options.IOptions<WindowOptions> window, TimeProvider clock)
+public sealed class SqlServerWindowSync(
+    SqlServerConnectionString connectionString, IServiceScopeFactory scopes, Microsoft.Extensions.Options.IOptions<WindowOptions> window, TimeProvider clock)
     : IWindowSync, IJobRunLog, IIdempotencyPurge
 {
     public async Task<WindowMove> AdvanceAsync(CancellationToken ct)
     {
         var now = clock.GetUtcNow();
         var seats = 0;
+        var places = await PlacesAsync(ct);
         await using var connection = await OpenAsync(ct);
-        foreach (var (id, zone, horizon) in await PlacesAsync(connection, ct))
+        foreach (var (id, zone, horizon) in places)
         {
             var today = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(zone), now);
             var target = today.AddDays(window.Value.Days);
@@ -45,8 +52,9 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
     public async Task<int> EvictAsync(int batchSize, CancellationToken ct)
     {
         var now = clock.GetUtcNow();
+        var places = await PlacesAsync(ct);
         await using var connection = await OpenAsync(ct);
-        foreach (var (id, zone, _) in await PlacesAsync(connection, ct))
+        foreach (var (id, zone, _) in places)
         {
             // dbo.evict_hot_days flushes first, then deletes in small autocommit batches.
             var before = LocalClock.Today(TimeZoneInfo.FindSystemTimeZoneById(zone), now);
@@ -58,17 +66,15 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
 
     public async Task<int> PurgeAsync(DateTimeOffset before, CancellationToken ct)
     {
-        await using var connection = await OpenAsync(ct);
-        await using var purge = new SqlCommand("DELETE FROM dbo.idempotency WITH (SNAPSHOT) WHERE created_at < @cutoff", connection);
-        purge.Parameters.Add("@cutoff", SqlDbType.BigInt).Value = before.ToUnixTimeSeconds();
-        return await purge.ExecuteNonQueryAsync(ct);
+        await using var scope = scopes.CreateAsyncScope();
+        return await new EfIdempotencyPurge(scope.ServiceProvider.GetRequiredService<SlotsDbContext>()).PurgeAsync(before, ct);
     }
 
     public async Task<DateTimeOffset?> OldestPendingChangeAsync(CancellationToken ct)
     {
-        await using var connection = await OpenAsync(ct);
-        await using var oldest = new SqlCommand("SELECT MIN(at) FROM dbo.changes WITH (SNAPSHOT)", connection);
-        return await oldest.ExecuteScalarAsync(ct) is long at ? DateTimeOffset.FromUnixTimeSeconds(at) : null;
+        await using var scope = scopes.CreateAsyncScope();
+        var oldest = await EfDialect.OldestPendingChange(scope.ServiceProvider.GetRequiredService<SlotsDbContext>(), ct);
+        return oldest is { } at ? DateTimeOffset.FromUnixTimeSeconds(at) : null;
     }
 
     public async Task RecordAsync(JobRun run, CancellationToken ct)
@@ -80,30 +86,22 @@ public sealed class SqlServerWindowSync(SqlServerConnectionString connectionStri
 
     public async Task<IReadOnlyList<JobRun>> LastRunsAsync(CancellationToken ct)
     {
-        await using var connection = await OpenAsync(ct);
-        await using var query = new SqlCommand(
-            "SELECT job, started_at, duration_ms, rows_moved, ok, instance FROM dbo.job_runs ORDER BY job", connection);
-        await using var row = await query.ExecuteReaderAsync(ct);
-        var runs = new List<JobRun>();
-        while (await row.ReadAsync(ct))
-        {
-            runs.Add(new JobRun(row.GetString(0), DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(1)),
-                TimeSpan.FromMilliseconds(row.GetInt64(2)), row.GetInt64(3), row.GetBoolean(4), row.GetString(5)));
-        }
-        return runs;
+        await using var scope = scopes.CreateAsyncScope();
+        return await EfJobRunLog.LastRunsAsync(scope.ServiceProvider.GetRequiredService<SlotsDbContext>(), ct);
     }
 
-    private static async Task<List<(int Id, string Zone, DateOnly Horizon)>> PlacesAsync(SqlConnection connection, CancellationToken ct)
+    private async Task<List<(int Id, string Zone, DateOnly Horizon)>> PlacesAsync(CancellationToken ct)
     {
-        await using var query = new SqlCommand("SELECT id, time_zone, hot_until FROM dbo.places", connection);
-        await using var row = await query.ExecuteReaderAsync(ct);
-        var places = new List<(int, string, DateOnly)>();
-        while (await row.ReadAsync(ct))
-        {
-            places.Add((row.GetInt32(0), row.GetString(1), DateOnly.FromDateTime(row.GetDateTime(2))));
-        }
-        return places;
+        await using var scope = scopes.CreateAsyncScope();
+        var places = await Places(scope.ServiceProvider.GetRequiredService<SlotsDbContext>()).ToListAsync(ct);
+        return places.ConvertAll(p => (p.Id, p.TimeZone, p.HotUntil));
     }
+
+    /// <summary>Every place with its time zone and horizon (public so the tests parse what it becomes on SQL Server).</summary>
+    public static IQueryable<WindowPlace> Places(SlotsDbContext db) =>
+        db.Places.AsNoTracking().Select(p => new WindowPlace(p.Id, p.TimeZone, p.HotUntil));
+
+    public sealed record WindowPlace(int Id, string TimeZone, DateOnly HotUntil);
 
     private async Task<SqlConnection> OpenAsync(CancellationToken ct)
     {

@@ -68,6 +68,14 @@ public sealed class EfQuerySqlTests
     }
 
     [Fact]
+    public void The_window_jobs_read_the_places_in_one_SQL_Server_query_of_their_table()
+    {
+        using var db = Context();
+
+        Assert.Equal(["places"], Tables(Slots.Storage.SqlServer.SqlServerWindowSync.Places(db)));
+    }
+
+    [Fact]
     public void The_offer_step_reads_only_seats_with_no_booking_and_no_offer_in_seat_order()
     {
         using var db = Context();

@@ -120,12 +120,30 @@ public sealed class EfSaveSqlTests
         Assert.StartsWith("WHERE [W].[STATE] = CAST(1 AS SMALLINT) AND EXISTS", SqlScripts.Text(offers.WhereClause), StringComparison.Ordinal);
     }
 
-    /// <summary>The table an UPDATE writes: its target, or the FROM's table the target's alias names.</summary>
-    private static string Target(UpdateSpecification update)
+    [Fact]
+    public async Task The_idempotency_purge_is_one_SQL_Server_delete_of_the_memory_optimized_keys_by_their_bigint_time()
     {
-        var target = (NamedTableReference)update.Target;
+        var options = new DbContextOptionsBuilder<SlotsDbContext>();
+        SqlServerModel.Use(options, ConnectionString);
+        var catcher = new Catcher();
+        options.AddInterceptors(catcher);
+        await using var db = new SlotsDbContext(options.Options);
+
+        await Assert.ThrowsAnyAsync<Exception>(() => new EfIdempotencyPurge(db).PurgeAsync(DateTimeOffset.FromUnixTimeSeconds(4_000_000_000), TestContext.Current.CancellationToken));
+
+        var delete = Assert.Single(SqlScripts.All<DeleteSpecification>(Parse(catcher.Text!)));
+        Assert.Equal("idempotency", Target(delete.Target, delete.FromClause));
+        Assert.Equal((SqlDbType.BigInt, 0), Typed(catcher.Parameters, 4_000_000_000L));
+    }
+
+    /// <summary>The table an UPDATE or DELETE writes: its target, or the FROM's table the target's alias names.</summary>
+    private static string Target(UpdateSpecification update) => Target(update.Target, update.FromClause);
+
+    private static string Target(TableReference written, FromClause? from)
+    {
+        var target = (NamedTableReference)written;
         var alias = target.SchemaObject.BaseIdentifier.Value;
-        var table = update.FromClause?.TableReferences.OfType<NamedTableReference>().FirstOrDefault(t => t.Alias?.Value == alias) ?? target;
+        var table = from?.TableReferences.OfType<NamedTableReference>().FirstOrDefault(t => t.Alias?.Value == alias) ?? target;
         return SqlScripts.NameOf(table.SchemaObject);
     }
 
