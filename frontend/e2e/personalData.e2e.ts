@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
-import { chooseSlot, choosePlace, fillPerson, freeSeats, freeSlotTomorrow, newPerson, somePlace } from './steps';
+import { choosePlace, chooseSlot, fillPerson, freeSeats, freeSlotTomorrow, newPerson, somePlace } from './steps';
 
 const appUrl = inject('appUrl');
 const apiUrl = inject('apiUrl');
@@ -69,5 +69,38 @@ describe('a person sees what is kept about them and erases it', () => {
     await page.getByLabel('Telefón', { exact: true }).fill(person.phone);
     await page.getByRole('button', { name: 'Vyhľadať' }).click();
     await expect.poll(() => page.getByRole('alert').count()).toBe(1);
+  });
+  it('reaches the data of a cancelled booking from the look-up, and erases it with nothing to cancel', async () => {
+    const { page } = browser;
+    const person = newPerson('Ján Zrušený');
+    const place = await somePlace(apiUrl, 1);
+    const slot = await freeSlotTomorrow(apiUrl, place.id, 8);
+    const booked = await fetch(`${apiUrl}/api/reservations`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: 'sk' }),
+    });
+    expect(booked.status).toBe(201);
+    const code = ((await booked.json()) as { code: string }).code;
+    const cancelled = await fetch(`${apiUrl}/api/reservations/${code}`, { method: 'DELETE', headers: { 'Slots-Phone': person.phone } });
+    expect(cancelled.status).toBe(204);
+
+    await page.goto(`${appUrl}/#/manage`);
+    await page.reload();
+    await page.getByLabel('Kód rezervácie').fill(code);
+    await page.getByLabel('Telefón', { exact: true }).fill(person.phone);
+    await page.getByRole('button', { name: 'Vyhľadať' }).click();
+    const told = page.getByRole('status').filter({ hasText: `Rezervácia ${code} bola zrušená` });
+    await told.getByRole('button', { name: 'Vaše údaje u nás' }).click();
+    await expect.poll(() => page.getByTestId('data-bookings').textContent()).toContain('zrušená');
+    await expectAccessible(page, 'data of a cancelled booking');
+
+    await page.getByRole('button', { name: 'Vymazať moje údaje' }).click();
+    await expect.poll(() => page.locator('.confirm-box').textContent()).toContain('Naozaj vymazať?');
+    expect(await page.locator('.confirm-box').textContent()).not.toContain('najprv zruší');
+    await page.getByRole('button', { name: 'Áno, vymazať' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: `Vaše údaje sú vymazané. Kód ${code} už nič nenájde.` }).count()).toBe(1);
+    const lookup = await fetch(`${apiUrl}/api/reservations/${code}`, { headers: { 'Slots-Phone': person.phone } });
+    expect(lookup.status).toBe(404);
   });
 });

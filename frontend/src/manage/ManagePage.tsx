@@ -5,6 +5,7 @@ import { useI18n } from '../i18n/I18n';
 import { Notice } from '../ui/Notice';
 import { StepHeading } from '../ui/StepHeading';
 import { LookupForm } from './LookupForm';
+import { PersonalDataView } from './PersonalDataView';
 import { type LookupFailure, lookupFailure, lookupFailureText } from './lookupFailure';
 import { ReservationView } from './ReservationView';
 
@@ -18,11 +19,15 @@ export function ManagePage({ code }: { code?: string }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<LookupFailure | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // The code and proof of the last look-up: a cancelled booking's owner may still see and erase their data.
+  const [asked, setAsked] = useState<{ code: string; proof: Proof } | null>(null);
+  const [showData, setShowData] = useState(false);
 
   const find = async (code: string, proof: Proof) => {
     setBusy(true);
     setFailure(null);
     setDone(null);
+    setAsked({ code, proof });
     try {
       setFound({ reservation: await api.find(code, proof), proof });
     } catch (e) {
@@ -31,6 +36,21 @@ export function ManagePage({ code }: { code?: string }) {
       setBusy(false);
     }
   };
+
+  if (showData && asked) {
+    return (
+      <PersonalDataView
+        code={asked.code}
+        proof={asked.proof}
+        onBack={() => setShowData(false)}
+        onErased={(message) => {
+          setShowData(false);
+          setFailure(null);
+          setDone(message);
+        }}
+      />
+    );
+  }
 
   if (found) {
     return (
@@ -53,7 +73,8 @@ export function ManagePage({ code }: { code?: string }) {
       {done && <Notice kind="success">{done}</Notice>}
       {failure?.kind === 'cancelled' && (
         <Notice kind="info">
-          {lookupFailureText(failure, t)} <a href="#/">{t('bookAgain')}</a>
+          {lookupFailureText(failure, t)} <a href="#/">{t('bookAgain')}</a>{' '}
+          <button type="button" className="link" onClick={() => setShowData(true)}>{t('yourData')}</button>
         </Notice>
       )}
       {failure && failure.kind !== 'cancelled' && <Notice kind="error">{lookupFailureText(failure, t)}</Notice>}
