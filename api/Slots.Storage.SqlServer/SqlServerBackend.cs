@@ -23,9 +23,10 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// Slots:Storage:Provider = SqlServer: the native-proc hot path (reservations batched), the
-/// cold-path procs, the catalogue, the window procs, the SMS store, the waiting room and the script
-/// migrator through SqlClient; staff, the waiting list, reminders, retention, wrong proofs and machine
-/// keys through the shared EF Core store on SQL Server's provider (their writes on hot rows in procs);
+/// cold-path procs, slot generation, the window procs, the SMS store, the waiting room and the script
+/// migrator through SqlClient; the catalogue's places and totals, staff, the waiting list, reminders,
+/// retention, wrong proofs and machine keys through the shared EF Core store on SQL Server's provider
+/// (their writes on hot rows in procs);
 /// Quartz clustered on the same database.
 /// </summary>
 public sealed class SqlServerBackend : StorageBackend
@@ -59,7 +60,8 @@ public sealed class SqlServerBackend : StorageBackend
         // The cold side through SqlClient too: its procs lock and read the hot tables in one round trip (docs/sqlserver.md).
         // Days beyond the window: the interpreted cold procs (sql/040-045).
         builder.Services.AddSingleton<IColdReservationStore, SqlServerColdReservationStore>();
-        builder.Services.AddSingleton<ICatalogStore, SqlServerCatalogStore>();
+        // The catalogue: places and day totals through the shared EF Core store, slot generation in dbo.add_slots (sql/026).
+        builder.Services.AddScoped<ICatalogStore, SqlServerCatalogStore>();
         // The window: the interpreted procs of sql/019-022, which also keep the job log and purge idempotency keys.
         builder.Services.AddSingleton<SqlServerWindowSync>();
         builder.Services.AddSingleton<IWindowSync>(sp => sp.GetRequiredService<SqlServerWindowSync>());

@@ -6,9 +6,15 @@ using Slots.Window;
 
 namespace Slots.Storage.Ef;
 
-/// <summary>The disk catalogue through EF Core (SQLite and PostgreSQL).</summary>
-public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : ICatalogStore
+/// <summary>
+/// The disk catalogue through EF Core, on every backend. Slot generation gives the days already
+/// inside the window their hot seats in the same transaction: here through the window loader
+/// (SQLite and PostgreSQL); SQL Server overrides it with its proc beside the hot path's.
+/// </summary>
+public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatalogStore
 {
+    protected SlotsDbContext Db => db;
+
     public async Task<PlacePage> ListPlacesAsync(PlaceQuery query, CancellationToken ct)
     {
         var places = db.Places.AsNoTracking().Where(p => p.Active);
@@ -48,12 +54,13 @@ public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : 
         return place;
     }
 
-    public async Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct)
+    public virtual async Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct)
     {
         if (slots.Count == 0)
         {
             return default;
         }
+        var loader = Loader;
         var from = slots.Min(s => s.Day);
         var to = slots.Max(s => s.Day);
         await using var tx = await db.Database.BeginTransactionAsync(ct);
@@ -81,6 +88,8 @@ public sealed class EfCatalogStore(SlotsDbContext db, HotWindowLoader loader) : 
         await tx.CommitAsync(ct);
         return added;
     }
+
+    private HotWindowLoader Loader => loader ?? throw new InvalidOperationException("This backend's catalogue generates slots without the window loader.");
 
     public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct)
     {

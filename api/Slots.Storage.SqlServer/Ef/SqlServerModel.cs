@@ -63,6 +63,9 @@ public sealed class SqlServerModel(ModelCustomizerDependencies dependencies) : R
     public override void Customize(ModelBuilder modelBuilder, DbContext context)
     {
         base.Customize(modelBuilder, context);
+        // The name search's lower-casing is SQL Server's own LOWER, which follows the column's
+        // collation's Unicode rules ("Č" to "č"), as the catalogue's search always did here.
+        modelBuilder.HasDbFunction(typeof(SearchText).GetMethod(nameof(SearchText.Lower))!).HasName("LOWER").IsBuiltIn();
         foreach (var entity in modelBuilder.Model.GetEntityTypes())
         {
             var table = entity.GetTableName()!;

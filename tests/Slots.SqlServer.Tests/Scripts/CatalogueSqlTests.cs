@@ -1,23 +1,25 @@
-using System.Reflection;
+using System.Data;
+using System.Data.Common;
+using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Diagnostics;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Catalogue;
+using Slots.Places;
 using Slots.Staff;
 using Slots.Storage;
+using Slots.Storage.Ef;
 using Slots.Storage.SqlServer;
+using Slots.Storage.SqlServer.Ef;
 
 namespace Slots.SqlServer.Tests.Scripts;
 
-/// <summary>The cold side's T-SQL on SQL Server: dbo.add_slots and the statements SqlServerCatalogStore sends.</summary>
+/// <summary>
+/// The catalogue's SQL on SQL Server: dbo.add_slots, and what the shared EF Core store sends for the
+/// places and the day totals on SQL Server's provider (run with the connection's open suppressed and
+/// every query answered with no rows, so each command is caught before it would leave).
+/// </summary>
 public sealed class CatalogueSqlTests
 {
-    private static string[] Names() =>
-        [.. typeof(SqlServerCatalogStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
-
-    public static TheoryData<string> StatementNames() => [.. Names()];
-
-    private static string Statement(string name) =>
-        (string)typeof(SqlServerCatalogStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
-
     private static TSqlFragment Parse(string sql, TSqlParser parser)
     {
         using var reader = new StringReader(sql);
@@ -26,35 +28,89 @@ public sealed class CatalogueSqlTests
         return tree;
     }
 
-    [Theory]
-    [MemberData(nameof(StatementNames))]
-    public void Every_catalogue_statement_parses_as_SQL_Server_2016_and_2022_T_SQL(string name)
+    /// <summary>The commands one call of the SQL Server catalogue store sends, in order.</summary>
+    private static async Task<List<string>> SentAsync(Func<SqlServerCatalogStore, CancellationToken, Task> call)
     {
-        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        var tree = Parse(Statement(name), new TSql160Parser(initialQuotedIdentifiers: true));
-        // Memory-optimized tables next to disk tables are read WITH (SNAPSHOT), the only isolation allowed there.
-        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
-        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+        var recorder = new Recorder();
+        var options = new DbContextOptionsBuilder<SlotsDbContext>();
+        SqlServerModel.Use(options, "Server=127.0.0.1,1;Database=slots;User Id=sa;Password=unused");
+        options.AddInterceptors(recorder);
+        await using var db = new SlotsDbContext(options.Options);
+        await call(new SqlServerCatalogStore(db, new SqlServerConnectionString("")), TestContext.Current.CancellationToken);
+        return recorder.Sent;
+    }
+
+    public static TheoryData<string> Reads() => [.. ReadCalls.Keys];
+
+    private static readonly Dictionary<string, Func<SqlServerCatalogStore, CancellationToken, Task>> ReadCalls = new()
+    {
+        ["list places"] = (s, ct) => s.ListPlacesAsync(new PlaceQuery("Bratislava", "čaká", 2, 20), ct),
+        ["find place"] = (s, ct) => s.FindPlaceAsync(7, ct),
+        ["all places"] = (s, ct) => s.AllPlacesAsync(ct),
+        ["regions"] = (s, ct) => s.RegionsAsync(ct),
+        ["day totals"] = (s, ct) => s.DayTotalsAsync(new DateOnly(2099, 1, 1), new DateOnly(2099, 1, 31), 7, ct),
+    };
+
+    [Theory]
+    [MemberData(nameof(Reads))]
+    public async Task Every_catalogue_read_parses_as_SQL_Server_2016_and_2022_T_SQL_over_the_tables_sql_creates(string name)
+    {
+        var sent = await SentAsync(ReadCalls[name]);
+
+        Assert.NotEmpty(sent);
+        foreach (var sql in sent)
+        {
+            Parse(sql, new TSql130Parser(initialQuotedIdentifiers: true));
+            var tree = Parse(sql, new TSql160Parser(initialQuotedIdentifiers: true));
+            Assert.All(SqlScripts.All<NamedTableReference>(tree), t => Assert.Contains(SqlScripts.NameOf(t.SchemaObject), SqlScripts.HotTables.Concat(SqlScripts.DiskTables)));
+        }
     }
 
     [Fact]
-    public void The_statements_are_found()
+    public async Task The_name_search_lower_cases_with_SQL_Servers_own_LOWER_and_escapes_like_the_query_says()
     {
-        Assert.Contains(nameof(SqlServerCatalogStore.Sql.DayTotals), Names());
-        Assert.Contains(nameof(SqlServerCatalogStore.Sql.ListPlaces), Names());
+        var sent = await SentAsync(ReadCalls["list places"]);
+
+        // The count of the page's matches goes first and fails on no rows; its text is all this needs.
+        var where = SqlScripts.Text(Assert.Single(SqlScripts.All<QuerySpecification>(Parse(sent[0], new TSql160Parser(true)))).WhereClause);
+        Assert.Contains("LOWER([P].[NAME]) LIKE @", where, StringComparison.Ordinal);
+        Assert.Contains("ESCAPE N'\\'", where, StringComparison.Ordinal);
+        Assert.Contains("[P].[REGION] = @", where, StringComparison.Ordinal);
     }
 
     // Issue #28: the door's check-ins and no-shows in the stats; a place filter that misses one result set would mix places.
     [Fact]
-    public void Day_totals_count_the_doors_check_ins_and_no_shows_and_every_result_set_takes_the_place_filter()
+    public async Task Day_totals_count_the_doors_check_ins_and_no_shows_and_every_result_set_takes_the_place_filter()
     {
-        var tree = Parse(SqlServerCatalogStore.Sql.DayTotals, new TSql160Parser(initialQuotedIdentifiers: true));
+        var sent = await SentAsync(ReadCalls["day totals"]);
 
-        var selects = SqlScripts.All<QuerySpecification>(tree);
+        var selects = sent.Select(sql => SqlScripts.All<QuerySpecification>(Parse(sql, new TSql160Parser(true))).OrderBy(q => q.StartOffset).First()).ToList();
         Assert.Equal(4, selects.Count);
-        Assert.All(selects, q => Assert.Contains("@PLACE", SqlScripts.Text(q.WhereClause), StringComparison.Ordinal));
+        Assert.All(selects, q => Assert.Contains("@PLACEID", SqlScripts.Text(q.WhereClause), StringComparison.Ordinal));
         var door = Assert.Single(selects, q => SqlScripts.All<NamedTableReference>(q).Any(t => SqlScripts.NameOf(t.SchemaObject) == "attendance"));
-        Assert.Contains($"STATE IN ({(int)RosterState.CheckedIn}, {(int)RosterState.NoShow})", SqlScripts.Text(door.WhereClause), StringComparison.Ordinal);
+        Assert.EndsWith($"AND [A].[STATE] IN ({(int)RosterState.CheckedIn}, {(int)RosterState.NoShow})", SqlScripts.Text(door.WhereClause), StringComparison.Ordinal);
+    }
+
+    /// <summary>Keeps the connection closed, records each command's text, and answers it with no rows (a bare count with 0).</summary>
+    private sealed class Recorder : DbCommandInterceptor, IDbConnectionInterceptor
+    {
+        public List<string> Sent { get; } = [];
+
+        public ValueTask<InterceptionResult> ConnectionOpeningAsync(DbConnection connection, ConnectionEventData eventData, InterceptionResult result,
+            CancellationToken cancellationToken = default) => ValueTask.FromResult(InterceptionResult.Suppress());
+
+        public override ValueTask<InterceptionResult<DbDataReader>> ReaderExecutingAsync(DbCommand command, CommandEventData eventData,
+            InterceptionResult<DbDataReader> result, CancellationToken cancellationToken = default)
+        {
+            Sent.Add(command.CommandText);
+            var rows = new DataTable();
+            if (command.CommandText.StartsWith("SELECT COUNT(*)", StringComparison.Ordinal))
+            {
+                rows.Columns.Add("count", typeof(int));
+                rows.Rows.Add(0);
+            }
+            return ValueTask.FromResult(InterceptionResult<DbDataReader>.SuppressWithResult(rows.CreateDataReader()));
+        }
     }
 
     [Fact]
