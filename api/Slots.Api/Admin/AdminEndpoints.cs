@@ -19,27 +19,27 @@ internal static class AdminEndpoints
             .Problems([.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden, ProblemTypes.ValidationFailed]);
         group.MapPost("/places", CreatePlace).WithName("CreatePlace").WithJsonBody<CreatePlaceRequest>().Location()
             .WithSummary("Create a place")
-            .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admin keys only.");
+            .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admins only: the admin role in a token or an admin key.");
         group.MapPost("/slots/generate", SlotGenerationEndpoints.Generate).WithName("GenerateSlots").WithJsonBody<GenerateSlotsRequest>()
             .WithSummary("Generate slots")
             .WithDescription("Slots from a daily template for the given days (at most 366) at the given places, or every active place; "
-                + "slots that exist are kept. dryRun counts without writing. Admin keys only.");
+                + "slots that exist are kept. dryRun counts without writing. Admins only: the admin role in a token or an admin key.");
         group.MapPost("/demo-data", SlotGenerationEndpoints.Demo).WithName("CreateDemoData").WithJsonBody<DemoDataBody>()
             .WithSummary("Create demo data")
-            .WithDescription("Believable places with slots, from a seed. Admin keys only.");
+            .WithDescription("Believable places with slots, from a seed. Admins only: the admin role in a token or an admin key.");
         // Viewers (e.g. a ministry dashboard) may read statistics but change nothing; site staff may not read them (403).
         ProblemType[] viewer = [.. ProblemTypes.Shedding, ProblemTypes.Unauthenticated, ProblemTypes.Forbidden];
         app.MapGet("/api/admin/stats", Stats).WithTags("Admin").WithName("GetStats").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Seats, reservations and attendance per day")
             .WithDescription("Per day between from and to (default: today and the next 29 days, at most 366), at every place or at one: "
-                + "slots, seats, free seats, reservations, and the bookings the door checked in or marked no-shows. Viewer or admin keys.")
+                + "slots, seats, free seats, reservations, and the bookings the door checked in or marked no-shows. Viewers and admins: the role in a token or a key.")
             .QueryDay("from", "The first day (UTC); today when left out.")
             .QueryDay("to", "The last day; 29 days after from when left out, at most 365 days after it.")
             .QueryId("placeId", "Only this place (active or not); every place when left out.")
             .Problems([.. viewer, ProblemTypes.ValidationFailed, ProblemTypes.UnknownPlace]);
         app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Scheduler jobs and flush lag")
-            .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewer or admin keys.")
+            .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewers and admins: the role in a token or a key.")
             .Problems(viewer);
         app.MapMachineKeys();
         return app;

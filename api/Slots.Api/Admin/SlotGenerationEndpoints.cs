@@ -59,7 +59,7 @@ internal static class SlotGenerationEndpoints
     }
 
     public static async Task<Results<Ok<DemoDataDto>, ValidationProblem>> Demo(
-        JsonBody<DemoDataBody> request, DemoData demo, CancellationToken ct)
+        JsonBody<DemoDataBody> request, DemoData demo, StaffService staff, HttpContext http, CancellationToken ct)
     {
         var body = request.Value;
         var v = new Validation();
@@ -80,6 +80,8 @@ internal static class SlotGenerationEndpoints
             return v.ToProblem();
         }
         var result = await demo.CreateAsync(new DemoDataRequest(body.Places ?? 10, body.Days ?? 14, body.Capacity ?? 4, body.Seed), ct);
+        await staff.RecordAsync(StaffMember.Of(http.User).Subject, null, AuditActions.DemoDataCreated,
+            $"{result.PlacesCreated} places, {result.Slots.SlotsCreated} slots", null, ct);
         return TypedResults.Ok(new DemoDataDto(result.PlacesCreated, result.Slots.SlotsCreated, result.Slots.SeatsCreated));
     }
 

@@ -2,6 +2,8 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Microsoft.Extensions.Options;
 using Slots.Admission;
 using Slots.Api.Admin;
+using Slots.Api.Staff;
+using Slots.Staff;
 
 namespace Slots.Api.Admission;
 
@@ -17,26 +19,27 @@ internal static class OpeningsEndpoints
             .WithSummary("Announce an opening")
             .WithDescription("A waiting room for a region or a set of places from now on: people who join before opensAt are shuffled "
                 + "at opensAt, later ones served in order. admitPerSecond (optional) caps the pace; admissions never exceed the free seats "
-                + "in the scope plus abandonAllowance; an admitted person has admissionSeconds to book. Admin keys only.")
+                + "in the scope plus abandonAllowance; an admitted person has admissionSeconds to book. Admins only: the admin role in a token or an admin key.")
             .Problems(ProblemTypes.OpeningOverlaps);
         group.MapGet("/", List).WithName("ListOpeningsForStaff").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Openings and their counters")
-            .WithDescription("Open openings and those closed recently, with joins, the pre-queue, the serving counter and seats left. Viewer or admin keys.");
+            .WithDescription("Open openings and those closed recently, with joins, the pre-queue, the serving counter and seats left. Viewers and admins: the role in a token or a key.");
         group.MapGet("/{id}", Get).WithName("GetOpening").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("An opening and its counters")
-            .WithDescription("As stored now. Viewer or admin keys.")
+            .WithDescription("As stored now. Viewers and admins: the role in a token or a key.")
             .PathId("The opening's id.", wide: true)
             .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.ValidationFailed);
         group.MapPost("/{id}/close", Close).WithName("CloseOpening").RequireAuthorization(AdminAuth.AdminPolicy)
             .WithSummary("Close an opening")
-            .WithDescription("Ends the waiting room: booking in its scope works as without one, status answers closed. Admin keys only.")
+            .WithDescription("Ends the waiting room: booking in its scope works as without one, status answers closed. Admins only: the admin role in a token or an admin key.")
             .PathId("The opening's id.", wide: true)
             .Problems(ProblemTypes.OpeningNotFound, ProblemTypes.OpeningClosed, ProblemTypes.ValidationFailed);
         return app;
     }
 
     public static async Task<Results<Created<OpeningDto>, ProblemHttpResult, ValidationProblem>> Create(
-        JsonBody<CreateOpeningRequest> request, AdmissionService room, IOptions<AdmissionOptions> options, CancellationToken ct)
+        JsonBody<CreateOpeningRequest> request, AdmissionService room, IOptions<AdmissionOptions> options, StaffService staff, HttpContext http,
+        CancellationToken ct)
     {
         var body = request.Value;
         var v = new Validation();
@@ -76,6 +79,10 @@ internal static class OpeningsEndpoints
         var scope = region is not null ? OpeningScope.OfRegion(region) : OpeningScope.OfPlaces(body.PlaceIds!);
         var admission = body.AdmissionSeconds is { } seconds ? TimeSpan.FromSeconds(seconds) : options.Value.DefaultAdmissionTime;
         var answer = await room.CreateAsync(new NewOpening(scope, body.OpensAt!.Value, body.AdmitPerSecond, admission, body.AbandonAllowance ?? 0), ct);
+        if (answer.Outcome == CreateOutcome.Created)
+        {
+            await staff.RecordAsync(StaffMember.Of(http.User).Subject, null, AuditActions.OpeningAnnounced, $"opening {answer.Opening!.Id}", null, ct);
+        }
         return answer.Outcome switch
         {
             CreateOutcome.Created => TypedResults.Created($"/api/admin/openings/{answer.Opening!.Id}", Dto(answer.Opening)),
@@ -97,7 +104,8 @@ internal static class OpeningsEndpoints
         return await room.FindAsync(openingId, ct) is { } opening ? TypedResults.Ok(Dto(opening)) : AdmissionProblems.OpeningNotFound();
     }
 
-    public static async Task<Results<Ok<OpeningDto>, ProblemHttpResult, ValidationProblem>> Close(string id, AdmissionService room, CancellationToken ct)
+    public static async Task<Results<Ok<OpeningDto>, ProblemHttpResult, ValidationProblem>> Close(
+        string id, AdmissionService room, StaffService staff, HttpContext http, CancellationToken ct)
     {
         if (!Formats.TryId(id, out long openingId))
         {
@@ -105,6 +113,7 @@ internal static class OpeningsEndpoints
         }
         if (await room.CloseAsync(openingId, ct))
         {
+            await staff.RecordAsync(StaffMember.Of(http.User).Subject, null, AuditActions.OpeningClosed, $"opening {openingId}", null, ct);
             return TypedResults.Ok(Dto((await room.FindAsync(openingId, ct))!));
         }
         return await room.FindAsync(openingId, ct) is null ? AdmissionProblems.OpeningNotFound() : AdmissionProblems.OpeningClosed();

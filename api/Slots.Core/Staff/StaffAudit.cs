@@ -17,4 +17,7 @@ public static class AuditActions
     public const string BlockCancel = "block-cancel";
     public const string MachineKeyCreated = "machine-key-created";
     public const string MachineKeyRevoked = "machine-key-revoked";
+    public const string DemoDataCreated = "demo-data-created";
+    public const string OpeningAnnounced = "opening-announced";
+    public const string OpeningClosed = "opening-closed";
 }

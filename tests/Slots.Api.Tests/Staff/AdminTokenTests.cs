@@ -1,7 +1,9 @@
 using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Api;
+using Slots.Staff;
 using static Slots.Api.Tests.Infrastructure.Api;
 
 namespace Slots.Api.Tests.Staff;
@@ -47,6 +49,32 @@ public sealed class AdminTokenTests : ApiTestBase
         Assert.Equal(HttpStatusCode.OK, generated.StatusCode);
         Assert.Equal(6, (await JsonAsync(generated))["slotsCreated"]!.GetValue<int>());
         Assert.Equal(HttpStatusCode.Created, opening.StatusCode);
+    }
+
+    [Fact]
+    public async Task Every_admin_action_is_in_the_audit_under_the_person_who_did_it()
+    {
+        var host = await StartAsync(_tokens.Settings);
+        var admin = host.Client();
+        admin.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", _tokens.For("eva.admin", "admin"));
+        var from = DateTimeOffset.UtcNow.AddMinutes(-1);
+
+        var place = (await JsonAsync(await admin.PostAsJsonAsync("/api/admin/places",
+            new { name = "Poliklinika Audit", address = "Nám. 1, Nitra", region = "Nitriansky kraj", timeZone = "Europe/Bratislava" })))["id"]!.GetValue<int>();
+        var demo = await admin.PostAsJsonAsync("/api/admin/demo-data", new { places = 1, days = 1, capacity = 1 });
+        var opening = (await JsonAsync(await admin.PostAsJsonAsync("/api/admin/openings",
+            new { placeIds = new[] { place }, opensAt = DateTimeOffset.UtcNow.AddMinutes(5) })))["id"]!.GetValue<long>();
+        var closed = await admin.PostAsync($"/api/admin/openings/{opening}/close", null);
+
+        Assert.Equal(HttpStatusCode.OK, demo.StatusCode);
+        Assert.Equal(HttpStatusCode.OK, closed.StatusCode);
+        using var scope = host.Services.CreateScope();
+        var trail = await scope.ServiceProvider.GetRequiredService<StaffService>()
+            .AuditAsync(null, from, DateTimeOffset.UtcNow.AddMinutes(1), 100, TestContext.Current.CancellationToken);
+        Assert.Equal(
+            [AuditActions.PlaceCreated, AuditActions.DemoDataCreated, AuditActions.OpeningAnnounced, AuditActions.OpeningClosed],
+            trail.Where(e => e.Actor == "eva.admin").OrderBy(e => e.Id).Select(e => e.Action));
+        Assert.Contains(trail, e => e.Action == AuditActions.OpeningClosed && e.Target == $"opening {opening}");
     }
 
     [Theory]
