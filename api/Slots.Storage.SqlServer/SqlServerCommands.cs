@@ -207,10 +207,11 @@ public static partial class SqlServerCommands
         Add(proc, "@to_start_minute", SqlDbType.Int, 0, target.StartMinute);
     }
 
+    /// <summary>A size of 0 leaves the type's own; -1 is (max).</summary>
     private static void Add(SqlCommand proc, string name, SqlDbType type, int size, object? value)
     {
         var parameter = proc.Parameters.Add(name, type);
-        if (size > 0)
+        if (size != 0)
         {
             parameter.Size = size;
         }

@@ -21,7 +21,6 @@ public sealed partial class SqlServerSqlTests
     public static readonly string[] NotMovedYet =
     [
         "Admission/SqlServerAdmissionStore.cs",    // the waiting room's opening, counters and batches
-        "Sms/SqlServerSmsStore.cs",                // the outbox relay and the consumer's claims
         "Reservations/SqlServerReservationStore.cs", // the readiness ping
         "Schema/SqlServerMigrator.cs",             // the migrator's own lock, bookkeeping and CREATE DATABASE
     ];

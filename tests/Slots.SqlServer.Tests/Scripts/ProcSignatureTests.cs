@@ -5,6 +5,7 @@ using Slots.Admission;
 using Slots.Catalogue;
 using Slots.Reservations;
 using Slots.Scheduling;
+using Slots.Sms;
 using Slots.Staff;
 using Slots.Storage;
 using Slots.Storage.SqlServer;
@@ -27,6 +28,8 @@ public sealed class ProcSignatureTests
     private static readonly OpenSeat Seat = new(Slot.Day, Slot.StartMinute, 2, 1_800_000_000, KeptForLine: true);
     private static readonly PlannedOffer Offer = new(
         new Waiter(41, Slot.Day, Slot.Day.AddDays(3), "+421905123456", "sk", "0123456789abcdef0123456789abcdef"), Seat, TimeSpan.FromMinutes(15));
+
+    private static readonly SmsClaim Claim = new(41, ChangeKind.Reserved, "ABCDE-FGHJK", "0123456789abcdef0123456789abcdef", Now.ToUnixTimeSeconds());
 
     private static readonly Dictionary<string, Func<SqlCommand>> Commands = new()
     {
@@ -62,6 +65,12 @@ public sealed class ProcSignatureTests
         ["waitlist_offer"] = () => SqlServerWaitingListStore.Commands.Offer(7, Offer, Now.ToUnixTimeSeconds()),
         ["waitlist_keep_for_line"] = () => SqlServerWaitingListStore.Commands.KeepForLine(3, Now.ToUnixTimeSeconds()),
         ["waitlist_release_seat"] = () => SqlServerWaitingListStore.Commands.ReleaseSeat(7, Seat),
+        ["sms_read_unsent"] = () => SqlServerCommands.SmsReadUnsent(100),
+        ["sms_mark_sent"] = () => SqlServerCommands.SmsMarkSent([1, 2, 3], Now.ToUnixTimeSeconds()),
+        ["sms_was_sent"] = () => SqlServerCommands.SmsWasSent(41),
+        ["sms_claim"] = () => SqlServerCommands.SmsClaim(Claim, 60),
+        ["sms_release"] = () => SqlServerCommands.SmsRelease(Claim),
+        ["sms_record"] = () => SqlServerCommands.SmsRecord(new SmsSendRecord(41, ChangeKind.Reserved, "ABCDE-FGHJK", SmsSendStatus.Sent, 1, Now.ToUnixTimeSeconds())),
     };
 
     public static TheoryData<string> ProcNames() => [.. Commands.Keys.Order(StringComparer.Ordinal)];
@@ -77,7 +86,7 @@ public sealed class ProcSignatureTests
             .Where(n => n.StartsWith("proc_", StringComparison.Ordinal))
             .Select(n => n["proc_".Length..])
             .Distinct(); // a proc redefined by a later script (cancel) is one proc
-        // sms and Quartz have no procs; every proc in sql/ has a command built by SqlServerCommands (the staff procs' by SqlServerStaffStore.Commands and BlockCommands).
+        // Quartz has no procs; every proc in sql/ has a command built by SqlServerCommands (the staff procs' by SqlServerStaffStore.Commands and BlockCommands).
         Assert.Equal(procs.Order(StringComparer.Ordinal), Commands.Keys.Order(StringComparer.Ordinal));
     }
 
@@ -155,8 +164,9 @@ public sealed class ProcSignatureTests
         var other => throw new InvalidOperationException($"map {other} before using it in a proc parameter"),
     };
 
+    /// <summary>The declared length; (max) is -1, as SqlClient writes it; none is 0.</summary>
     private static int SizeOf(SqlDataTypeReference type) =>
         type.Parameters.Count == 1 && type.Parameters[0] is IntegerLiteral length
             ? int.Parse(length.Value, System.Globalization.CultureInfo.InvariantCulture)
-            : 0;
+            : type.Parameters.Count == 1 && type.Parameters[0] is MaxLiteral ? -1 : 0;
 }

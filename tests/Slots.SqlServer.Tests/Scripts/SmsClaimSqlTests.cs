@@ -1,32 +1,44 @@
-using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
-using Slots.Storage.SqlServer;
 
 namespace Slots.SqlServer.Tests.Scripts;
 
-/// <summary>The SMS claim on SQL Server as its parser reads it: dbo.sms_sent's claim column (sql/031) and the store's statements.</summary>
+/// <summary>
+/// The SMS outbox relay and claim on SQL Server as its parser reads them: dbo.sms_sent's claim
+/// column (sql/031) and the procs SqlServerSmsStore calls (sql/111-116).
+/// </summary>
 public sealed class SmsClaimSqlTests
 {
-    public static TheoryData<string> StatementNames() =>
-        [.. typeof(SqlServerSmsStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
+    /// <summary>The procs SqlServerSmsStore calls, one each per operation.</summary>
+    public static readonly string[] SmsProcs = ["sms_read_unsent", "sms_mark_sent", "sms_was_sent", "sms_claim", "sms_release", "sms_record"];
 
-    private static string Statement(string name) =>
-        (string)typeof(SqlServerSmsStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
+    public static TheoryData<string> ProcNames() => [.. SmsProcs];
 
-    private static TSqlFragment Parse(string sql, TSqlParser parser)
-    {
-        using var reader = new StringReader(sql);
-        var tree = parser.Parse(reader, out var errors);
-        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
-        return tree;
-    }
+    private static CreateOrAlterProcedureStatement Proc(string name) =>
+        Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(SqlScripts.Tree(SqlScripts.FileOf("proc", name))));
 
     [Theory]
-    [MemberData(nameof(StatementNames))]
-    public void Every_claim_statement_parses_as_SQL_Server_2016_and_2022_T_SQL(string name)
+    [MemberData(nameof(ProcNames))]
+    public void Every_SMS_proc_parses_as_SQL_Server_2016_and_2022_T_SQL_interpreted_with_snapshot_hints_on_the_outbox(string name)
     {
-        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        Parse(Statement(name), new TSql160Parser(initialQuotedIdentifiers: true));
+        var file = SqlScripts.FileOf("proc", name);
+        Assert.Empty(SqlScripts.Parse(file, new TSql130Parser(initialQuotedIdentifiers: true)).Errors);
+        var proc = Proc(name);
+        // OPENJSON and the disk table sms_sent have no native form: interpreted, as the waiting room's procs are.
+        Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
+        var hot = SqlScripts.All<NamedTableReference>(proc).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
+        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+    }
+
+    [Fact]
+    public void The_relay_reads_unsent_outbox_rows_in_id_order_and_marks_only_unsent_ones()
+    {
+        var read = Assert.Single(SqlScripts.All<QuerySpecification>(Proc("sms_read_unsent")));
+        Assert.Equal("WHERE SENT_AT IS NULL", SqlScripts.Text(read.WhereClause));
+        Assert.Equal("ORDER BY SENT_AT, ID", SqlScripts.Text(read.OrderByClause));
+        Assert.Equal("outbox", SqlScripts.NameOf(Assert.Single(SqlScripts.All<NamedTableReference>(read)).SchemaObject));
+
+        var mark = Assert.Single(SqlScripts.All<UpdateSpecification>(Proc("sms_mark_sent")));
+        Assert.EndsWith("AND SENT_AT IS NULL", SqlScripts.Text(mark.WhereClause), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -43,7 +55,7 @@ public sealed class SmsClaimSqlTests
     [Fact]
     public void A_claim_reads_the_row_under_an_update_lock_held_to_the_end_in_one_transaction()
     {
-        var tree = Parse(SqlServerSmsStore.Sql.Claim, new TSql160Parser(initialQuotedIdentifiers: true));
+        var tree = Proc("sms_claim");
 
         Assert.Contains(SqlScripts.All<PredicateSetStatement>(tree), s => s.Options.HasFlag(SetOptions.XactAbort) && s.IsOn);
         Assert.Single(SqlScripts.All<BeginTransactionStatement>(tree));
@@ -57,12 +69,19 @@ public sealed class SmsClaimSqlTests
     [Fact]
     public void A_release_deletes_only_its_own_claim_and_a_record_replaces_only_a_claim()
     {
-        var release = Assert.Single(SqlScripts.All<DeleteSpecification>(Parse(SqlServerSmsStore.Sql.Release, new TSql160Parser(true))));
+        var release = Assert.Single(SqlScripts.All<DeleteSpecification>(Proc("sms_release")));
         Assert.Equal("WHERE MESSAGE_ID = @ID AND STATUS = 3 AND CLAIM = @CLAIM", SqlScripts.Text(release.WhereClause));
 
-        var record = Parse(SqlServerSmsStore.Sql.Record, new TSql160Parser(true));
+        var record = Proc("sms_record");
         var replace = Assert.Single(SqlScripts.All<UpdateSpecification>(record));
         Assert.Equal("WHERE MESSAGE_ID = @ID AND STATUS = 3", SqlScripts.Text(replace.WhereClause));
         Assert.Single(SqlScripts.All<InsertSpecification>(record));
+    }
+
+    [Fact]
+    public void A_send_counts_as_sent_only_once_recorded_not_while_claimed()
+    {
+        var find = Assert.Single(SqlScripts.All<QuerySpecification>(Proc("sms_was_sent")));
+        Assert.Equal("WHERE MESSAGE_ID = @ID AND STATUS <> 3", SqlScripts.Text(find.WhereClause));
     }
 }
