@@ -1,29 +1,26 @@
-using System.Reflection;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
-using Slots.Storage.SqlServer;
+using Slots.Admission;
 
 namespace Slots.SqlServer.Tests.Scripts;
 
 /// <summary>
 /// The waiting room on SQL Server as its parser reads it: counters in memory-optimized tables
 /// beside the hot ones, interpreted procs that write them in one transaction with SNAPSHOT hints,
-/// the counter step guarded, and every statement SqlServerAdmissionStore sends.
+/// the counter step guarded, and every other proc SqlServerAdmissionStore calls (sql/117-124).
 /// </summary>
 public sealed class AdmissionSqlTests
 {
-    public static TheoryData<string> StatementNames() =>
-        [.. typeof(SqlServerAdmissionStore.Sql).GetFields(BindingFlags.Public | BindingFlags.Static).Select(f => f.Name)];
+    /// <summary>The store's one-statement procs: an opening's life, its reads, a claim given back.</summary>
+    public static readonly string[] StatementProcs =
+    [
+        "waiting_room_create", "waiting_room_close", "waiting_room_find", "waiting_room_load",
+        "waiting_room_seal", "waiting_room_free_seats", "waiting_room_outstanding", "waiting_room_release",
+    ];
 
-    private static string Statement(string name) =>
-        (string)typeof(SqlServerAdmissionStore.Sql).GetField(name, BindingFlags.Public | BindingFlags.Static)!.GetValue(null)!;
+    public static TheoryData<string> StatementProcNames() => [.. StatementProcs];
 
-    private static TSqlFragment Parse(string sql, TSqlParser parser)
-    {
-        using var reader = new StringReader(sql);
-        var tree = parser.Parse(reader, out var errors);
-        Assert.Empty(errors.Select(e => $"{e.Line}:{e.Column} {e.Message}"));
-        return tree;
-    }
+    private static CreateOrAlterProcedureStatement Proc(string name) =>
+        Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(SqlScripts.Tree(SqlScripts.FileOf("proc", name))));
 
     [Fact]
     public void The_counters_are_memory_optimized_durable_tables_with_range_indexes_only()
@@ -95,12 +92,41 @@ public sealed class AdmissionSqlTests
     }
 
     [Theory]
-    [MemberData(nameof(StatementNames))]
-    public void Every_statement_the_store_sends_parses_as_SQL_Server_2016_and_2022_T_SQL(string name)
+    [MemberData(nameof(StatementProcNames))]
+    public void Every_other_proc_the_store_calls_parses_as_SQL_Server_2016_and_2022_T_SQL_interpreted_with_snapshot_hints(string name)
     {
-        Parse(Statement(name), new TSql130Parser(initialQuotedIdentifiers: true));
-        var tree = Parse(Statement(name), new TSql160Parser(initialQuotedIdentifiers: true));
-        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject)));
+        var file = SqlScripts.FileOf("proc", name);
+        Assert.Empty(SqlScripts.Parse(file, new TSql130Parser(initialQuotedIdentifiers: true)).Errors);
+        var proc = Proc(name);
+        Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
+        var hot = SqlScripts.All<NamedTableReference>(proc).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject))).ToList();
+        Assert.NotEmpty(hot);
         Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+    }
+
+    [Theory]
+    [InlineData("waiting_room_find")]
+    [InlineData("waiting_room_load")]
+    public void An_opening_is_read_in_the_columns_the_shared_reader_maps_in_its_order(string name)
+    {
+        var expected = AdmissionRows.OpeningColumns.Split(',').Select(c => c.Trim());
+        var opening = SqlScripts.All<QuerySpecification>(Proc(name)).First();
+        var columns = opening.SelectElements.Cast<SelectScalarExpression>()
+            .Select(c => ((ColumnReferenceExpression)c.Expression).MultiPartIdentifier.Identifiers[^1].Value);
+
+        Assert.Equal(expected, columns);
+    }
+
+    [Fact]
+    public void A_close_and_a_seal_write_only_an_open_opening_and_answer_whether_they_did()
+    {
+        var close = Proc("waiting_room_close");
+        Assert.Equal("WHERE ID = @ID AND STATE = 1", SqlScripts.Text(Assert.Single(SqlScripts.All<UpdateSpecification>(close)).WhereClause));
+        Assert.Contains("@CLOSED INT = @@ROWCOUNT", SqlScripts.Text(close), StringComparison.Ordinal);
+
+        var seal = Proc("waiting_room_seal");
+        Assert.Equal("WHERE ID = @ID AND PRE_QUEUE IS NULL AND OPENS_AT <= @NOW AND STATE = 1",
+            SqlScripts.Text(Assert.Single(SqlScripts.All<UpdateSpecification>(seal)).WhereClause));
+        Assert.Contains("@SEALED INT = @@ROWCOUNT", SqlScripts.Text(seal), StringComparison.Ordinal);
     }
 }

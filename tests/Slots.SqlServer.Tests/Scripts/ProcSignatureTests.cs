@@ -30,6 +30,7 @@ public sealed class ProcSignatureTests
         new Waiter(41, Slot.Day, Slot.Day.AddDays(3), "+421905123456", "sk", "0123456789abcdef0123456789abcdef"), Seat, TimeSpan.FromMinutes(15));
 
     private static readonly SmsClaim Claim = new(41, ChangeKind.Reserved, "ABCDE-FGHJK", "0123456789abcdef0123456789abcdef", Now.ToUnixTimeSeconds());
+    private static readonly NewOpening Room = new(OpeningScope.Parse("places:7,8"), Now.AddHours(1), 25.0, TimeSpan.FromMinutes(10), 50);
 
     private static readonly Dictionary<string, Func<SqlCommand>> Commands = new()
     {
@@ -71,6 +72,14 @@ public sealed class ProcSignatureTests
         ["sms_claim"] = () => SqlServerCommands.SmsClaim(Claim, 60),
         ["sms_release"] = () => SqlServerCommands.SmsRelease(Claim),
         ["sms_record"] = () => SqlServerCommands.SmsRecord(new SmsSendRecord(41, ChangeKind.Reserved, "ABCDE-FGHJK", SmsSendStatus.Sent, 1, Now.ToUnixTimeSeconds())),
+        ["waiting_room_create"] = () => SqlServerCommands.AdmissionCreate(Room, Now),
+        ["waiting_room_close"] = () => SqlServerCommands.AdmissionClose(3, Now),
+        ["waiting_room_find"] = () => SqlServerCommands.AdmissionFind(3),
+        ["waiting_room_load"] = () => SqlServerCommands.AdmissionLoad(Now.AddDays(-1), Now.AddMinutes(-5)),
+        ["waiting_room_seal"] = () => SqlServerCommands.AdmissionSeal(3, Now, new byte[32]),
+        ["waiting_room_free_seats"] = () => SqlServerCommands.AdmissionFreeSeats([7, 8], Now),
+        ["waiting_room_outstanding"] = () => SqlServerCommands.AdmissionOutstanding(3, Now.AddMinutes(-5)),
+        ["waiting_room_release"] = () => SqlServerCommands.AdmissionRelease(new AdmissionClaim(3, 12, 4, "booking-key-1", Now)),
     };
 
     public static TheoryData<string> ProcNames() => [.. Commands.Keys.Order(StringComparer.Ordinal)];
@@ -161,6 +170,7 @@ public sealed class ProcSignatureTests
         SqlDataTypeOption.VarChar => SqlDbType.VarChar,
         SqlDataTypeOption.NVarChar => SqlDbType.NVarChar,
         SqlDataTypeOption.VarBinary => SqlDbType.VarBinary,
+        SqlDataTypeOption.Float => SqlDbType.Float,
         var other => throw new InvalidOperationException($"map {other} before using it in a proc parameter"),
     };
 
