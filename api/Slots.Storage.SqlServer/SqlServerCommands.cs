@@ -71,6 +71,9 @@ public static partial class SqlServerCommands
     /// <summary>dbo.find_reservation (native): one row in the shape <see cref="ReadDetails"/> reads.</summary>
     public static SqlCommand FindReservation(string code) => ByCode("dbo.find_reservation", code);
 
+    /// <summary>dbo.ping: the readiness check, a read of the migrator's bookkeeping; answers one row, an int.</summary>
+    public static SqlCommand Ping() => Proc("dbo.ping");
+
     /// <summary>dbo.availability (native): a row per slot of [from, to].</summary>
     public static SqlCommand Availability(int placeId, DateOnly from, DateOnly to) => Range("dbo.availability", placeId, from, to);
 

@@ -20,8 +20,10 @@ public sealed partial class SqlServerSqlTests
     /// </summary>
     public static readonly string[] NotMovedYet =
     [
-        "Reservations/SqlServerReservationStore.cs", // the readiness ping
-        "Schema/SqlServerMigrator.cs",             // the migrator's own lock, bookkeeping and CREATE DATABASE
+        // The migrator's own: its lock and dbo.schema_migrations must exist before the first sql/
+        // script runs (they record which scripts ran), and CREATE DATABASE runs on master before
+        // the database, and so any proc in it, exists. Not a feature's T-SQL.
+        "Schema/SqlServerMigrator.cs",
     ];
 
     /// <summary>A statement's opening keyword, as the scripts write it (upper case), followed by what a statement has next.</summary>

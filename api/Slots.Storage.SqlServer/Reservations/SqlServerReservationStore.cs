@@ -68,8 +68,7 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
     public async Task<bool> PingAsync(CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
-        await using var ping = connection.CreateCommand();
-        ping.CommandText = "SELECT COUNT(*) FROM dbo.schema_migrations";
+        await using var ping = SqlServerCommands.Ping().On(connection);
         return await ping.ExecuteScalarAsync(ct) is int;
     }
 

@@ -80,6 +80,7 @@ public sealed class ProcSignatureTests
         ["waiting_room_free_seats"] = () => SqlServerCommands.AdmissionFreeSeats([7, 8], Now),
         ["waiting_room_outstanding"] = () => SqlServerCommands.AdmissionOutstanding(3, Now.AddMinutes(-5)),
         ["waiting_room_release"] = () => SqlServerCommands.AdmissionRelease(new AdmissionClaim(3, 12, 4, "booking-key-1", Now)),
+        ["ping"] = SqlServerCommands.Ping,
     };
 
     public static TheoryData<string> ProcNames() => [.. Commands.Keys.Order(StringComparer.Ordinal)];
