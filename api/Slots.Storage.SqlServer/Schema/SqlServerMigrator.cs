@@ -7,8 +7,9 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// Applies the embedded sql/NNN_*.sql scripts, recording what ran, with the SHA-256 of its text, in
-/// dbo.schema_migrations. Scripts are split on GO lines, as sqlcmd does. A script runs without a
-/// wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every script is
+/// dbo.schema_migrations. Its own lock, bookkeeping and CREATE DATABASE are the batches of
+/// sql/migrator/ (embedded too), which run before any numbered script. Scripts are split on GO
+/// lines, as sqlcmd does. A script runs without a wrapping transaction (ALTER DATABASE and memory-optimized DDL refuse one); every script is
 /// written to be safe to re-run, so a crash half-way is repaired by the next run.
 /// A procedure script (NNN_proc_*.sql, CREATE OR ALTER) is the one live definition of its procs:
 /// when its text changes it runs again, and so does every procedure script after it, so a later
@@ -22,6 +23,9 @@ public static partial class SqlServerMigrator
 {
     private const string Prefix = "sqlserver/";
 
+    /// <summary>The migrator's own batches (sql/migrator/), which run before any numbered script.</summary>
+    private const string OwnPrefix = "sqlserver-migrator/";
+
     /// <summary>Creates the database when missing, then applies what has not run yet. Returns the scripts applied.</summary>
     public static async Task<IReadOnlyList<string>> MigrateAsync(string connectionString, CancellationToken ct)
     {
@@ -30,21 +34,10 @@ public static partial class SqlServerMigrator
         await connection.OpenAsync(ct);
 
         // One migrator at a time (three API replicas may start together); the lock ends with the session.
-        await ExecuteAsync(connection, """
-            DECLARE @result int;
-            EXEC @result = sys.sp_getapplock @Resource = N'slots_schema_migrations', @LockMode = N'Exclusive',
-                @LockOwner = N'Session', @LockTimeout = 300000;
-            IF @result < 0 THROW 50020, N'Another migrator held the schema lock for 5 minutes.', 1;
-            IF OBJECT_ID(N'dbo.schema_migrations', N'U') IS NULL
-                CREATE TABLE dbo.schema_migrations (
-                    version    nvarchar(200) NOT NULL CONSTRAINT pk_schema_migrations PRIMARY KEY,
-                    applied_at datetime2(0)  NOT NULL CONSTRAINT df_schema_migrations_applied DEFAULT (SYSUTCDATETIME()));
-            IF COL_LENGTH(N'dbo.schema_migrations', N'checksum') IS NULL
-                ALTER TABLE dbo.schema_migrations ADD checksum char(64) NULL;
-            """, ct);
+        await ExecuteAsync(connection, Own("lock"), ct);
 
         var recorded = new Dictionary<string, string?>(StringComparer.Ordinal);
-        await using (var read = new SqlCommand("SELECT version, checksum FROM dbo.schema_migrations", connection))
+        await using (var read = new SqlCommand(Own("read"), connection))
         await using (var row = await read.ExecuteReaderAsync(ct))
         {
             while (await row.ReadAsync(ct))
@@ -64,10 +57,7 @@ public static partial class SqlServerMigrator
                 }
                 applied.Add(step.Version);
             }
-            await using var record = new SqlCommand("""
-                UPDATE dbo.schema_migrations SET checksum = @sum, applied_at = SYSUTCDATETIME() WHERE version = @v;
-                IF @@ROWCOUNT = 0 INSERT dbo.schema_migrations (version, checksum) VALUES (@v, @sum);
-                """, connection);
+            await using var record = new SqlCommand(Own("record"), connection);
             record.Parameters.Add("@v", System.Data.SqlDbType.NVarChar, 200).Value = step.Version;
             record.Parameters.Add("@sum", System.Data.SqlDbType.Char, 64).Value = step.Checksum;
             await record.ExecuteNonQueryAsync(ct);
@@ -160,13 +150,7 @@ public static partial class SqlServerMigrator
         var master = new SqlConnectionStringBuilder(connectionString) { InitialCatalog = "master" };
         await using var connection = new SqlConnection(master.ConnectionString);
         await connection.OpenAsync(ct);
-        await using var create = new SqlCommand("""
-            IF DB_ID(@name) IS NULL
-            BEGIN
-                DECLARE @sql nvarchar(max) = N'CREATE DATABASE ' + QUOTENAME(@name);
-                EXEC sys.sp_executesql @sql;
-            END
-            """, connection);
+        await using var create = new SqlCommand(Own("create_database"), connection);
         create.Parameters.Add("@name", System.Data.SqlDbType.NVarChar, 128).Value = target.InitialCatalog;
         await create.ExecuteNonQueryAsync(ct);
     }
@@ -177,6 +161,9 @@ public static partial class SqlServerMigrator
         await using var command = new SqlCommand(sql, connection) { CommandTimeout = 600 };
         await command.ExecuteNonQueryAsync(ct);
     }
+
+    /// <summary>One of the migrator's own batches, sql/migrator/NAME.sql.</summary>
+    public static string Own(string name) => Read(typeof(SqlServerMigrator).Assembly, OwnPrefix + name + ".sql");
 
     private static string Read(Assembly assembly, string name)
     {
