@@ -115,6 +115,9 @@ export async function startApi(name: string, settings: Record<string, string> = 
   const env = {
     ...process.env,
     ASPNETCORE_ENVIRONMENT: 'Development',
+    // User secrets of its own (read from APPDATA before HOME): a development key that `./slots staff
+    // token` left in this machine's secrets makes Development's bearer scheme refuse the test provider's tokens.
+    APPDATA: dir,
     ConnectionStrings__Slots: `Data Source=${join(dir, 'slots.db')}`,
     Slots__Frontend__Root: join(frontendDir, 'dist'),
     ...settings,
