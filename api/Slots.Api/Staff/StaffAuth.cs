@@ -39,9 +39,11 @@ internal static class StaffAuth
                 o.TokenValidationParameters.ClockSkew = skew;
                 if (developmentKeys is not null)
                 {
-                    // The configured keys and whatever `dotnet user-jwts` has written since the start.
-                    o.TokenValidationParameters.IssuerSigningKeyResolver = (_, _, _, parameters) =>
-                        [.. parameters.IssuerSigningKeys ?? [], .. developmentKeys.Current()];
+                    // The configured keys, the provider's (its metadata, when an Authority is set) and whatever
+                    // `dotnet user-jwts` has written since the start. A resolver's keys are the only ones tried,
+                    // so the provider's must be among them: a development key alone shut the provider out.
+                    o.TokenValidationParameters.IssuerSigningKeyResolverUsingConfiguration = (_, _, _, parameters, configuration) =>
+                        [.. configuration?.SigningKeys ?? [], .. parameters.IssuerSigningKeys ?? [], .. developmentKeys.Current()];
                 }
                 o.Events = new JwtBearerEvents
                 {

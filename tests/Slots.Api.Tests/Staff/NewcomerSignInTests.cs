@@ -61,6 +61,49 @@ public sealed class NewcomerSignInTests : IAsyncDisposable
         Assert.Equal(HttpStatusCode.OK, roster.StatusCode);
     }
 
+    [Fact]
+    public async Task A_development_key_already_in_the_secrets_does_not_shut_out_the_sites_provider()
+    {
+        // A developer who once ran ./slots staff token, then points Development at a real provider: the
+        // development key was the only key tried, and every provider token answered 401.
+        var ct = TestContext.Current.CancellationToken;
+        var appData = Path.Combine(_folder.FullName, "appdata");
+        var key = RandomNumberGenerator.GetBytes(32);
+        var secrets = Path.Combine(appData, "Microsoft", "UserSecrets", "slots-api-development", "secrets.json");
+        Directory.CreateDirectory(Path.GetDirectoryName(secrets)!);
+        await File.WriteAllTextAsync(secrets, JsonSerializer.Serialize(new Dictionary<string, object>
+        {
+            ["Authentication:Schemes:Bearer:SigningKeys"] = new[]
+            {
+                new { Id = "0a1b2c3d", Issuer = "dotnet-user-jwts", Value = Convert.ToBase64String(key), Length = 32 },
+            },
+        }), ct);
+        await using var provider = await OidcTestProvider.StartAsync(ct: ct);
+        await using var api = await ApiProcess.StartAsync(new Dictionary<string, string>
+        {
+            ["ASPNETCORE_ENVIRONMENT"] = "Development",
+            ["APPDATA"] = appData,
+            ["Slots:Storage:Provider"] = "Sqlite",
+            ["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(_folder.FullName, "slots.db")}",
+            ["Slots:DemoData:WhenEmpty"] = "false",
+            ["Slots:Persons:HmacSecret"] = "newcomer-test-secret-0000",
+            ["Slots:Admin:Keys:tests:Key"] = AdminKey,
+            ["Slots:Admin:Keys:tests:Role"] = "admin",
+            ["Authentication:Schemes:Bearer:Authority"] = provider.Issuer,
+            ["Authentication:Schemes:Bearer:RequireHttpsMetadata"] = "false",
+            ["Authentication:Schemes:Bearer:ValidAudiences:0"] = provider.Audience,
+        }, _folder.FullName, "provider", ct);
+        using var admin = new HttpClient { BaseAddress = api.BaseAddress };
+        admin.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+
+        using var staff = new HttpClient { BaseAddress = api.BaseAddress };
+        staff.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", await provider.TokenAsync("nurse-7", ["site-staff"], [place]));
+        var roster = await staff.GetAsync($"/api/staff/places/{place}/roster", ct);
+
+        Assert.Equal(HttpStatusCode.OK, roster.StatusCode);
+    }
+
     /// <summary>A token as `dotnet user-jwts create --role site-staff --claim places=N --audience slots-api` makes it.</summary>
     private static string Token(byte[] key, int place) => new JsonWebTokenHandler().CreateToken(new SecurityTokenDescriptor
     {
