@@ -25,34 +25,17 @@ public sealed class NewcomerSignInTests : IAsyncDisposable
     {
         var ct = TestContext.Current.CancellationToken;
         var appData = Path.Combine(_folder.FullName, "appdata");
-        await using var api = await ApiProcess.StartAsync(new Dictionary<string, string>
+        await using var api = await ApiProcess.StartAsync(Settings(appData, new()
         {
-            ["ASPNETCORE_ENVIRONMENT"] = "Development",
-            ["APPDATA"] = appData,
-            ["Slots:Storage:Provider"] = "Sqlite",
-            ["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(_folder.FullName, "slots.db")}",
-            ["Slots:DemoData:WhenEmpty"] = "false",
-            ["Slots:Persons:HmacSecret"] = "newcomer-test-secret-0000",
-            ["Slots:Admin:Keys:tests:Key"] = AdminKey,
-            ["Slots:Admin:Keys:tests:Role"] = "admin",
             ["Authentication:Schemes:Bearer:ValidIssuer"] = "dotnet-user-jwts",
             ["Authentication:Schemes:Bearer:ValidAudiences:0"] = "slots-api",
-        }, _folder.FullName, "newcomer", ct);
+        }), _folder.FullName, "newcomer", ct);
         using var admin = new HttpClient { BaseAddress = api.BaseAddress };
         admin.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
         var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
 
-        // What `dotnet user-jwts create` writes on its first run (checked against its 10.0 output).
         var key = RandomNumberGenerator.GetBytes(32);
-        var secrets = Path.Combine(appData, "Microsoft", "UserSecrets", "slots-api-development", "secrets.json");
-        Directory.CreateDirectory(Path.GetDirectoryName(secrets)!);
-        await File.WriteAllTextAsync(secrets, JsonSerializer.Serialize(new Dictionary<string, object>
-        {
-            ["Authentication:Schemes:Bearer:SigningKeys"] = new[]
-            {
-                new { Id = "0a1b2c3d", Issuer = "dotnet-user-jwts", Value = Convert.ToBase64String(key), Length = 32 },
-            },
-        }), ct);
+        await WriteDevelopmentKeyAsync(appData, key, ct);
 
         using var staff = new HttpClient { BaseAddress = api.BaseAddress };
         staff.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", Token(key, place));
@@ -69,30 +52,14 @@ public sealed class NewcomerSignInTests : IAsyncDisposable
         var ct = TestContext.Current.CancellationToken;
         var appData = Path.Combine(_folder.FullName, "appdata");
         var key = RandomNumberGenerator.GetBytes(32);
-        var secrets = Path.Combine(appData, "Microsoft", "UserSecrets", "slots-api-development", "secrets.json");
-        Directory.CreateDirectory(Path.GetDirectoryName(secrets)!);
-        await File.WriteAllTextAsync(secrets, JsonSerializer.Serialize(new Dictionary<string, object>
-        {
-            ["Authentication:Schemes:Bearer:SigningKeys"] = new[]
-            {
-                new { Id = "0a1b2c3d", Issuer = "dotnet-user-jwts", Value = Convert.ToBase64String(key), Length = 32 },
-            },
-        }), ct);
+        await WriteDevelopmentKeyAsync(appData, key, ct);
         await using var provider = await OidcTestProvider.StartAsync(ct: ct);
-        await using var api = await ApiProcess.StartAsync(new Dictionary<string, string>
+        await using var api = await ApiProcess.StartAsync(Settings(appData, new()
         {
-            ["ASPNETCORE_ENVIRONMENT"] = "Development",
-            ["APPDATA"] = appData,
-            ["Slots:Storage:Provider"] = "Sqlite",
-            ["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(_folder.FullName, "slots.db")}",
-            ["Slots:DemoData:WhenEmpty"] = "false",
-            ["Slots:Persons:HmacSecret"] = "newcomer-test-secret-0000",
-            ["Slots:Admin:Keys:tests:Key"] = AdminKey,
-            ["Slots:Admin:Keys:tests:Role"] = "admin",
             ["Authentication:Schemes:Bearer:Authority"] = provider.Issuer,
             ["Authentication:Schemes:Bearer:RequireHttpsMetadata"] = "false",
             ["Authentication:Schemes:Bearer:ValidAudiences:0"] = provider.Audience,
-        }, _folder.FullName, "provider", ct);
+        }), _folder.FullName, "provider", ct);
         using var admin = new HttpClient { BaseAddress = api.BaseAddress };
         admin.DefaultRequestHeaders.Add("X-Api-Key", AdminKey);
         var place = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
@@ -102,6 +69,41 @@ public sealed class NewcomerSignInTests : IAsyncDisposable
         var roster = await staff.GetAsync($"/api/staff/places/{place}/roster", ct);
 
         Assert.Equal(HttpStatusCode.OK, roster.StatusCode);
+    }
+
+    /// <summary>The API in Development on its own SQLite file and user-secrets folder, with <paramref name="bearer"/>'s settings.</summary>
+    private Dictionary<string, string> Settings(string appData, Dictionary<string, string> bearer)
+    {
+        var settings = new Dictionary<string, string>
+        {
+            ["ASPNETCORE_ENVIRONMENT"] = "Development",
+            ["APPDATA"] = appData,
+            ["Slots:Storage:Provider"] = "Sqlite",
+            ["ConnectionStrings:Slots"] = $"Data Source={Path.Combine(_folder.FullName, "slots.db")}",
+            ["Slots:DemoData:WhenEmpty"] = "false",
+            ["Slots:Persons:HmacSecret"] = "newcomer-test-secret-0000",
+            ["Slots:Admin:Keys:tests:Key"] = AdminKey,
+            ["Slots:Admin:Keys:tests:Role"] = "admin",
+        };
+        foreach (var (key, value) in bearer)
+        {
+            settings[key] = value;
+        }
+        return settings;
+    }
+
+    /// <summary>What `dotnet user-jwts create` writes on its first run (checked against its 10.0 output).</summary>
+    private static async Task WriteDevelopmentKeyAsync(string appData, byte[] key, CancellationToken ct)
+    {
+        var secrets = Path.Combine(appData, "Microsoft", "UserSecrets", "slots-api-development", "secrets.json");
+        Directory.CreateDirectory(Path.GetDirectoryName(secrets)!);
+        await File.WriteAllTextAsync(secrets, JsonSerializer.Serialize(new Dictionary<string, object>
+        {
+            ["Authentication:Schemes:Bearer:SigningKeys"] = new[]
+            {
+                new { Id = "0a1b2c3d", Issuer = "dotnet-user-jwts", Value = Convert.ToBase64String(key), Length = 32 },
+            },
+        }), ct);
     }
 
     /// <summary>A token as `dotnet user-jwts create --role site-staff --claim places=N --audience slots-api` makes it.</summary>
