@@ -27,6 +27,7 @@ internal static class ApiRegistration
         // Availability bytes reused while the snapshot they show is unchanged: a crowd on one week costs one serialization.
         builder.Services.AddSingleton<AvailabilityAnswers>();
         builder.Services.AddScoped<ReservationRequests>();
+        builder.Services.AddScoped<ProofGate>();
         // The SMS texts a person's data shows link to the public address, also where no relay runs here.
         builder.Services.AddOptions<Slots.Sms.SmsOptions>().BindConfiguration(Slots.Sms.SmsOptions.Section);
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);

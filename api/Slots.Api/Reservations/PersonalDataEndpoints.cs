@@ -36,53 +36,42 @@ internal static class PersonalDataEndpoints
     }
 
     public static async Task<Results<Ok<PersonalDataDto>, ProblemHttpResult, ValidationProblem>> Read(
-        string code, HttpRequest request, PersonalDataRequests personalData, ReservationRequests requests, WrongProofs wrongProofs,
-        PlaceDirectory places, IOptions<SmsOptions> sms, CancellationToken ct)
+        string code, HttpRequest request, PersonalDataRequests personalData, ProofGate gate, PlaceDirectory places,
+        IOptions<SmsOptions> sms, CancellationToken ct)
     {
-        var v = new Validation();
-        var proof = requests.Proof(request, v);
-        if (proof is null)
+        var pass = await gate.PassAsync(code, request, new Validation(), ct);
+        if (pass.Invalid is { } invalid)
         {
-            return v.ToProblem();
+            return invalid;
         }
-        if (ConfirmationCode.Normalize(code) is not { } normalized)
+        if (pass.Refused is { } refused)
         {
-            return Problem.ReservationNotFound();
+            return refused;
         }
-        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
+        if (await personalData.ReadAsync(pass.Code, pass.Proof, ct) is not { } held)
         {
-            return ReservationProblems.WrongProofLimit(wait, request.HttpContext.Response);
-        }
-        if (await personalData.ReadAsync(normalized, proof.Value, ct) is not { } held)
-        {
-            await wrongProofs.RecordAsync(normalized, ct);
+            await gate.MissedAsync(pass.Code, ct);
             return Problem.ReservationNotFound();
         }
         return TypedResults.Ok(await ToDtoAsync(held, places, sms.Value.PublicUrl, ct));
     }
 
     public static async Task<Results<NoContent, ProblemHttpResult, ValidationProblem>> Erase(
-        string code, HttpRequest request, PersonalDataRequests personalData, ReservationRequests requests, WrongProofs wrongProofs,
-        CancellationToken ct)
+        string code, HttpRequest request, PersonalDataRequests personalData, ProofGate gate, CancellationToken ct)
     {
-        var v = new Validation();
-        var proof = requests.Proof(request, v);
-        if (proof is null)
+        var pass = await gate.PassAsync(code, request, new Validation(), ct);
+        if (pass.Invalid is { } invalid)
         {
-            return v.ToProblem();
+            return invalid;
         }
-        if (ConfirmationCode.Normalize(code) is not { } normalized)
+        if (pass.Refused is { } refused)
         {
-            return Problem.ReservationNotFound();
-        }
-        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
-        {
-            return ReservationProblems.WrongProofLimit(wait, request.HttpContext.Response);
+            return refused;
         }
         // Not the caller's token: once begun, the cancel and the erasure finish even if the client has gone.
-        if (await personalData.EraseAsync(normalized, proof.Value, CancellationToken.None) is null)
+        if (await personalData.EraseAsync(pass.Code, pass.Proof, CancellationToken.None) is null)
         {
-            await wrongProofs.RecordAsync(normalized, ct);
+            await gate.MissedAsync(pass.Code, ct);
             return Problem.ReservationNotFound();
         }
         return TypedResults.NoContent();

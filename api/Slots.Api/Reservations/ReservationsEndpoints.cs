@@ -88,108 +88,81 @@ internal static class ReservationsEndpoints
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Find(
-        string code, HttpRequest request, ReservationService reservations, ReservationRequests requests, PlaceDirectory places,
-        WrongProofs wrongProofs, CancellationToken ct)
+        string code, HttpRequest request, ReservationService reservations, ProofGate gate, PlaceDirectory places, CancellationToken ct)
     {
-        var v = new Validation();
-        var proof = requests.Proof(request, v);
-        if (proof is null)
+        var pass = await gate.PassAsync(code, request, new Validation(), ct);
+        if (pass.Invalid is { } invalid)
         {
-            return v.ToProblem();
+            return invalid;
         }
-        if (ConfirmationCode.Normalize(code) is not { } normalized)
+        if (pass.Refused is { } refused)
         {
-            return Problem.ReservationNotFound();
+            return refused;
         }
-        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
-        {
-            return ReservationProblems.WrongProofLimit(wait, request.HttpContext.Response);
-        }
-        var found = await reservations.FindAsync(normalized, proof.Value, ct);
-        if (found is null && proof.Value.UnderPreviousKey is { } previous)
-        {
-            found = await reservations.FindAsync(normalized, previous, ct);
-        }
+        var found = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.FindAsync(pass.Code, proof, ct), f => f is null);
         if (found is not null && await places.FindAsync(found.Slot.PlaceId, ct) is { } place)
         {
             return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name));
         }
-        if (await reservations.WasCancelledAsync(normalized, proof.Value, ct)
-            || (proof.Value.UnderPreviousKey is { } before && await reservations.WasCancelledAsync(normalized, before, ct)))
+        if (await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.WasCancelledAsync(pass.Code, proof, ct), was => !was))
         {
             return ReservationProblems.Cancelled();
         }
-        await wrongProofs.RecordAsync(normalized, ct);
+        await gate.MissedAsync(pass.Code, ct);
         return Problem.ReservationNotFound();
     }
 
     public static async Task<Results<NoContent, ProblemHttpResult, ValidationProblem>> Cancel(
-        string code, HttpRequest request, ReservationService reservations, ReservationRequests requests, WrongProofs wrongProofs,
-        CancellationToken ct)
+        string code, HttpRequest request, ReservationService reservations, ProofGate gate, CancellationToken ct)
     {
-        var v = new Validation();
-        var proof = requests.Proof(request, v);
-        if (proof is null)
+        var pass = await gate.PassAsync(code, request, new Validation(), ct);
+        if (pass.Invalid is { } invalid)
         {
-            return v.ToProblem();
+            return invalid;
         }
-        if (ConfirmationCode.Normalize(code) is not { } normalized)
+        if (pass.Refused is { } refused)
         {
-            return Problem.ReservationNotFound();
+            return refused;
         }
-        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
-        {
-            return ReservationProblems.WrongProofLimit(wait, request.HttpContext.Response);
-        }
-        var status = await reservations.CancelAsync(normalized, proof.Value, ct);
-        if (status == CancelStatus.NotFound && proof.Value.UnderPreviousKey is { } previous)
-        {
-            status = await reservations.CancelAsync(normalized, previous, ct);
-        }
+        var status = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.CancelAsync(pass.Code, proof, ct),
+            s => s == CancelStatus.NotFound);
         if (status == CancelStatus.NotFound)
         {
-            await wrongProofs.RecordAsync(normalized, ct);
+            await gate.MissedAsync(pass.Code, ct);
         }
         return ReservationProblems.Answer(status);
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reschedule(
-        string code, JsonBody<RescheduleRequest> body, HttpContext http, ReservationService reservations, ReservationRequests requests,
-        AdmissionService room, WrongProofs wrongProofs, CancellationToken ct)
+        string code, JsonBody<RescheduleRequest> body, HttpContext http, ReservationService reservations, ProofGate gate,
+        AdmissionService room, CancellationToken ct)
     {
         var v = new Validation();
-        var proof = requests.Proof(http.Request, v);
         var target = ReservationRequests.Slot(body.Value.PlaceId, body.Value.Day, body.Value.Time, v);
-        if (!v.IsValid)
+        var pass = await gate.PassAsync(code, http.Request, v, ct);
+        if (pass.Invalid is { } invalid)
         {
-            return v.ToProblem();
+            return invalid;
         }
-        if (ConfirmationCode.Normalize(code) is not { } normalized)
+        if (pass.Refused is { } refused)
         {
-            return Problem.ReservationNotFound();
-        }
-        if (await wrongProofs.ClosedForAsync(normalized, ct) is { } wait)
-        {
-            return ReservationProblems.WrongProofLimit(wait, http.Response);
+            return refused;
         }
         // The admission is held under the reservation's code: a retried move passes again, another booking does not.
-        var pass = await room.EnterAsync(target!.Value.PlaceId, http.Request.Headers[AdmissionProblems.TokenHeader], "move:" + normalized, ct);
-        if (!pass.Passes)
+        var admitted = await room.EnterAsync(target!.Value.PlaceId, http.Request.Headers[AdmissionProblems.TokenHeader], "move:" + pass.Code, ct);
+        if (!admitted.Passes)
         {
-            return AdmissionProblems.Refused(pass, http.Response);
+            return AdmissionProblems.Refused(admitted, http.Response);
         }
-        var answer = await reservations.RescheduleAsync(normalized, proof!.Value, target.Value, ct);
-        if (answer.Status == RescheduleStatus.NotFound && proof.Value.UnderPreviousKey is { } previous)
-        {
-            answer = await reservations.RescheduleAsync(normalized, previous, target.Value, ct);
-        }
+        var answer = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.RescheduleAsync(pass.Code, proof, target.Value, ct),
+            a => a.Status == RescheduleStatus.NotFound);
         if (answer.Status == RescheduleStatus.NotFound)
         {
-            await wrongProofs.RecordAsync(normalized, ct);
+            await gate.MissedAsync(pass.Code, ct);
         }
-        await room.LeaveAsync(pass, answer.Status);
+        await room.LeaveAsync(admitted, answer.Status);
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
-            TypedResults.Ok(ToDto(normalized, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
+            TypedResults.Ok(ToDto(pass.Code, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
     }
 
     internal static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name) =>
