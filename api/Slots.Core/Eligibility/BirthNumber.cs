@@ -27,15 +27,20 @@ public static class BirthNumber
         }
         Span<char> digits = stackalloc char[10];
         var count = 0;
+        var slashed = false;
         foreach (var c in input.AsSpan().Trim())
         {
             if (c is >= '0' and <= '9' && count < 10)
             {
                 digits[count++] = c;
             }
-            else if (c != '/' || count != 6)
+            else if (c == '/' && count == 6 && !slashed)
             {
-                return null; // only digits, and a slash only after the date
+                slashed = true;
+            }
+            else
+            {
+                return null; // only digits, and one slash only after the date
             }
         }
         if (count is not (9 or 10))
