@@ -5,7 +5,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using Microsoft.OpenApi;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>One generated request: a value per parameter sent, and the body (absent, or JSON under a content type).</summary>
 public sealed class Call(Operation operation)

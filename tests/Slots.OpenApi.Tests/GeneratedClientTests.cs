@@ -1,10 +1,10 @@
 using System.Reflection;
 using Microsoft.OpenApi;
 using Newtonsoft.Json;
-using Slots.Contract.Tests.Generated;
-using Slots.Contract.Tests.Infrastructure;
+using Slots.OpenApi.Tests.Generated;
+using Slots.OpenApi.Tests.Infrastructure;
 
-namespace Slots.Contract.Tests;
+namespace Slots.OpenApi.Tests;
 
 /// <summary>
 /// Issue #27: a C# client generated from frontend/openapi.json by NSwag (the csproj regenerates it on
@@ -17,7 +17,7 @@ public sealed class GeneratedClientTests : IAsyncLifetime
 {
     private const string Phone = "+421 905 123 456";
 
-    private readonly ContractHost _host = new();
+    private readonly OpenApiHost _host = new();
 
     [Fact]
     public async Task The_generated_client_books_finds_reschedules_and_cancels_through_its_own_methods()

@@ -1,7 +1,7 @@
-using Slots.Contract.Tests.Document;
-using Slots.Contract.Tests.Infrastructure;
+using Slots.OpenApi.Tests.Document;
+using Slots.OpenApi.Tests.Infrastructure;
 
-namespace Slots.Contract.Tests;
+namespace Slots.OpenApi.Tests;
 
 /// <summary>
 /// Issue #27: from the served document alone, valid requests for every operation are accepted (2xx
@@ -14,7 +14,7 @@ public sealed class SchemaDrivenTests : IAsyncLifetime
     private const ulong Seed = 20260427;
     private const int Rounds = 6;
 
-    private readonly ContractHost _host = new();
+    private readonly OpenApiHost _host = new();
 
     [Fact]
     public async Task Valid_requests_generated_from_the_document_are_accepted_and_answered_as_documented()
@@ -42,7 +42,7 @@ public sealed class SchemaDrivenTests : IAsyncLifetime
         var client = _host.Client();
         var document = await ApiDocument.FetchAsync(client, TestContext.Current.CancellationToken);
         var today = DateOnly.FromDateTime(TimeZoneInfo.ConvertTime(DateTimeOffset.UtcNow, TimeZoneInfo.FindSystemTimeZoneById("Europe/Bratislava")).DateTime);
-        return new Exploration(document, client, ContractHost.AdminKey, today, Seed);
+        return new Exploration(document, client, OpenApiHost.AdminKey, today, Seed);
     }
 
     private static void Report(Exploration exploration)

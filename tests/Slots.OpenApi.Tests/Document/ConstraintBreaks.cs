@@ -2,7 +2,7 @@ using System.Text.Json.Nodes;
 using CsCheck;
 using Microsoft.OpenApi;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 public enum BreakKind
 {

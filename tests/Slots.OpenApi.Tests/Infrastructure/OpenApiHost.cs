@@ -1,20 +1,20 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 
-namespace Slots.Contract.Tests.Infrastructure;
+namespace Slots.OpenApi.Tests.Infrastructure;
 
 /// <summary>
 /// The real API host on a loopback port (Kestrel), on a fresh SQLite file filled with demo data at
 /// start, with a staff admin key so the admin operations can be exercised too, and a token signing
 /// key (<see cref="Tokens"/>) so the staff operations can be called as a person.
 /// </summary>
-public sealed class ContractHost : WebApplicationFactory<Program>
+public sealed class OpenApiHost : WebApplicationFactory<Program>
 {
     public const string AdminKey = "contract-admin-key-000";
 
     private readonly string _folder = Directory.CreateTempSubdirectory("slots-contract-").FullName;
 
-    public ContractHost() => UseKestrel(0);
+    public OpenApiHost() => UseKestrel(0);
 
     /// <summary>Staff tokens the host accepts as from its OpenID provider.</summary>
     public Slots.Api.Tests.Staff.StaffTokens Tokens { get; } = new();

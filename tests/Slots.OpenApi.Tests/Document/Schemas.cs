@@ -1,7 +1,7 @@
 using System.Globalization;
 using Microsoft.OpenApi;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>What a schema of the document allows, read the one way the generators and the breaks both use.</summary>
 public static class Schemas

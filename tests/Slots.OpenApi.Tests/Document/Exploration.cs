@@ -2,7 +2,7 @@ using System.Text.Json.Nodes;
 using CsCheck;
 using Microsoft.OpenApi;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>
 /// Drives the API from its document alone: generated valid requests for every operation, then each

@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 using Json.Schema;
 using Microsoft.OpenApi;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>One operation of the document; <see cref="Location"/> is its JSON pointer in the document, under which its schemas live.</summary>
 public sealed record Operation(string Id, HttpMethod Method, string Path, string Location, OpenApiOperation Model, IReadOnlyList<Parameter> Parameters)

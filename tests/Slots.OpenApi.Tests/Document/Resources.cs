@@ -1,7 +1,7 @@
 using System.Text.Json.Nodes;
 using CsCheck;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>
 /// Real resources learnt from earlier answers, so a generated request can name a place, a free slot,

@@ -3,7 +3,7 @@ using System.Text.Json.Nodes;
 using CsCheck;
 using Microsoft.OpenApi;
 
-namespace Slots.Contract.Tests.Document;
+namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>
 /// CsCheck generators of values a schema accepts: type, enum, format, pattern, lengths, bounds and
