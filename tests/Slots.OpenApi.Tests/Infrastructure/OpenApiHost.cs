@@ -17,7 +17,7 @@ public sealed class OpenApiHost : WebApplicationFactory<Program>
     public OpenApiHost() => UseKestrel(0);
 
     /// <summary>Staff tokens the host accepts as from its OpenID provider.</summary>
-    public Slots.Api.Tests.Staff.StaffTokens Tokens { get; } = new();
+    public Slots.Testing.Web.StaffTokens Tokens { get; } = new();
 
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
