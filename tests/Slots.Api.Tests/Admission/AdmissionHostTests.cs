@@ -6,9 +6,9 @@ using Microsoft.Extensions.Options;
 using Slots.Admission;
 using Slots.Api.Hosting;
 using Slots.Api.Tests.Api;
-using Slots.Api.Tests.Infrastructure;
-using static Slots.Api.Tests.Infrastructure.Api;
-using static Slots.Api.Tests.Infrastructure.Room;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
+using static Slots.Testing.Web.Room;
 
 namespace Slots.Api.Tests.Admission;
 

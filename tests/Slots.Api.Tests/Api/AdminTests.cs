@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
-using Slots.Api.Tests.Infrastructure;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Api;
 

@@ -1,5 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
-using Slots.Api.Tests.Infrastructure;
+using Slots.Testing.Web;
 
 namespace Slots.Api.Tests.Api;
 

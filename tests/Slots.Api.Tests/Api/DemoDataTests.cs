@@ -1,9 +1,9 @@
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using System.Text.RegularExpressions;
-using Slots.Api.Tests.Infrastructure;
 using Slots.Catalogue;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Api;
 

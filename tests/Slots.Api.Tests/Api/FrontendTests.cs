@@ -1,5 +1,5 @@
 using System.Net;
-using Slots.Api.Tests.Infrastructure;
+using Slots.Testing.Web;
 
 namespace Slots.Api.Tests.Api;
 

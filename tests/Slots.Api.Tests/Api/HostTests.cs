@@ -3,9 +3,9 @@ using System.Net.Http.Json;
 using System.Text.Json.Nodes;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
-using Slots.Api.Tests.Infrastructure;
 using Slots.Reservations;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Api;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
-using Slots.Api.Tests.Infrastructure;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Api;
 

@@ -1,9 +1,9 @@
 using System.Net;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Api;
-using Slots.Api.Tests.Infrastructure;
 using Slots.Capacity;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Capacity;
 

@@ -1,6 +1,6 @@
 using System.Net;
-using Slots.Api.Tests.Infrastructure;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Security;
 

@@ -4,7 +4,8 @@ using System.Net.Http.Json;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Api.Tests.Api;
 using Slots.Staff;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Staff;
 

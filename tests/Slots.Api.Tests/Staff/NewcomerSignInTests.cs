@@ -5,7 +5,7 @@ using System.Text.Json;
 using Microsoft.IdentityModel.JsonWebTokens;
 using Microsoft.IdentityModel.Tokens;
 using Slots.Testing;
-using static Slots.Api.Tests.Infrastructure.Api;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Staff;
 

@@ -1,4 +1,4 @@
-using Slots.Api.Tests.Infrastructure;
+using Slots.Testing.Web;
 
 namespace Slots.Api.Tests.Staff;
 

@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Http.Headers;
-using Slots.Api.Tests.Infrastructure;
 using Slots.Testing;
-using static Slots.Api.Tests.Infrastructure.Api;
+using Slots.Testing.Web;
+using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Staff;
 

@@ -1,9 +1,0 @@
-using Slots.Testing;
-
-namespace Slots.Api.Tests.Postgres;
-
-/// <summary>The run's one PostgreSQL server for tests that use it directly, or the test skipped (under CI failed), saying why.</summary>
-internal static class SharedPostgres
-{
-    public static Task<PostgresServer> OrSkipAsync() => Unavailable.SkipOrFailAsync(PostgresServer.SharedAsync);
-}

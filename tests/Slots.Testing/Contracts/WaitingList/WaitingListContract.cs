@@ -1,0 +1,273 @@
+using System.Net;
+using System.Net.Http.Json;
+using System.Text.Json.Nodes;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
+using Slots.Testing.Web;
+using Slots.WaitingList;
+using static Slots.Testing.Web.Api;
+
+namespace Slots.Testing.Contracts.WaitingList;
+
+/// <summary>
+/// A place's waiting list over HTTP, on every backend: first in, first offered; a held seat nobody
+/// else can book or see; a claim that books it once; a hold that runs out and moves on; a waiter who
+/// books elsewhere leaving the line; joins refused while seats are free; leaving by token.
+/// The tests move the line themselves (the store's step at instants of their own).
+/// </summary>
+public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendContract<TBackend>(backend)
+    where TBackend : class, IBackend
+{
+    private const string TokenHeader = "Slots-Waiting-List-Token";
+    private SlotsHost? _host;
+    private Rows? _rows;
+
+    private async Task<SlotsHost> StartAsync()
+    {
+        var settings = await CreateDatabaseAsync("db");
+        _rows = new Rows(settings);
+        // The job on the real clock runs once at the start (nothing to do then); the tests step the line themselves.
+        _host = NewHost(settings, new Dictionary<string, string?> { ["Slots:WaitingList:Every"] = "01:00:00" });
+        return _host;
+    }
+
+    private Task<OfferStep> StepAsync(DateTimeOffset? at = null) =>
+        _host!.Services.GetRequiredService<IWaitingListStore>().StepAsync(
+            DateTimeOffset.FromUnixTimeSeconds((at ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds()),
+            _host.Services.GetRequiredService<IOptions<WaitingListOptions>>().Value, TestContext.Current.CancellationToken);
+
+    private static HttpRequestMessage Join(int place, DateOnly from, DateOnly to, Person person) =>
+        new(HttpMethod.Post, "/api/waiting-list")
+        {
+            Content = JsonContent.Create(new { placeId = place, from = Day(from), to = Day(to), name = person.Name, phone = person.Phone, nationalId = person.NationalId, language = "en" }),
+        };
+
+    private static HttpRequestMessage Entry(HttpMethod method, string token, string path = "") =>
+        new(method, "/api/waiting-list/entry" + path) { Headers = { { TokenHeader, token } } };
+
+    private async Task<string> JoinAsync(int place, DateOnly day, Person person)
+    {
+        var joined = await _host!.Client().SendAsync(Join(place, day, day, person));
+        Assert.Equal(HttpStatusCode.Created, joined.StatusCode);
+        return (await JsonAsync(joined))["token"]!.GetValue<string>();
+    }
+
+    private async Task<JsonObject> EntryAsync(string token) =>
+        await JsonAsync(await _host!.Client().SendAsync(Entry(HttpMethod.Get, token)));
+
+    /// <summary>A place with one seat per slot on <paramref name="day"/>, every seat booked: (place, the bookings by time).</summary>
+    private async Task<(int Place, List<(string Code, Person Person)> Booked)> SoldOutAsync(DateOnly day)
+    {
+        var place = await CreatePlaceWithSlotsAsync(_host!.AdminClient(), capacity: 1, day: day);
+        var booked = new List<(string, Person)>();
+        foreach (var time in new[] { "08:00", "08:10", "08:20", "08:30", "08:40", "08:50" })
+        {
+            var person = People.Next();
+            var response = await _host.Client().SendAsync(Reserve(place, day, time, person));
+            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+            booked.Add(((await JsonAsync(response))["code"]!.GetValue<string>(), person));
+        }
+        return (place, booked);
+    }
+
+    private Task<HttpResponseMessage> CancelAsync((string Code, Person Person) booking) =>
+        _host!.Client().SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{booking.Code}", booking.Person.Phone));
+
+    [Fact]
+    public async Task A_freed_seat_is_held_for_the_first_in_line_and_nobody_else_can_book_it_until_the_claim()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var first = await JoinAsync(place, day, People.Next());
+        var second = await JoinAsync(place, day, People.Next());
+        Assert.Equal((1, 2), ((await EntryAsync(first))["position"]!.GetValue<int>(), (await EntryAsync(second))["position"]!.GetValue<int>()));
+
+        Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
+        // Freed, the seat is the line's at once: the crowd cannot take it before the offer.
+        Assert.Equal(HttpStatusCode.Conflict, (await host.Client().SendAsync(Reserve(place, day, "08:10", People.Next()))).StatusCode);
+        await StepAsync();
+
+        var offered = await EntryAsync(first);
+        Assert.Equal("offered", offered["state"]!.GetValue<string>());
+        Assert.Equal("08:10", offered["offer"]!["time"]!.GetValue<string>());
+        Assert.Equal("waiting", (await EntryAsync(second))["state"]!.GetValue<string>());
+        Assert.Equal(0, await FreeSeatsAsync(host.Client(), place, day, "08:10"));
+        Assert.Equal(HttpStatusCode.Conflict, (await host.Client().SendAsync(Reserve(place, day, "08:10", People.Next()))).StatusCode);
+        Assert.Equal(1, await _rows!.CountAsync("SELECT COUNT(*) FROM outbox WHERE kind = 6 AND place_id = @place", ("@place", place)));
+
+        var claimed = await host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
+        var again = await host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
+
+        Assert.Equal(HttpStatusCode.Created, claimed.StatusCode);
+        var code = (await JsonAsync(claimed))["code"]!.GetValue<string>();
+        Assert.Equal("08:10", (await JsonAsync(claimed))["time"]!.GetValue<string>());
+        Assert.Equal(HttpStatusCode.Created, again.StatusCode);
+        Assert.Equal(code, (await JsonAsync(again))["code"]!.GetValue<string>());
+        var entry = await EntryAsync(first);
+        Assert.Equal(("booked", code), (entry["state"]!.GetValue<string>(), entry["bookedCode"]!.GetValue<string>()));
+        Assert.Equal(1, await _rows.CountAsync("SELECT COUNT(*) FROM hot_reservations WHERE place_id = @place AND start_minute = 490", ("@place", place)));
+        Assert.Equal(1, (await EntryAsync(second))["position"]!.GetValue<int>());
+    }
+
+    [Fact]
+    public async Task A_kept_or_held_seat_says_so_in_its_hold_columns_and_its_code_is_only_ever_a_bookings()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var first = await JoinAsync(place, day, People.Next());
+        await JoinAsync(place, day, People.Next());
+        const string Seat = "SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND start_minute = 490";
+
+        Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
+        // Kept for the line: no code, held back, for no offer yet.
+        Assert.Equal(1, await _rows!.CountAsync(Seat + " AND code IS NULL AND hold = 1 AND offer_id IS NULL", ("@place", place)));
+        await AssertCodesAreBookingsAsync(place);
+
+        await StepAsync();
+        // Held for the first in line's open offer, still without a code.
+        Assert.Equal(1, await _rows.CountAsync(Seat + """
+             AND code IS NULL AND hold = 1
+             AND offer_id IN (SELECT o.id FROM waitlist_offers o WHERE o.place_id = @place AND o.start_minute = 490 AND o.state = 1)
+            """, ("@place", place)));
+        await AssertCodesAreBookingsAsync(place);
+
+        var claimed = await host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
+        Assert.Equal(HttpStatusCode.Created, claimed.StatusCode);
+        var code = (await JsonAsync(claimed))["code"]!.GetValue<string>();
+        // Booked: the booking's code, the hold gone.
+        Assert.Equal(1, await _rows.CountAsync(Seat + " AND code = @code AND hold = 0 AND offer_id IS NULL", ("@place", place), ("@code", code)));
+        await AssertCodesAreBookingsAsync(place);
+    }
+
+    /// <summary>Every seat of the place with a code holds a booking's code: no other value (the old '~h' and '~w' holds) lives there.</summary>
+    private async Task AssertCodesAreBookingsAsync(int place)
+    {
+        Assert.True(await _rows!.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code IS NOT NULL", ("@place", place)) >= 5);
+        Assert.Equal(0, await _rows.CountAsync("""
+            SELECT COUNT(*) FROM hot_seats s
+            WHERE s.place_id = @place AND s.code IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM hot_reservations r WHERE r.code = s.code AND r.place_id = s.place_id
+                              AND r.day = s.day AND r.start_minute = s.start_minute AND r.seat_no = s.seat_no)
+            """, ("@place", place)));
+        Assert.Equal(0, await _rows.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code LIKE '~%'", ("@place", place)));
+    }
+
+    [Fact]
+    public async Task A_hold_nobody_claims_expires_and_the_seat_goes_to_the_next_in_line()
+    {
+        await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var first = await JoinAsync(place, day, People.Next());
+        var second = await JoinAsync(place, day, People.Next());
+        await CancelAsync(booked[0]);
+        await StepAsync();
+        Assert.Equal("offered", (await EntryAsync(first))["state"]!.GetValue<string>());
+
+        await StepAsync(DateTimeOffset.UtcNow.AddMinutes(16));
+
+        Assert.Equal("expired", (await EntryAsync(first))["state"]!.GetValue<string>());
+        var next = await EntryAsync(second);
+        Assert.Equal(("offered", "08:00"), (next["state"]!.GetValue<string>(), next["offer"]!["time"]!.GetValue<string>()));
+        var late = await _host!.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
+        Assert.Equal(HttpStatusCode.Gone, late.StatusCode);
+        Assert.Equal("offer-expired", await ProblemCodeAsync(late));
+    }
+
+    [Fact]
+    public async Task A_waiter_who_books_elsewhere_leaves_the_line_and_the_next_gets_the_seat()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var elsewhere = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1, day: day);
+        var impatient = People.Next();
+        var first = await JoinAsync(place, day, impatient);
+        var second = await JoinAsync(place, day, People.Next());
+        Assert.Equal(HttpStatusCode.Created, (await host.Client().SendAsync(Reserve(elsewhere, day, "08:00", impatient))).StatusCode);
+        await CancelAsync(booked[2]);
+
+        await StepAsync();
+
+        Assert.Equal("left", (await EntryAsync(first))["state"]!.GetValue<string>());
+        Assert.Equal("offered", (await EntryAsync(second))["state"]!.GetValue<string>());
+    }
+
+    [Fact]
+    public async Task Joins_are_refused_while_seats_are_free_once_per_person_and_for_someone_holding_a_booking()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var open = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1, day: day);
+        var (place, booked) = await SoldOutAsync(day);
+        var person = People.Next();
+
+        var free = await host.Client().SendAsync(Join(open, day, day, person));
+        await JoinAsync(place, day, person);
+        var twice = await host.Client().SendAsync(Join(place, day, day, person));
+        var holder = await host.Client().SendAsync(Join(place, day, day, booked[0].Person));
+        var backwards = await host.Client().SendAsync(Join(place, day, day.AddDays(-1), People.Next()));
+        var past = await host.Client().SendAsync(Join(place, Today.AddDays(-1), day, People.Next()));
+
+        Assert.Equal("seats-free", await ProblemCodeAsync(free));
+        Assert.Equal("waiting-list-joined", await ProblemCodeAsync(twice));
+        Assert.Equal(1, (await JsonAsync(twice))["position"]!.GetValue<int>());
+        Assert.Equal("already-booked", await ProblemCodeAsync(holder));
+        await AssertInvalidAsync(backwards, "to");
+        await AssertInvalidAsync(past, "from");
+    }
+
+    [Fact]
+    public async Task The_same_person_joining_twice_at_once_gets_one_entry()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, _) = await SoldOutAsync(day);
+        var person = People.Next();
+
+        var answers = await Task.WhenAll(Enumerable.Range(0, 4).Select(_ => host.Client().SendAsync(Join(place, day, day, person))));
+
+        Assert.Single(answers, a => a.StatusCode == HttpStatusCode.Created);
+        Assert.All(answers.Where(a => a.StatusCode != HttpStatusCode.Created), a => Assert.Equal(HttpStatusCode.Conflict, a.StatusCode));
+        Assert.Equal(1, await _rows!.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
+    }
+
+    [Fact]
+    public async Task Leaving_by_token_hands_a_held_seat_to_the_next_and_an_unknown_token_reveals_nothing()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var first = await JoinAsync(place, day, People.Next());
+        var second = await JoinAsync(place, day, People.Next());
+        await CancelAsync(booked[3]);
+        await StepAsync();
+
+        Assert.Equal(HttpStatusCode.NoContent, (await host.Client().SendAsync(Entry(HttpMethod.Delete, first))).StatusCode);
+        await StepAsync();
+
+        Assert.Equal("left", (await EntryAsync(first))["state"]!.GetValue<string>());
+        Assert.Equal("offered", (await EntryAsync(second))["state"]!.GetValue<string>());
+        var unknown = await host.Client().SendAsync(Entry(HttpMethod.Get, new string('0', 32)));
+        var malformed = await host.Client().SendAsync(Entry(HttpMethod.Get, "not-a-token"));
+        Assert.Equal("waiting-list-entry-not-found", await ProblemCodeAsync(unknown));
+        await AssertInvalidAsync(malformed, TokenHeader);
+    }
+
+    [Fact]
+    public async Task Seats_nobody_in_line_wants_go_back_to_everyone()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var only = await JoinAsync(place, day, People.Next());
+        Assert.Equal(HttpStatusCode.NoContent, (await host.Client().SendAsync(Entry(HttpMethod.Delete, only))).StatusCode);
+        await CancelAsync(booked[4]);   // nobody waits any more: free for everyone at once
+
+        await StepAsync();
+
+        Assert.Equal(1, await FreeSeatsAsync(host.Client(), place, day, "08:40"));
+    }
+}
