@@ -69,9 +69,11 @@ export function PlaceChangesCard({ admin }: { admin: AdminApi }) {
             <button type="submit" className="primary" disabled={busy}>{t('savePlace')}</button>
           </form>
           {place.closed ? (
-            <button type="button" className="primary" disabled={busy} onClick={() => void reopen()}>{t('reopenPlace')}</button>
+            <p className="place-close">
+              <button type="button" className="primary" disabled={busy} onClick={() => void reopen()}>{t('reopenPlace')}</button>
+            </p>
           ) : (
-            <form onSubmit={close}>
+            <form className="place-close" onSubmit={close}>
               <Field label={t('closeReason')} value={reason} onChange={setReason} required maxLength={100} />
               <label className="check">
                 <input type="checkbox" checked={keepBookings} onChange={(e) => setKeepBookings(e.target.checked)} /> {t('keepBookings')}
