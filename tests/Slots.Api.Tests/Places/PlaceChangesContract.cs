@@ -204,6 +204,36 @@ public abstract class PlaceChangesContract<TBackend>(TBackend backend) : IClassF
     }
 
     [Fact]
+    public async Task A_close_racing_bookings_keeps_exactly_the_bookings_that_won_a_seat_and_refuses_the_rest()
+    {
+        var host = await StartAsync();
+        var admin = host.AdminClient();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 6, HotDay);
+        var ct = TestContext.Current.CancellationToken;
+        var bookings = Enumerable.Range(0, 12).Select(async i =>
+        {
+            await Task.Delay(i * 5, ct);
+            return await host.Client().SendAsync(Reserve(place, HotDay, "08:00", People.Next()), ct);
+        }).ToList();
+        var closing = CloseAsync(admin, place, keepBookings: true);
+
+        var answers = await Task.WhenAll(bookings);
+        var closed = await JsonAsync(await closing);
+
+        var won = answers.Count(a => a.StatusCode == HttpStatusCode.Created);
+        foreach (var refused in answers.Where(a => a.StatusCode != HttpStatusCode.Created))
+        {
+            Assert.Contains(await ProblemCodeAsync(refused), new[] { "place-closed", "slot-full", "unknown-slot" });
+        }
+        // Every booking that won a seat before the close took the free ones is kept, and none after it.
+        Assert.InRange(won, 0, 6);
+        Assert.Equal(won, closed["kept"]!.GetValue<int>());
+        Assert.Equal(won, (await _rows!.HotAsync(place)).Count);
+        Assert.Empty(await OfferedAsync(host.Client(), place, HotDay));
+        await AssertRefusedAsClosedAsync(host.Client(), place, HotDay, "08:00");
+    }
+
+    [Fact]
     public async Task A_reopen_gives_back_only_the_free_seats_and_the_place_can_be_closed_again()
     {
         var host = await StartAsync();
