@@ -23,6 +23,8 @@ CREATE OR ALTER PROCEDURE dbo.site_cancel_open
     @actor        nvarchar(256),
     @target       nvarchar(200),
     @now          bigint,
+    @keep_bookings bit,                  -- 1: close the slots and keep their bookings (a place closed keeping them)
+    @closes_place  bit,                  -- 1: one of a place's close, opened again by the place's reopen
     @id           bigint OUTPUT,
     @created      bit OUTPUT,
     @block_reason nvarchar(100) OUTPUT,   -- the block's own: an ask for an existing block answers the first ask's
@@ -43,7 +45,8 @@ BEGIN
     SELECT @id = id, @block_reason = reason, @block_actor = actor, @created_at = created_at,
         @finished_at = finished_at, @cancelled = cancelled, @kept = kept
     FROM dbo.site_cancels WITH (UPDLOCK, HOLDLOCK)
-    WHERE place_id = @place_id AND day = @day AND from_minute = @from_minute AND to_minute = @to_minute;
+    WHERE place_id = @place_id AND day = @day AND from_minute = @from_minute AND to_minute = @to_minute
+      AND reopened_at IS NULL;   -- a block opened again (sql/161) no longer stands: the same hours make a new one
     IF @id IS NOT NULL
     BEGIN
         COMMIT TRANSACTION;
@@ -56,8 +59,8 @@ BEGIN
         THROW 50060, N'site_cancel_open: unknown place', 1;
 
     INSERT dbo.site_cancels (place_id, day, from_minute, to_minute, reason, actor, created_at, progress_at,
-        finished_at, cancelled, kept)
-    VALUES (@place_id, @day, @from_minute, @to_minute, @reason, @actor, @now, @now, NULL, 0, 0);
+        finished_at, cancelled, kept, keep_bookings, closes_place)
+    VALUES (@place_id, @day, @from_minute, @to_minute, @reason, @actor, @now, @now, NULL, 0, 0, @keep_bookings, @closes_place);
     SET @id = CONVERT(bigint, SCOPE_IDENTITY());
 
     -- Closed at once: no new booking lands in the block from here on, hot day or disk day.

@@ -52,14 +52,17 @@ BEGIN
     BEGIN TRANSACTION;
 
     DECLARE @place_id int = NULL, @day date, @from_minute int, @to_minute int, @reason nvarchar(100),
-        @actor nvarchar(256), @finished_at bigint;
+        @actor nvarchar(256), @finished_at bigint, @keep_bookings bit, @reopened_at bigint;
     SELECT @place_id = place_id, @day = day, @from_minute = from_minute, @to_minute = to_minute,
-        @reason = reason, @actor = actor, @finished_at = finished_at
+        @reason = reason, @actor = actor, @finished_at = finished_at, @keep_bookings = keep_bookings,
+        @reopened_at = reopened_at
     FROM dbo.site_cancels WITH (UPDLOCK, HOLDLOCK)
     WHERE id = @id;
     IF @place_id IS NULL
         THROW 50061, N'site_cancel_batch: unknown block', 1;
-    IF @finished_at IS NOT NULL
+    -- A block that keeps its bookings (a place closed keeping them, sql/160) cancels none; nor does
+    -- one opened again (sql/161) before its run ended.
+    IF @finished_at IS NOT NULL OR @keep_bookings = 1 OR @reopened_at IS NOT NULL
     BEGIN
         COMMIT TRANSACTION;
         RETURN;

@@ -54,6 +54,7 @@ public static class DomainRegistration
         builder.Services.AddScoped<PersonalDataRequests>();
         builder.AddAdmission();
         builder.Services.AddScoped<PlaceCatalog>();
+        builder.Services.AddScoped<PlaceClosing>();
         builder.Services.AddScoped<SlotGenerator>();
         builder.Services.AddScoped<DemoData>();
         return builder;

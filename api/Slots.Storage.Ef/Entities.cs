@@ -134,6 +134,10 @@ public sealed class SiteCancelRecord
     public long? FinishedAt { get; set; }
     public int Cancelled { get; set; }
     public int Kept { get; set; }
+    public bool KeepBookings { get; set; }
+    public bool ClosesPlace { get; set; }
+    public long? ReopenedAt { get; set; }
+    public string? ReopenedBy { get; set; }
 }
 
 /// <summary>The door's record of a booking: checked in (2), a no-show (3) or cancelled by the site (5), when and by whom.</summary>

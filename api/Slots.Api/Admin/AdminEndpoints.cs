@@ -10,7 +10,7 @@ using Slots.Window;
 
 namespace Slots.Api.Admin;
 
-/// <summary>Places, slot generation, demo data, statistics and machine keys, for authenticated staff only (slots: SlotGenerationEndpoints; keys: MachineKeysEndpoints).</summary>
+/// <summary>Places, slot generation, demo data, statistics and machine keys, for authenticated staff only (slots: SlotGenerationEndpoints; place edits and closes: PlaceChangesEndpoints; keys: MachineKeysEndpoints).</summary>
 internal static class AdminEndpoints
 {
     public static IEndpointRouteBuilder MapAdmin(this IEndpointRouteBuilder app)
@@ -20,6 +20,7 @@ internal static class AdminEndpoints
         group.MapPost("/places", CreatePlace).WithName("CreatePlace").WithJsonBody<CreatePlaceRequest>().Location()
             .WithSummary("Create a place")
             .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admins only: the admin role in a token or an admin key.");
+        group.MapPlaceChanges();
         group.MapPost("/slots/generate", SlotGenerationEndpoints.Generate).WithName("GenerateSlots").WithJsonBody<GenerateSlotsRequest>()
             .WithSummary("Generate slots")
             .WithDescription("Slots from a daily template for the given days (at most 366) at the given places, or every active place; "

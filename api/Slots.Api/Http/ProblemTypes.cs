@@ -25,6 +25,8 @@ internal static class ProblemTypes
     public static readonly ProblemType SlotFull = new("slot-full", 409,
         "every seat of the slot is taken; `alternatives` lists the nearest free slots at the place");
     public static readonly ProblemType SlotStarted = new("slot-started", 409, "the slot has already begun");
+    public static readonly ProblemType PlaceClosed = new("place-closed", 409,
+        "an admin closed the place to new bookings (bookings made before may stand); it takes bookings again once reopened");
     public static readonly ProblemType AlreadyBooked = new("already-booked", 409,
         "the person already holds an active future reservation; `existingCode` carries its code, only for the phone that booked it");
     public static readonly ProblemType RequestInProgress = new("request-in-progress", 409,
@@ -89,7 +91,7 @@ internal static class ProblemTypes
     public static readonly IReadOnlyList<ProblemType> All =
     [
         ValidationFailed, BadRequest, NotFound, MethodNotAllowed, UnsupportedMediaType, BodyTooLarge, HeadersTooLarge,
-        UnknownPlace, UnknownSlot, SlotFull, SlotStarted, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
+        UnknownPlace, UnknownSlot, SlotFull, SlotStarted, PlaceClosed, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
         OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,

@@ -157,5 +157,5 @@ internal static class PlacesEndpoints
 
     private static ValidationProblem InvalidId() => Problem.Invalid("id", Formats.PlaceIdExpected);
 
-    internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active);
+    internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active, p.OpeningHours, p.ClosedAt is not null);
 }

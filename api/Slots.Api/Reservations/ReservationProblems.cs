@@ -29,6 +29,8 @@ internal static class ReservationProblems
             ReservationStatus.UnknownSlot => Problem.UnknownSlot(),
             ReservationStatus.SlotStarted => Problem.SlotStarted(),
             ReservationStatus.UnknownPlace => Problem.UnknownPlace(),
+            ReservationStatus.PlaceClosed => Problem.Of(ProblemTypes.PlaceClosed, "This place is closed to new bookings.",
+                "Choose another place, or try again once it reopens."),
             ReservationStatus.OutsideWindow => OutsideWindow(day, answer.Window!.Value),
             ReservationStatus.KeyReused => Problem.Of(ProblemTypes.IdempotencyKeyReused,
                 "This Idempotency-Key was used for a different request.", "Use a new key for a new booking."),

@@ -33,7 +33,7 @@ internal static class ReservationsEndpoints
                 "true when this answers a retry: the booking was made by the first request with this Idempotency-Key (problems of a replay carry it too).",
                 required: false)
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull, ProblemTypes.AlreadyBooked,
-                ProblemTypes.SlotStarted, ProblemTypes.RequestInProgress, ProblemTypes.IdempotencyKeyReused)
+                ProblemTypes.SlotStarted, ProblemTypes.PlaceClosed, ProblemTypes.RequestInProgress, ProblemTypes.IdempotencyKeyReused)
             .Problems(ProblemTypes.AdmissionGate);
         group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
             .WithReservationMetrics("find", "found")

@@ -30,6 +30,18 @@ public interface ICatalogStore
     Task<Place> AddPlaceAsync(Place place, CancellationToken ct);
 
     /// <summary>
+    /// Sets the place's name, address, region and opening hours in one write; answers the place as it
+    /// was before and as it is now, or null when no place has that id.
+    /// </summary>
+    Task<PlaceEdited?> EditPlaceAsync(int id, PlaceEdit edit, CancellationToken ct);
+
+    /// <summary>Marks the place closed at <paramref name="closedAt"/> (Unix seconds), or open (null).</summary>
+    Task SetPlaceClosedAsync(int id, long? closedAt, CancellationToken ct);
+
+    /// <summary>The days from <paramref name="from"/> on on which the place has slots, in order.</summary>
+    Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct);
+
+    /// <summary>
     /// Adds the slots of one place that the catalogue lacks; those it has are kept as they are. It
     /// runs under the place's row lock (the window mover's), and slots on days inside the window
     /// get their hot seats in the same transaction, so the window never misses a slot. A dry run

@@ -16,6 +16,7 @@ public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory,
     {
         var starts = request.Template.StartMinutes().ToList();
         var places = (await store.AllPlacesAsync(ct))
+            .Where(p => p.ClosedAt is null) // a closed place gets no new slots: they would open to bookings
             .Where(p => request.PlaceIds.Count == 0 ? p.Active : request.PlaceIds.Contains(p.Id))
             .OrderBy(p => p.Id)
             .ToList();

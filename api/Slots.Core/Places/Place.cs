@@ -13,6 +13,12 @@ public sealed class Place
 
     public bool Active { get; set; } = true;
 
+    /// <summary>Opening hours as the place states them ("Po-Pi 8:00-16:00"), shown on its page; null when not given.</summary>
+    public string? OpeningHours { get; set; }
+
+    /// <summary>When an admin closed the place to new bookings (Unix seconds); null while it is open.</summary>
+    public long? ClosedAt { get; set; }
+
     /// <summary>The window horizon: days before this one are in the hot tables.</summary>
     public DateOnly HotUntil { get; set; }
 }

@@ -33,7 +33,37 @@ public sealed record PlaceQuery(string? Region, string? Name, int Page, int Page
 
 public sealed record PlacePage(IReadOnlyList<Place> Items, int Total);
 
-/// <summary>Places on the cold side: listing for people, creation for admins.</summary>
+/// <summary>What an admin may change of a place; its time zone and horizon stay.</summary>
+public sealed record PlaceEdit(string Name, string Address, string Region, string? OpeningHours);
+
+/// <summary>A place before and after an edit.</summary>
+public sealed record PlaceEdited(Place Before, Place After)
+{
+    /// <summary>The fields that changed, by their API names, for the audit trail (a place's fields are no personal data).</summary>
+    public IReadOnlyList<string> Changed()
+    {
+        var changed = new List<string>();
+        if (Before.Name != After.Name)
+        {
+            changed.Add("name");
+        }
+        if (Before.Address != After.Address)
+        {
+            changed.Add("address");
+        }
+        if (Before.Region != After.Region)
+        {
+            changed.Add("region");
+        }
+        if (Before.OpeningHours != After.OpeningHours)
+        {
+            changed.Add("openingHours");
+        }
+        return changed;
+    }
+}
+
+/// <summary>Places on the cold side: listing for people, creation and edits for admins.</summary>
 public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, TimeProvider clock, IOptions<WindowOptions> window)
 {
     public Task<PlacePage> ListAsync(PlaceQuery query, CancellationToken ct) => store.ListPlacesAsync(query, ct);
@@ -55,6 +85,17 @@ public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, 
         }, ct);
         directory.Invalidate();
         return row;
+    }
+
+    /// <summary>
+    /// Edits the place; this instance's directory reads it again at once (other instances' within
+    /// their refresh). Null when no place has that id.
+    /// </summary>
+    public async Task<PlaceEdited?> EditAsync(int id, PlaceEdit edit, CancellationToken ct)
+    {
+        var edited = await store.EditPlaceAsync(id, edit, ct);
+        directory.Invalidate();
+        return edited;
     }
 
     /// <summary>The horizon a new place starts with: its window is already open (it has no slots yet).</summary>

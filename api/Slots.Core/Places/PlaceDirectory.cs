@@ -10,7 +10,8 @@ namespace Slots.Places;
 /// grow), so a day before it is certainly hot; a day from it on is checked again under the
 /// place's row lock by the cold path.
 /// </remarks>
-public sealed record PlaceInfo(int Id, string Name, string Address, string Region, TimeZoneInfo TimeZone, bool Active, DateOnly HotUntil = default);
+public sealed record PlaceInfo(int Id, string Name, string Address, string Region, TimeZoneInfo TimeZone, bool Active, DateOnly HotUntil = default,
+    bool Closed = false);
 
 /// <summary>
 /// An in-memory copy of the places table. Places change rarely and every reservation needs the
@@ -80,7 +81,8 @@ public sealed class PlaceDirectory(IServiceScopeFactory scopes, TimeProvider clo
             var rows = await scope.ServiceProvider.GetRequiredService<ICatalogStore>().AllPlacesAsync(ct);
             var map = rows.ToDictionary(
                 p => p.Id,
-                p => new PlaceInfo(p.Id, p.Name, p.Address, p.Region, TimeZoneInfo.FindSystemTimeZoneById(p.TimeZone), p.Active, p.HotUntil));
+                p => new PlaceInfo(p.Id, p.Name, p.Address, p.Region, TimeZoneInfo.FindSystemTimeZoneById(p.TimeZone), p.Active, p.HotUntil,
+                    p.ClosedAt is not null));
             var fresh = new Snapshot(map, clock.GetUtcNow());
             _snapshot = fresh;
             return fresh;

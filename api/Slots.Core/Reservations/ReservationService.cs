@@ -99,6 +99,13 @@ public sealed class ReservationService(
         {
             snapshot.Full(request.Slot);
         }
+        // The database refused the seat (a closed place's slots have none, in the same operation as
+        // the seat); the directory, already read, says why. It is not asked before the seat: another
+        // instance's copy may still say closed after a reopen, and the seat must win then.
+        if (place.Closed && outcome.Status is ReservationStatus.SlotFull or ReservationStatus.UnknownSlot)
+        {
+            return new BookingAnswer(ReservationStatus.PlaceClosed, Place: place);
+        }
         var alternatives = outcome.Status == ReservationStatus.SlotFull
             ? await NearestFreeAsync(place, request.Slot, now, ct)
             : null;

@@ -14,4 +14,7 @@ public enum ReservationStatus
     OutsideWindow = 7,
     KeyReused = 8,
     InProgress = 9,
+
+    // Decided after the store refused the seat (slot full or unknown): the place is closed.
+    PlaceClosed = 10,
 }

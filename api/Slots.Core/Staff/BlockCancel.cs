@@ -3,9 +3,12 @@ namespace Slots.Staff;
 /// <summary>
 /// A site's cancel of a block of its slots: one day at one place, slots starting in [FromMinute,
 /// ToMinute), with the reason the people booked are told. The same block asked for twice is one
-/// block: the second ask answers the first (and finishes it if a crash left it unfinished).
+/// block: the second ask answers the first (and finishes it if a crash left it unfinished), until
+/// the block is opened again. KeepBookings closes the slots and cancels nothing; ClosesPlace marks
+/// the block as one of a place's close, which the place's reopen opens again.
 /// </summary>
-public sealed record BlockCancelRequest(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, string Reason, string Actor, DateTimeOffset Now);
+public sealed record BlockCancelRequest(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, string Reason, string Actor, DateTimeOffset Now,
+    bool KeepBookings = false, bool ClosesPlace = false);
 
 /// <summary>
 /// Where a block cancel stands. Cancelled counts the bookings it cancelled and told; Kept the

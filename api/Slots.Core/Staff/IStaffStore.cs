@@ -38,6 +38,20 @@ public interface IStaffStore
     /// <summary>Marks the block finished with the count of bookings it left, and answers it.</summary>
     Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct);
 
+    /// <summary>
+    /// The blocks of the place from <paramref name="fromDay"/> on that stand (not opened again), in
+    /// id order; only those of a place's close when <paramref name="closesPlace"/>.
+    /// </summary>
+    Task<IReadOnlyList<long>> StandingBlocksAsync(int placeId, DateOnly fromDay, bool closesPlace, CancellationToken ct);
+
+    /// <summary>
+    /// Opens the block again in one step: marked opened (and finished: it cancels nothing more), its
+    /// slots take bookings again (one that another standing block covers stays closed), and on a hot
+    /// day the seats they lack come back free. Cancelled bookings stay cancelled. False when the block
+    /// was not standing.
+    /// </summary>
+    Task<bool> ReopenBlockCancelAsync(long blockId, string actor, DateTimeOffset now, CancellationToken ct);
+
     /// <summary>The unfinished blocks with no progress since <paramref name="idleSince"/>: their runner died.</summary>
     Task<IReadOnlyList<long>> StalledBlockCancelsAsync(DateTimeOffset idleSince, CancellationToken ct);
 

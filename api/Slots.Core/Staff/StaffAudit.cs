@@ -13,6 +13,9 @@ public static class AuditActions
     public const string NoShowOverride = "no-show-override";
     public const string RosterExport = "roster-export";
     public const string PlaceCreated = "place-created";
+    public const string PlaceEdited = "place-edited";
+    public const string PlaceClosed = "place-closed";
+    public const string PlaceReopened = "place-reopened";
     public const string SlotsGenerated = "slots-generated";
     public const string BlockCancel = "block-cancel";
     public const string MachineKeyCreated = "machine-key-created";

@@ -54,6 +54,41 @@ public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatal
         return place;
     }
 
+    public async Task<PlaceEdited?> EditPlaceAsync(int id, PlaceEdit edit, CancellationToken ct)
+    {
+        var place = await db.Places.SingleOrDefaultAsync(p => p.Id == id, ct);
+        if (place is null)
+        {
+            return null;
+        }
+        var before = new Place
+        {
+            Id = place.Id,
+            Name = place.Name,
+            Address = place.Address,
+            Region = place.Region,
+            TimeZone = place.TimeZone,
+            Active = place.Active,
+            OpeningHours = place.OpeningHours,
+            ClosedAt = place.ClosedAt,
+            HotUntil = place.HotUntil,
+        };
+        place.Name = edit.Name;
+        place.Address = edit.Address;
+        place.Region = edit.Region;
+        place.OpeningHours = edit.OpeningHours;
+        await db.SaveChangesAsync(ct);
+        db.Entry(place).State = EntityState.Detached;
+        return new PlaceEdited(before, place);
+    }
+
+    public Task SetPlaceClosedAsync(int id, long? closedAt, CancellationToken ct) =>
+        db.Places.Where(p => p.Id == id).ExecuteUpdateAsync(u => u.SetProperty(p => p.ClosedAt, closedAt), ct);
+
+    public async Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct) =>
+        await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day >= from)
+            .Select(s => s.Day).Distinct().OrderBy(d => d).ToListAsync(ct);
+
     public virtual async Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct)
     {
         if (slots.Count == 0)

@@ -27,12 +27,14 @@ public abstract partial class EfStaffStore
         await scope.ServiceProvider.GetRequiredService<HotWindowLoader>().LockHorizonAsync(request.PlaceId, ct, shared: true);
         var now = request.Now.ToUnixTimeSeconds();
         var created = await db.Database.ExecuteSqlAsync($"""
-            INSERT INTO site_cancels (place_id, day, from_minute, to_minute, reason, actor, created_at, progress_at, cancelled, kept)
-            VALUES ({request.PlaceId}, {request.Day}, {request.FromMinute}, {request.ToMinute}, {request.Reason}, {request.Actor}, {now}, {now}, 0, 0)
-            ON CONFLICT (place_id, day, from_minute, to_minute) DO NOTHING
+            INSERT INTO site_cancels (place_id, day, from_minute, to_minute, reason, actor, created_at, progress_at, cancelled, kept,
+                                      keep_bookings, closes_place)
+            VALUES ({request.PlaceId}, {request.Day}, {request.FromMinute}, {request.ToMinute}, {request.Reason}, {request.Actor}, {now}, {now}, 0, 0,
+                    {request.KeepBookings}, {request.ClosesPlace})
+            ON CONFLICT (place_id, day, from_minute, to_minute) WHERE reopened_at IS NULL DO NOTHING
             """, ct) == 1;
         var block = await db.SiteCancels.AsNoTracking().SingleAsync(b => b.PlaceId == request.PlaceId && b.Day == request.Day
-            && b.FromMinute == request.FromMinute && b.ToMinute == request.ToMinute, ct);
+            && b.FromMinute == request.FromMinute && b.ToMinute == request.ToMinute && b.ReopenedAt == null, ct);
         if (created)
         {
             // Closed at once: no new booking lands in the block from here on, hot day or disk day.
@@ -64,7 +66,8 @@ public abstract partial class EfStaffStore
         var locking = scope.ServiceProvider.GetRequiredService<EfDialect>().LocksRows;
         await using var tx = await db.Database.BeginTransactionAsync(ct);
         var block = await db.SiteCancels.AsNoTracking().SingleAsync(b => b.Id == blockId, ct);
-        if (block.FinishedAt is not null)
+        // A block that keeps its bookings (a place closed keeping them) cancels none; nor does one opened again.
+        if (block.FinishedAt is not null || block.KeepBookings || block.ReopenedAt is not null)
         {
             return 0;
         }

@@ -7,8 +7,8 @@ namespace Slots.Storage.SqlServer;
 
 /// <summary>
 /// A site's block cancel on SQL Server, as <c>EfStaffStore</c>'s is on SQLite and PostgreSQL: the
-/// open, each batch and the finish one call of an interpreted proc beside the hot path's (sql/065,
-/// sql/066, sql/067: one transaction each, the hot rows beside the disk tables); the look for
+/// open, each batch, the finish and a reopen one call of an interpreted proc beside the hot path's (sql/065,
+/// sql/066, sql/067, sql/161: one transaction each, the hot rows beside the disk tables); the look for
 /// stalled blocks is the shared EF Core store's. Every write retries In-Memory OLTP conflicts: a
 /// batch (or a drop of free seats) that races a citizen's cancel, a check-in or a booking on the
 /// same hot row loses with 41302, is rolled back whole and runs again on a snapshot that sees the winner.
@@ -33,6 +33,8 @@ public sealed partial class SqlServerStaffStore
             proc.Parameters.Add("@actor", SqlDbType.NVarChar, SqlServerCommands.StaffSize).Value = r.Actor;
             proc.Parameters.Add("@target", SqlDbType.NVarChar, TargetSize).Value = Target(r.Day, r.FromMinute, r.ToMinute);
             proc.Parameters.Add("@now", SqlDbType.BigInt).Value = r.Now.ToUnixTimeSeconds();
+            proc.Parameters.Add("@keep_bookings", SqlDbType.Bit).Value = r.KeepBookings;
+            proc.Parameters.Add("@closes_place", SqlDbType.Bit).Value = r.ClosesPlace;
             Output(proc, "@id", SqlDbType.BigInt);
             Output(proc, "@created", SqlDbType.Bit);
             Output(proc, "@block_reason", SqlDbType.NVarChar, BlockReasonSize);
@@ -61,6 +63,17 @@ public sealed partial class SqlServerStaffStore
             proc.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
             proc.Parameters.Add("@batch", SqlDbType.Int).Value = batch;
             Output(proc, "@taken", SqlDbType.Int);
+            return proc;
+        }
+
+        /// <summary>dbo.site_cancel_reopen (sql/161): outputs @reopened, 1 when this call opened the block again.</summary>
+        public static SqlCommand Reopen(long blockId, string actor, DateTimeOffset now)
+        {
+            var proc = new SqlCommand("dbo.site_cancel_reopen") { CommandType = CommandType.StoredProcedure };
+            proc.Parameters.Add("@id", SqlDbType.BigInt).Value = blockId;
+            proc.Parameters.Add("@actor", SqlDbType.NVarChar, SqlServerCommands.StaffSize).Value = actor;
+            proc.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            Output(proc, "@reopened", SqlDbType.Bit);
             return proc;
         }
 
@@ -99,6 +112,16 @@ public sealed partial class SqlServerStaffStore
             await using var proc = BlockCommands.Batch(blockId, now, batch).On(connection);
             await proc.ExecuteNonQueryAsync(token);
             return (int)proc.Out("@taken")!;
+        }, CheckInRetryOn, exhausted: null, ct);
+
+    /// <summary>A reopen whose seat insert loses a race on a hot row (41302) is rolled back whole and retried.</summary>
+    public override async Task<bool> ReopenBlockCancelAsync(long blockId, string actor, DateTimeOffset now, CancellationToken ct) =>
+        await _retry.ExecuteAsync(async token =>
+        {
+            await using var connection = await OpenAsync(token);
+            await using var proc = BlockCommands.Reopen(blockId, actor, now).On(connection);
+            await proc.ExecuteNonQueryAsync(token);
+            return (bool)proc.Out("@reopened")!;
         }, CheckInRetryOn, exhausted: null, ct);
 
     public override async Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct) =>

@@ -7,6 +7,7 @@ import { CreatePlaceForm } from './CreatePlaceForm';
 import { DemoDataForm } from './DemoDataForm';
 import { GenerateSlotsForm } from './GenerateSlotsForm';
 import { OpeningsCard } from './OpeningsCard';
+import { PlaceChangesCard } from './PlaceChangesCard';
 import { StatsTable } from './StatsTable';
 
 /**
@@ -37,6 +38,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
           <StatsTable admin={admin} />
           <OpeningsCard admin={admin} />
           <CreatePlaceForm admin={admin} />
+          <PlaceChangesCard admin={admin} />
           <DemoDataForm admin={admin} />
         </div>
       )}

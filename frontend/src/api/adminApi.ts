@@ -1,6 +1,7 @@
 import { query, readJson } from './http';
 import type {
-  DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, Place, StaffOpening, Stats,
+  ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, Place, PlaceEdit,
+  ReopenPlaceResult, StaffOpening, Stats,
 } from './types';
 
 /** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
@@ -15,6 +16,24 @@ export class AdminApi {
 
   async createPlace(place: NewPlace): Promise<Place> {
     return readJson(await this.post('/api/admin/places', place));
+  }
+
+  /** A place as its public page shows it (opening hours, closed or not). */
+  async place(id: number): Promise<Place> {
+    return readJson(await fetch(`${this.base}/api/places/${id}`));
+  }
+
+  async editPlace(id: number, edit: PlaceEdit): Promise<Place> {
+    return readJson(await this.send('PUT', `/api/admin/places/${id}`, edit));
+  }
+
+  /** Closes the place to new bookings from today on, keeping its bookings or cancelling each with an SMS. */
+  async closePlace(id: number, close: ClosePlace): Promise<ClosePlaceResult> {
+    return readJson(await this.post(`/api/admin/places/${id}/close`, close));
+  }
+
+  async reopenPlace(id: number): Promise<ReopenPlaceResult> {
+    return readJson(await fetch(`${this.base}/api/admin/places/${id}/reopen`, { method: 'POST', headers: this.auth() }));
   }
 
   async generateSlots(request: GenerateSlots): Promise<GenerateResult> {
@@ -44,8 +63,12 @@ export class AdminApi {
   }
 
   private post(path: string, body: unknown): Promise<Response> {
+    return this.send('POST', path, body);
+  }
+
+  private send(method: 'POST' | 'PUT', path: string, body: unknown): Promise<Response> {
     return fetch(`${this.base}${path}`, {
-      method: 'POST',
+      method,
       headers: { ...this.auth(), 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });

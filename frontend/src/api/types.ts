@@ -100,6 +100,23 @@ export interface NewPlace {
   active: boolean;
 }
 
+/** What an admin sets on a place: every field (openingHours left out clears it). */
+export interface PlaceEdit {
+  name: string;
+  address: string;
+  region: string;
+  openingHours?: string;
+}
+
+export interface ClosePlace {
+  reason: string;
+  keepBookings: boolean;
+}
+
+export type ClosePlaceResult = Schemas['ClosePlaceDto'];
+
+export type ReopenPlaceResult = Schemas['ReopenPlaceDto'];
+
 export interface DemoDataRequest {
   places: number;
   days: number;
@@ -128,6 +145,8 @@ export type Stats = Schemas['StatsDto'];
 type Fits<T extends U, U> = T;
 export type RequestsFitTheContract = [
   Fits<NewPlace, Schemas['CreatePlaceRequest']>,
+  Fits<PlaceEdit, Schemas['EditPlaceRequest']>,
+  Fits<ClosePlace, Schemas['ClosePlaceRequest']>,
   Fits<GenerateSlots, Schemas['GenerateSlotsRequest']>,
   Fits<DemoDataRequest, Schemas['DemoDataBody']>,
   Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,

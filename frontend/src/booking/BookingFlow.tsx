@@ -140,6 +140,8 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
               <strong>{step.place.name}</strong>, {step.place.address}{' '}
               <button type="button" className="link" onClick={() => setStep({ name: 'place' })}>{t('changePlace')}</button>
             </p>
+            {step.place.openingHours && <p className="opening-hours">{t('openingHours')}: {step.place.openingHours}</p>}
+            {step.place.closed && <Notice kind="info">{t('placeStateClosed')}</Notice>}
             <WeekView placeId={step.place.id} linked={step.at} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
               onJoinWaitingList={(range, today) => setStep({ name: 'waitlist', place: step.place, range, today })} />
           </section>

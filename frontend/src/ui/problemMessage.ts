@@ -16,6 +16,8 @@ export function problemMessage(problem: Problem, t: Translate): string {
     case 'unknown-place':
     case 'slot-started':
       return t('slotGone');
+    case 'place-closed':
+      return t('placeStateClosed');
     case 'already-booked':
       return problem.existingCode ? t('alreadyBookedCode', { code: problem.existingCode }) : t('alreadyBooked');
     case 'validation-failed':

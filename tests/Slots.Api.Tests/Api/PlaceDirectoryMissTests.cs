@@ -80,5 +80,11 @@ public sealed class PlaceDirectoryMissTests
         public Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct) => throw new NotSupportedException();
 
         public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<PlaceEdited?> EditPlaceAsync(int id, PlaceEdit edit, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task SetPlaceClosedAsync(int id, long? closedAt, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct) => throw new NotSupportedException();
     }
 }

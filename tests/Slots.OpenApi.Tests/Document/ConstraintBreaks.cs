@@ -31,6 +31,12 @@ public static class ConstraintBreaks
         {
             var target = $"{parameter.In.ToString().ToLowerInvariant()} {parameter.Name}";
             var valid = baseline.Parameters.TryGetValue(parameter, out var sent) ? sent : ValidValues.For(parameter.Schema, today, full: true).Generate(pcg, null, out _);
+            // A header's value loses its leading and trailing whitespace on the wire (RFC 9110, 5.5): the breaks start
+            // from the value the server reads, or one a space past maxLength would arrive within it.
+            if (parameter.In == ParameterLocation.Header && valid is JsonValue value && value.TryGetValue(out string? text))
+            {
+                valid = JsonValue.Create(text.Trim());
+            }
             // a path without one of its segments is another route, not this operation without a value
             if (parameter.Required && parameter.In != ParameterLocation.Path)
             {

@@ -5,7 +5,7 @@ namespace Slots.OpenApi.Tests.Document;
 
 /// <summary>
 /// Strings that match a schema's `pattern`, for the subset of regular expressions documents use
-/// (literals, escapes, classes, groups, alternation, quantifiers). Every string is checked with
+/// (literals, escapes, classes, groups, lookaheads, alternation, quantifiers). Every string is checked with
 /// <see cref="Regex"/> before it is used, so an unsupported pattern gives null, never a wrong value.
 /// </summary>
 public static class PatternStrings
@@ -97,6 +97,15 @@ public static class PatternStrings
                 case '[':
                     return Class().ToString();
                 case '(':
+                    if (pattern[_at] == '?' && pattern[_at + 1] == '=')
+                    {
+                        // A lookahead (the phone's "(?=.{1,32}$)" length check) writes nothing: it is walked
+                        // past, and the Regex check of each sample holds the string to it.
+                        _at += 2;
+                        Alternation(new StringBuilder());
+                        _at++; // ')'
+                        return "";
+                    }
                     if (pattern[_at] == '?')
                     {
                         if (pattern[_at + 1] != ':')

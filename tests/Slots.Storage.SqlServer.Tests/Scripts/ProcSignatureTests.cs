@@ -59,6 +59,7 @@ public sealed class ProcSignatureTests
         ["site_cancel_open"] = () => SqlServerStaffStore.BlockCommands.Open(new BlockCancelRequest(7, Slot.Day, 780, 1020, "Doctor ill", "site-admin-1", Now)),
         ["site_cancel_batch"] = () => SqlServerStaffStore.BlockCommands.Batch(12, Now, 200),
         ["site_cancel_finish"] = () => SqlServerStaffStore.BlockCommands.Finish(12, Now),
+        ["site_cancel_reopen"] = () => SqlServerStaffStore.BlockCommands.Reopen(12, "admin-1", Now),
         ["staff_mark_no_shows"] = () => SqlServerStaffStore.Commands.MarkNoShows(Now, Now, 500),
         ["waitlist_claim"] = () => SqlServerWaitingListStore.Commands.Claim("0123456789abcdef0123456789abcdef", "ABCDE-FGHJK", Now),
         ["waitlist_want"] = () => SqlServerWaitingListStore.Commands.Want(7, Slot.Day, Slot.Day.AddDays(3)),
