@@ -3,7 +3,7 @@ namespace Slots.Topology;
 /// <summary>Every knob the stack scripts read, with the scripts' defaults. Host facts that the description
 /// cannot find out itself without I/O (the PostgreSQL binaries, whether pgBackRest is installed, where the
 /// postgres user can keep its data) are inputs too; <see cref="FromEnvironment"/> finds them.</summary>
-public sealed record StackOptions
+public sealed partial record StackOptions
 {
     /// <summary>The repository root: haproxy/haproxy.cfg, scripts/tls.sh, the hosts' project folders and artifacts/.</summary>
     public required string Root { get; init; }
