@@ -33,8 +33,9 @@ public sealed record PlaceQuery(string? Region, string? Name, int Page, int Page
 
 public sealed record PlacePage(IReadOnlyList<Place> Items, int Total);
 
-/// <summary>Places on the cold side: listing for people, creation for admins.</summary>
-public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, TimeProvider clock, IOptions<WindowOptions> window)
+/// <summary>Places on the cold side: listing for people, creation for admins (a new place offers the default service).</summary>
+public sealed class PlaceCatalog(
+    ICatalogStore store, PlaceDirectory directory, ServiceDirectory services, TimeProvider clock, IOptions<WindowOptions> window)
 {
     public Task<PlacePage> ListAsync(PlaceQuery query, CancellationToken ct) => store.ListPlacesAsync(query, ct);
 
@@ -54,6 +55,7 @@ public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, 
             HotUntil = InitialHorizon(place.TimeZone),
         }, ct);
         directory.Invalidate();
+        services.Invalidate(); // the new place offers the default service
         return row;
     }
 

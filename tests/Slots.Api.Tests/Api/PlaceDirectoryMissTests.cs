@@ -80,5 +80,9 @@ public sealed class PlaceDirectoryMissTests
         public Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct) => throw new NotSupportedException();
 
         public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) => throw new NotSupportedException();
     }
 }
