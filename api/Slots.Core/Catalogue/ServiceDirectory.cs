@@ -14,6 +14,7 @@ public sealed record OfferedService(ServiceInfo Service, PlaceOffer Offer);
 public sealed class ServiceDirectory(IServiceScopeFactory scopes, TimeProvider clock)
 {
     private static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(30);
+    private static readonly TimeSpan MissReload = TimeSpan.FromSeconds(1); // a copy this recent is not reloaded for a miss
     private readonly SemaphoreSlim _refreshing = new(1, 1);
     private volatile Snapshot _snapshot = Snapshot.Empty;
 
@@ -27,8 +28,19 @@ public sealed class ServiceDirectory(IServiceScopeFactory scopes, TimeProvider c
     public async ValueTask<IReadOnlyList<ServiceInfo>> AllAsync(CancellationToken ct) => (await CurrentAsync(ct)).Services;
 
     /// <summary>The active services a place offers, by service id; empty for a place that offers none (or is unknown).</summary>
-    public async ValueTask<IReadOnlyList<OfferedService>> OfferedAtAsync(int placeId, CancellationToken ct) =>
-        (await CurrentAsync(ct)).ByPlace.GetValueOrDefault(placeId) ?? [];
+    /// <remarks>
+    /// Every place offers a service from its creation on, so a place missing from the copy is most likely
+    /// one created on another instance a moment ago: the copy is reloaded then, at most once a second.
+    /// </remarks>
+    public async ValueTask<IReadOnlyList<OfferedService>> OfferedAtAsync(int placeId, CancellationToken ct)
+    {
+        var snapshot = await CurrentAsync(ct);
+        if (!snapshot.ByPlace.ContainsKey(placeId) && clock.GetUtcNow() - snapshot.LoadedAt > MissReload)
+        {
+            snapshot = await RefreshAsync(snapshot, ct);
+        }
+        return snapshot.ByPlace.GetValueOrDefault(placeId) ?? [];
+    }
 
     /// <summary>Forget the copy; the next read loads the tables again.</summary>
     public void Invalidate() => _snapshot = _snapshot with { LoadedAt = DateTimeOffset.MinValue };
@@ -44,7 +56,7 @@ public sealed class ServiceDirectory(IServiceScopeFactory scopes, TimeProvider c
         await _refreshing.WaitAsync(ct);
         try
         {
-            if (!ReferenceEquals(seen, _snapshot) && clock.GetUtcNow() - _snapshot.LoadedAt <= MaxAge)
+            if (!ReferenceEquals(seen, _snapshot) && clock.GetUtcNow() - _snapshot.LoadedAt <= MissReload)
             {
                 return _snapshot; // someone else refreshed while we waited
             }
