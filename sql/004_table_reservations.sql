@@ -14,6 +14,8 @@ CREATE TABLE dbo.reservations (
     created_at   bigint        NOT NULL,
     cancelled_at bigint        NULL,
     updated_at   bigint        NOT NULL,
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id   int           NOT NULL CONSTRAINT df_reservations_service_id DEFAULT (1),
     CONSTRAINT pk_reservations PRIMARY KEY CLUSTERED (code),
     INDEX ix_reservations_slot NONCLUSTERED (place_id, day, start_minute)
 );

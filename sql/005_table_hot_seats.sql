@@ -16,6 +16,8 @@ CREATE TABLE dbo.hot_seats (
     -- A database created before these two columns gets them from 100_alter_hot_seats_hold.sql.
     hold         smallint    NOT NULL CONSTRAINT df_hot_seats_hold DEFAULT (0),
     offer_id     bigint      NULL,
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id   int         NOT NULL CONSTRAINT df_hot_seats_service_id DEFAULT (1),
     -- Point lookups: claim and release address one seat by its full key.
     CONSTRAINT pk_hot_seats PRIMARY KEY NONCLUSTERED HASH (place_id, day, start_minute, seat_no)
         WITH (BUCKET_COUNT = 8388608),

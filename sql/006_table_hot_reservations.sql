@@ -13,6 +13,8 @@ CREATE TABLE dbo.hot_reservations (
     name         nvarchar(100) NOT NULL,
     language     varchar(8)    NOT NULL,
     created_at   bigint        NOT NULL,
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id   int           NOT NULL CONSTRAINT df_hot_reservations_service_id DEFAULT (1),
     -- At most one reservation per seat: 5,000,000 -> 2^23 buckets (see 005_table_hot_seats.sql).
     CONSTRAINT pk_hot_reservations PRIMARY KEY NONCLUSTERED HASH (code) WITH (BUCKET_COUNT = 8388608),
     -- Eviction removes whole ended days.

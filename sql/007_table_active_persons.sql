@@ -4,6 +4,8 @@ CREATE TABLE dbo.active_persons (
     person_hash varchar(64) COLLATE Latin1_General_100_BIN2 NOT NULL,
     code        varchar(16) COLLATE Latin1_General_100_BIN2 NOT NULL,
     ends_at     bigint      NOT NULL,
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id  int         NOT NULL CONSTRAINT df_active_persons_service_id DEFAULT (1),
     -- At most one person per hot seat: 5,000,000 -> 2^23 buckets for both keys.
     CONSTRAINT pk_active_persons PRIMARY KEY NONCLUSTERED HASH (person_hash) WITH (BUCKET_COUNT = 8388608),
     -- Cancel and reschedule find the holder by code.

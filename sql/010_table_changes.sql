@@ -15,6 +15,8 @@ CREATE TABLE dbo.changes (
     language     varchar(8)    NOT NULL,
     created_at   bigint        NOT NULL,
     at           bigint        NOT NULL,
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id   int           NOT NULL CONSTRAINT df_changes_service_id DEFAULT (1),
     CONSTRAINT pk_changes PRIMARY KEY NONCLUSTERED (id)
 ) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_AND_DATA);
 GO

@@ -23,6 +23,8 @@ CREATE TABLE dbo.waitlist (
     joined_at   bigint        NOT NULL,   -- Unix seconds
     state       smallint      NOT NULL,
     decided_at  bigint        NULL,
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id  int           NOT NULL CONSTRAINT df_waitlist_service_id DEFAULT (1),
     CONSTRAINT pk_waitlist PRIMARY KEY CLUSTERED (id),
     CONSTRAINT uq_waitlist_token UNIQUE NONCLUSTERED (token),
     -- One entry per person and place on the list; the join seeks it here under a key-range lock.

@@ -17,6 +17,8 @@ CREATE TABLE dbo.waitlist_offers (
     state        smallint    NOT NULL,
     decided_at   bigint      NULL,
     code         varchar(16) COLLATE Latin1_General_100_BIN2 NULL,   -- the booking a claim made
+    -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
+    service_id   int         NOT NULL CONSTRAINT df_waitlist_offers_service_id DEFAULT (1),
     CONSTRAINT pk_waitlist_offers PRIMARY KEY CLUSTERED (id),
     -- The offer job's look for holds that ran out: only the open ones.
     INDEX ix_waitlist_offers_open NONCLUSTERED (expires_at) WHERE state = 1,

@@ -29,6 +29,7 @@ public static class DomainRegistration
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<PersonIdentity>();
         builder.Services.AddSingleton<PlaceDirectory>();
+        builder.Services.AddSingleton<ServiceDirectory>();
         builder.Services.AddSingleton<AvailabilitySnapshot>();
         builder.Services.AddSingleton<ReservationService>();
         builder.Services.AddOptions<WrongProofOptions>().BindConfiguration(WrongProofOptions.Section)

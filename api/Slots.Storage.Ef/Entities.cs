@@ -1,3 +1,5 @@
+using Slots.Catalogue;
+
 namespace Slots.Storage.Ef;
 
 /// <summary>One seat of a hot slot: free while it has no code and no hold.</summary>
@@ -18,6 +20,9 @@ public sealed class HotSeat
 
     /// <summary>The waiting-list offer holding the seat, if one does.</summary>
     public long? OfferId { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }
 
 /// <summary>An active reservation inside the hot window.</summary>
@@ -35,6 +40,9 @@ public sealed class HotReservation
     public required string Name { get; set; }
     public required string Language { get; set; }
     public long CreatedAt { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }
 
 /// <summary>The reservation history on disk, fed by the flush of hot changes.</summary>
@@ -52,6 +60,9 @@ public sealed class ReservationRecord
     public long CreatedAt { get; set; }
     public long? CancelledAt { get; set; }
     public long UpdatedAt { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }
 
 /// <summary>One row per person with an active future reservation: the "one per person" rule.</summary>
@@ -60,6 +71,9 @@ public sealed class ActivePerson
     public required string PersonHash { get; set; }
     public required string Code { get; set; }
     public long EndsAt { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }
 
 public sealed class IdempotencyRecord
@@ -106,6 +120,9 @@ public sealed class ChangeRecord
     public required string Language { get; set; }
     public long CreatedAt { get; set; }
     public long At { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }
 
 /// <summary>The last run of one scheduler job (table job_runs).</summary>
@@ -217,6 +234,9 @@ public sealed class WaitlistEntry
     public long JoinedAt { get; set; }
     public short State { get; set; }
     public long? DecidedAt { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }
 
 /// <summary>A seat held for one waiting-list entry (table waitlist_offers): state 1 open, 2 claimed, 3 expired, 4 withdrawn.</summary>
@@ -235,4 +255,7 @@ public sealed class WaitlistOfferRecord
 
     /// <summary>The booking a claim made.</summary>
     public string? Code { get; set; }
+
+    /// <summary>The service (services.id); the default service until writers name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
 }

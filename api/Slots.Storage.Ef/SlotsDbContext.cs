@@ -29,6 +29,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<MachineKeyRecord> MachineKeys => Set<MachineKeyRecord>();
     public DbSet<WaitlistEntry> Waitlist => Set<WaitlistEntry>();
     public DbSet<WaitlistOfferRecord> WaitlistOffers => Set<WaitlistOfferRecord>();
+    public DbSet<ServiceRecord> Services => Set<ServiceRecord>();
+    public DbSet<PlaceServiceRecord> PlaceServices => Set<PlaceServiceRecord>();
 
     protected override void OnModelCreating(ModelBuilder modelBuilder)
     {
@@ -96,6 +98,16 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         });
         modelBuilder.Entity<WaitlistEntry>().ToTable("waitlist");
         modelBuilder.Entity<WaitlistOfferRecord>().ToTable("waitlist_offers");
+        modelBuilder.Entity<ServiceRecord>(e =>
+        {
+            e.ToTable("services");
+            e.Property(x => x.Id).ValueGeneratedNever(); // ids are the catalogue's own: 1 is the default service
+        });
+        modelBuilder.Entity<PlaceServiceRecord>(e =>
+        {
+            e.ToTable("place_services");
+            e.HasKey(x => new { x.PlaceId, x.ServiceId });
+        });
 
         // The SQL scripts name columns in snake_case on every backend.
         foreach (var entity in modelBuilder.Model.GetEntityTypes())

@@ -47,16 +47,16 @@ internal static class PlaceChangesEndpoints
         AdminEndpoints.Required(v, "name", body.Name, 200);
         AdminEndpoints.Required(v, "address", body.Address, 300);
         AdminEndpoints.Required(v, "region", body.Region, 100);
-        var hours = body.OpeningHours?.Trim();
         if (body.OpeningHours is not null)
         {
-            AdminEndpoints.Required(v, "openingHours", hours, PlaceChangeLimits.OpeningHours);
+            // The length as sent, as the document states it and as the other fields are checked: trimming comes after.
+            AdminEndpoints.Required(v, "openingHours", body.OpeningHours, PlaceChangeLimits.OpeningHours);
         }
         if (!v.IsValid)
         {
             return v.ToProblem();
         }
-        var edited = await catalog.EditAsync(placeId, new PlaceEdit(body.Name!.Trim(), body.Address!.Trim(), body.Region!.Trim(), hours), ct);
+        var edited = await catalog.EditAsync(placeId, new PlaceEdit(body.Name!.Trim(), body.Address!.Trim(), body.Region!.Trim(), body.OpeningHours?.Trim()), ct);
         if (edited is null)
         {
             return Problem.UnknownPlace();

@@ -29,6 +29,7 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(GenerateSlotsRequest))]
 [JsonSerializable(typeof(DemoDataBody))]
 [JsonSerializable(typeof(PlaceDto))]
+[JsonSerializable(typeof(ServiceDto[]))]
 [JsonSerializable(typeof(PrivacyDto))]
 [JsonSerializable(typeof(BulkPublishManifestDto))]
 [JsonSerializable(typeof(PageDto<PlaceDto>))]

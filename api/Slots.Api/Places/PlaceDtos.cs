@@ -1,11 +1,39 @@
 using System.ComponentModel;
+using System.ComponentModel.DataAnnotations;
+using System.Text.Json.Serialization;
 
 namespace Slots.Api.Places;
 
 public sealed record PlaceDto(int Id, string Name, string Address, string Region,
     [property: Description("The IANA time zone its days and times are in, e.g. Europe/Bratislava.")] string TimeZone, bool Active,
     [property: Description("Opening hours as the place states them; left out when not given.")] string? OpeningHours = null,
-    [property: Description("True while an admin has closed the place to new bookings: its availability offers nothing and a booking gets place-closed.")] bool Closed = false);
+    [property: Description("True while an admin has closed the place to new bookings: its availability offers nothing and a booking gets place-closed.")] bool Closed = false,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
+        Description("The services the place offers, in the order of the catalogue; only in the answer of GET /api/places/{id}.")]
+    IReadOnlyList<PlaceServiceDto>? Services = null);
+
+/// <summary>A service as one place offers it.</summary>
+public sealed record PlaceServiceDto(
+    [property: RegularExpression(ServiceDto.CodePattern), Description("The service's code, as GET /api/services lists it.")] string Code,
+    [property: Description("The service's name in Slovak.")] string NameSk,
+    [property: Description("The service's name in English.")] string NameEn,
+    [property: Description("The length of one appointment in minutes, where the place has set its slot template.")] int? Minutes);
+
+/// <summary>One service of the catalogue.</summary>
+public sealed record ServiceDto(
+    [property: RegularExpression(ServiceDto.CodePattern), Description("The service's code: lower-case letters, digits and dashes, at most 32.")] string Code,
+    [property: Description("The service's name in Slovak.")] string NameSk,
+    [property: Description("The service's name in English.")] string NameEn,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
+        Description("For a service given in two doses: the days from the first appointment to the second; absent for one appointment.")]
+    DoseIntervalDto? SecondDose = null)
+{
+    /// <summary>What services.code holds on every backend.</summary>
+    public const string CodePattern = "^[a-z0-9-]{1,32}$";
+}
+
+/// <summary>Days from the first dose to the second, both bounds included.</summary>
+public sealed record DoseIntervalDto(int MinDays, int MaxDays);
 
 public sealed record SlotDto([property: TimeOfDay] string Time, int Minutes, int Capacity, int Free);
 

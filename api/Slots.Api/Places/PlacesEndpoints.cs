@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Window;
@@ -30,6 +31,7 @@ internal static class PlacesEndpoints
             .WithDescription("The regions that have an active place, for the region filter.");
         group.MapGet("/{id}", Get).WithName("GetPlace")
             .WithSummary("Get a place")
+            .WithDescription("The place, with the services it offers.")
             .PathId("The place's id.")
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.ValidationFailed);
         group.MapGet("/{id}/availability", Availability).WithName("GetAvailability")
@@ -49,6 +51,7 @@ internal static class PlacesEndpoints
             .ResponseHeader(StatusCodes.Status304NotModified, "ETag", "The entity tag the client holds, still current.")
             .Header("If-None-Match", false, "The ETag of an availability answer the client holds.")
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.ValidationFailed);
+        app.MapServices();
         return app;
     }
 
@@ -86,13 +89,19 @@ internal static class PlacesEndpoints
     public static async Task<Ok<string[]>> Regions(PlaceCatalog catalog, CancellationToken ct) =>
         TypedResults.Ok((await catalog.RegionsAsync(ct)).ToArray());
 
-    public static async Task<Results<Ok<PlaceDto>, ProblemHttpResult, ValidationProblem>> Get(string id, PlaceCatalog catalog, CancellationToken ct)
+    public static async Task<Results<Ok<PlaceDto>, ProblemHttpResult, ValidationProblem>> Get(
+        string id, PlaceCatalog catalog, ServiceDirectory services, CancellationToken ct)
     {
         if (!Formats.TryId(id, out int placeId))
         {
             return InvalidId();
         }
-        return await catalog.FindAsync(placeId, ct) is { Active: true } place ? TypedResults.Ok(ToDto(place)) : Problem.UnknownPlace();
+        if (await catalog.FindAsync(placeId, ct) is not { Active: true } place)
+        {
+            return Problem.UnknownPlace();
+        }
+        var offered = await services.OfferedAtAsync(place.Id, ct);
+        return TypedResults.Ok(ToDto(place) with { Services = offered.Select(ServicesEndpoints.ToDto).ToList() });
     }
 
     public static async Task<Results<TaggedJson, ProblemHttpResult, ValidationProblem>> Availability(

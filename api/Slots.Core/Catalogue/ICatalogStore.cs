@@ -26,7 +26,7 @@ public interface ICatalogStore
 
     Task<bool> AnyPlaceAsync(CancellationToken ct);
 
-    /// <summary>Stores a new place and gives it its id.</summary>
+    /// <summary>Stores a new place and gives it its id; the place offers the default service from then on.</summary>
     Task<Place> AddPlaceAsync(Place place, CancellationToken ct);
 
     /// <summary>
@@ -48,6 +48,12 @@ public interface ICatalogStore
     /// counts and writes nothing.
     /// </summary>
     Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct);
+
+    /// <summary>Every service of the catalogue, active or not, by id (the service directory's copy).</summary>
+    Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct);
+
+    /// <summary>What every place offers, active or not, by place and service (the service directory's copy).</summary>
+    Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct);
 
     /// <summary>
     /// Per day of [first, last] with slots, at one place or (null) all: slots and seats from the

@@ -9,6 +9,9 @@ public sealed class SlotRow
     public int Minutes { get; set; }
     public int Capacity { get; set; }
 
+    /// <summary>The service the slot is for (services.id); the default service until slots name theirs.</summary>
+    public int ServiceId { get; set; } = ServiceIds.Default;
+
     /// <summary>Start instant as Unix seconds, so every backend compares it the same way.</summary>
     public long StartsAt { get; set; }
 

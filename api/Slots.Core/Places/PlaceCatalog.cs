@@ -63,8 +63,9 @@ public sealed record PlaceEdited(Place Before, Place After)
     }
 }
 
-/// <summary>Places on the cold side: listing for people, creation and edits for admins.</summary>
-public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, TimeProvider clock, IOptions<WindowOptions> window)
+/// <summary>Places on the cold side: listing for people, creation (a new place offers the default service) and edits for admins.</summary>
+public sealed class PlaceCatalog(
+    ICatalogStore store, PlaceDirectory directory, ServiceDirectory services, TimeProvider clock, IOptions<WindowOptions> window)
 {
     public Task<PlacePage> ListAsync(PlaceQuery query, CancellationToken ct) => store.ListPlacesAsync(query, ct);
 
@@ -84,6 +85,7 @@ public sealed class PlaceCatalog(ICatalogStore store, PlaceDirectory directory, 
             HotUntil = InitialHorizon(place.TimeZone),
         }, ct);
         directory.Invalidate();
+        services.Invalidate(); // the new place offers the default service
         return row;
     }
 

@@ -48,9 +48,16 @@ public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatal
 
     public async Task<Place> AddPlaceAsync(Place place, CancellationToken ct)
     {
+        // The place and its offer of the default service in one transaction: a place never offers nothing.
+        await using var tx = await db.Database.BeginTransactionAsync(ct);
         db.Places.Add(place);
         await db.SaveChangesAsync(ct);
+        var offer = new PlaceServiceRecord { PlaceId = place.Id, ServiceId = ServiceIds.Default };
+        db.PlaceServices.Add(offer);
+        await db.SaveChangesAsync(ct);
+        await tx.CommitAsync(ct);
         db.Entry(place).State = EntityState.Detached;
+        db.Entry(offer).State = EntityState.Detached;
         return place;
     }
 
@@ -88,6 +95,23 @@ public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatal
     public async Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct) =>
         await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day >= from)
             .Select(s => s.Day).Distinct().OrderBy(d => d).ToListAsync(ct);
+
+    public async Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) =>
+        (await db.Services.AsNoTracking().OrderBy(s => s.Id).ToListAsync(ct))
+            .Select(s => new ServiceInfo(s.Id, s.Code, s.NameSk, s.NameEn,
+                s is { DoseMinDays: { } min, DoseMaxDays: { } max } ? new DoseInterval(min, max) : null, s.Active))
+            .ToList();
+
+    public async Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) =>
+        (await db.PlaceServices.AsNoTracking().OrderBy(o => o.PlaceId).ThenBy(o => o.ServiceId).ToListAsync(ct))
+            .Select(o => new PlaceOffer(o.PlaceId, o.ServiceId, o.Seats, Template(o), o.Active))
+            .ToList();
+
+    /// <summary>The offer's slot template, when its four columns are set.</summary>
+    private static SlotTemplate? Template(PlaceServiceRecord o) =>
+        o is { FirstMinute: { } first, LastMinute: { } last, IntervalMinutes: { } interval, LengthMinutes: { } length }
+            ? new SlotTemplate(TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(first)), TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(last)), interval, length)
+            : null;
 
     public virtual async Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct)
     {

@@ -56,6 +56,9 @@ public sealed class SqlServerModel(ModelCustomizerDependencies dependencies) : R
         [("machine_keys", "hash")] = "varchar(64)",
         [("machine_keys", "created_by")] = "nvarchar(256)",
         [("machine_keys", "revoked_by")] = "nvarchar(256)",
+        [("services", "code")] = "varchar(32)",
+        [("services", "name_sk")] = "nvarchar(100)",
+        [("services", "name_en")] = "nvarchar(100)",
     };
 
     /// <summary>Points an EF Core context at SQL Server with this model: the one place the backend and the tests configure it.</summary>

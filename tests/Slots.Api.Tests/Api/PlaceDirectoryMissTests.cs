@@ -86,5 +86,9 @@ public sealed class PlaceDirectoryMissTests
         public Task SetPlaceClosedAsync(int id, long? closedAt, CancellationToken ct) => throw new NotSupportedException();
 
         public Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) => throw new NotSupportedException();
     }
 }

@@ -22,7 +22,7 @@ public static class SqlScripts
     /// <summary>The waiting room's interpreted procs: a batch of joins, a counter step, a claim.</summary>
     public static readonly string[] AdmissionProcs = ["waiting_room_join", "waiting_room_step", "waiting_room_claim"];
 
-    public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs", "staff_audit", "reminders", "waitlist", "waitlist_offers", "wrong_proofs", "machine_keys"];
+    public static readonly string[] DiskTables = ["places", "slots", "reservations", "job_runs", "staff_audit", "reminders", "waitlist", "waitlist_offers", "wrong_proofs", "machine_keys", "services", "place_services"];
 
     /// <summary>Quartz.NET's job store tables, deployed as one script.</summary>
     public const string QuartzJobStore = "022_quartz_job_store.sql";

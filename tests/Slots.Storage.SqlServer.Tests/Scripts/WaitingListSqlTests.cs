@@ -74,7 +74,7 @@ public sealed class WaitingListSqlTests
         Assert.Empty(table.Options.OfType<MemoryOptimizedTableOption>());
         Assert.NotNull(Assert.Single(table.Definition.ColumnDefinitions, c => c.ColumnIdentifier.Value == "id").IdentityOptions);
         Assert.Equal(
-            ["id", "entry_id", "place_id", "day", "start_minute", "seat_no", "offered_at", "expires_at", "state", "decided_at", "code"],
+            ["id", "entry_id", "place_id", "day", "start_minute", "seat_no", "offered_at", "expires_at", "state", "decided_at", "code", "service_id"],
             table.Definition.ColumnDefinitions.Select(c => c.ColumnIdentifier.Value));
         var open = Assert.Single(table.Definition.Indexes, i => i.FilterPredicate is not null);
         Assert.Equal("expires_at", Columns(open.Columns));

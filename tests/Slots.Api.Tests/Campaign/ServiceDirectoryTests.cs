@@ -1,0 +1,96 @@
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Catalogue;
+using Slots.Places;
+
+namespace Slots.Api.Tests.Campaign;
+
+/// <summary>The service copy: kept for 30 s, reloaded at once for a place it lacks (made on another instance), at most once a second.</summary>
+public sealed class ServiceDirectoryTests
+{
+    private static readonly ServiceInfo Default = new(ServiceIds.Default, ServiceIds.DefaultCode, "Termín", "Appointment", null, true);
+
+    [Fact]
+    public async Task A_place_offered_after_the_copy_was_loaded_is_found_once_a_second_has_passed()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var (directory, store, clock) = Directory();
+        Assert.Single(await directory.OfferedAtAsync(1, ct));
+        store.Offers.Add(new PlaceOffer(2, ServiceIds.Default, null, null, true)); // another instance made place 2
+
+        Assert.Empty(await directory.OfferedAtAsync(2, ct)); // the copy is not a second old: no reload
+        clock.Now += TimeSpan.FromSeconds(2);
+        var offered = Assert.Single(await directory.OfferedAtAsync(2, ct));
+
+        Assert.Equal(ServiceIds.DefaultCode, offered.Service.Code);
+        Assert.Equal(2, store.Loads);
+    }
+
+    [Fact]
+    public async Task A_known_place_is_answered_from_the_copy_until_it_is_30_seconds_old()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var (directory, store, clock) = Directory();
+        await directory.OfferedAtAsync(1, ct);
+        store.Offers[0] = store.Offers[0] with { Active = false };
+
+        clock.Now += TimeSpan.FromSeconds(20);
+        Assert.Single(await directory.OfferedAtAsync(1, ct));
+        clock.Now += TimeSpan.FromSeconds(11);
+        Assert.Empty(await directory.OfferedAtAsync(1, ct)); // reloaded: the place no longer offers it
+
+        Assert.Equal(2, store.Loads);
+    }
+
+    private static (ServiceDirectory Directory, OffersOnly Store, ManualClock Clock) Directory()
+    {
+        var store = new OffersOnly([Default], [new PlaceOffer(1, ServiceIds.Default, 4, null, true)]);
+        var clock = new ManualClock();
+        var services = new ServiceCollection().AddSingleton<ICatalogStore>(store).BuildServiceProvider();
+        return (new ServiceDirectory(services.GetRequiredService<IServiceScopeFactory>(), clock), store, clock);
+    }
+
+    private sealed class ManualClock : TimeProvider
+    {
+        public DateTimeOffset Now { get; set; } = new(2030, 1, 2, 8, 0, 0, TimeSpan.Zero);
+
+        public override DateTimeOffset GetUtcNow() => Now;
+    }
+
+    /// <summary>The catalogue port with only the service reads the directory makes; counts the loads.</summary>
+    private sealed class OffersOnly(List<ServiceInfo> services, List<PlaceOffer> offers) : ICatalogStore
+    {
+        public List<PlaceOffer> Offers => offers;
+
+        public int Loads { get; private set; }
+
+        public Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct)
+        {
+            Loads++;
+            return Task.FromResult<IReadOnlyList<ServiceInfo>>(services.ToList());
+        }
+
+        public Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) => Task.FromResult<IReadOnlyList<PlaceOffer>>(offers.ToList());
+
+        public Task<Place?> FindPlaceAsync(int id, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<Place>> AllPlacesAsync(CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<PlacePage> ListPlacesAsync(PlaceQuery query, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<string>> RegionsAsync(CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<bool> AnyPlaceAsync(CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<Place> AddPlaceAsync(Place place, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<PlaceEdited?> EditPlaceAsync(int id, PlaceEdit edit, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task SetPlaceClosedAsync(int id, long? closedAt, CancellationToken ct) => throw new NotSupportedException();
+
+        public Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct) => throw new NotSupportedException();
+    }
+}
