@@ -140,8 +140,11 @@ public sealed partial class ReservationService(
         return slots.FirstOrDefault(s => s.Slot == slot).Minutes;
     }
 
-    /// <summary>What makes two requests "the same" for an idempotency key. Hashed: the key table holds no personal data.</summary>
-    private static string Fingerprint(BookingRequest r)
+    /// <summary>
+    /// What makes two requests "the same" for an idempotency key. Hashed: the key table holds no personal data.
+    /// Internal for the test that pins it: a deploy must not change it for a request already sent.
+    /// </summary>
+    internal static string Fingerprint(BookingRequest r)
     {
         var text = $"{r.Slot}|{r.PersonHash}|{r.Phone}|{r.Name}|{r.Language}";
         return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)))[..32];
