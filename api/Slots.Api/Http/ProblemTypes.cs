@@ -27,6 +27,14 @@ internal static class ProblemTypes
     public static readonly ProblemType SlotStarted = new("slot-started", 409, "the slot has already begun");
     public static readonly ProblemType PlaceClosed = new("place-closed", 409,
         "an admin closed the place to new bookings (bookings made before may stand); it takes bookings again once reopened");
+    public static readonly ProblemType UnknownService = new("unknown-service", 404, "the place does not offer the service named");
+    public static readonly ProblemType NotEligible = new("not-eligible", 403, "the person may not book this service (its age rule or invitation rule refuses them)");
+    public static readonly ProblemType SecondDoseFull = new("second-dose-full", 409,
+        "a two-dose booking found no free seat for the second dose in its interval; nothing was booked");
+    public static readonly ProblemType PairFirstDoseFixed = new("pair-first-dose-fixed", 409,
+        "the first dose of a two-dose booking cannot be moved; cancel the pair and book again");
+    public static readonly ProblemType SecondDoseOutsideInterval = new("second-dose-outside-interval", 422,
+        "the second dose's new day lies outside the service's interval after the first dose");
     public static readonly ProblemType AlreadyBooked = new("already-booked", 409,
         "the person already holds an active future reservation; `existingCode` carries its code, only for the phone that booked it");
     public static readonly ProblemType RequestInProgress = new("request-in-progress", 409,
@@ -91,7 +99,8 @@ internal static class ProblemTypes
     public static readonly IReadOnlyList<ProblemType> All =
     [
         ValidationFailed, BadRequest, NotFound, MethodNotAllowed, UnsupportedMediaType, BodyTooLarge, HeadersTooLarge,
-        UnknownPlace, UnknownSlot, SlotFull, SlotStarted, PlaceClosed, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
+        UnknownPlace, UnknownSlot, SlotFull, SlotStarted, PlaceClosed,
+        UnknownService, NotEligible, SecondDoseFull, PairFirstDoseFixed, SecondDoseOutsideInterval, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
         OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,

@@ -32,6 +32,11 @@ internal static class ReservationProblems
             ReservationStatus.PlaceClosed => Problem.Of(ProblemTypes.PlaceClosed, "This place is closed to new bookings.",
                 "Choose another place, or try again once it reopens."),
             ReservationStatus.OutsideWindow => OutsideWindow(day, answer.Window!.Value),
+            ReservationStatus.UnknownService => UnknownService(),
+            ReservationStatus.ServiceRequired => ServiceRequired(),
+            ReservationStatus.NotEligible => Problem.Of(ProblemTypes.NotEligible, "This person may not book this service."),
+            ReservationStatus.SecondDoseFull => Problem.Of(ProblemTypes.SecondDoseFull,
+                "No seat is free for the second dose in its interval; nothing was booked.", "Choose another first-dose slot or place."),
             ReservationStatus.KeyReused => Problem.Of(ProblemTypes.IdempotencyKeyReused,
                 "This Idempotency-Key was used for a different request.", "Use a new key for a new booking."),
             ReservationStatus.InProgress => InProgress(response),
@@ -55,6 +60,10 @@ internal static class ReservationProblems
             RescheduleStatus.UnknownPlace => Problem.UnknownPlace(),
             RescheduleStatus.OutsideWindow => OutsideWindow(day, answer.Window!.Value),
             RescheduleStatus.NotFound => Problem.ReservationNotFound(),
+            RescheduleStatus.PairFirstDoseFixed => Problem.Of(ProblemTypes.PairFirstDoseFixed,
+                "The first dose of a two-dose booking cannot be moved.", "Cancel the booking and book the pair again."),
+            RescheduleStatus.OutsideInterval => Problem.Of(ProblemTypes.SecondDoseOutsideInterval,
+                "The second dose must stay within the service's interval after the first dose."),
             _ => throw new InvalidOperationException($"Unmapped reschedule status {answer.Status}."),
         };
 
@@ -95,6 +104,12 @@ internal static class ReservationProblems
     public static ProblemHttpResult Cancelled() =>
         Problem.Of(ProblemTypes.ReservationCancelled, "This reservation was cancelled.", "Book a new slot if you still need one.",
             [new("state", "cancelled")]);
+
+    private static ProblemHttpResult UnknownService() => Problem.Of(ProblemTypes.UnknownService, "This place does not offer that service.");
+
+    /// <summary>The place offers several services: which one is meant cannot be guessed.</summary>
+    private static ValidationProblem ServiceRequired() =>
+        Problem.Invalid("service", "This place offers several services; name the one to book.");
 
     /// <summary>A past day, or a day beyond what can be booked.</summary>
     private static ValidationProblem OutsideWindow(DateOnly day, (DateOnly First, DateOnly Last) window) =>

@@ -16,4 +16,9 @@ public enum RescheduleStatus
     // Decided before the store is asked: no active place with the target's id; the target day has passed.
     UnknownPlace = 8,
     OutsideWindow = 9,
+
+    // Decided before the store is asked: dose 1 of a pair does not move (cancel the pair and book again);
+    // dose 2's target lies outside the service's interval after dose 1.
+    PairFirstDoseFixed = 10,
+    OutsideInterval = 11,
 }

@@ -17,4 +17,14 @@ public enum ReservationStatus
 
     // Decided after the store refused the seat (slot full or unknown): the place is closed.
     PlaceClosed = 10,
+
+    // Refused by the store (10 was already PlaceClosed, so these start at 11): the person may not book
+    // the service; a pair found no seat for its second dose and gave its first back.
+    NotEligible = 11,
+    SecondDoseFull = 12,
+
+    // Decided before the store is asked: the place does not offer the service named; the place offers
+    // several services and the request named none.
+    UnknownService = 13,
+    ServiceRequired = 14,
 }

@@ -1,0 +1,64 @@
+using Slots.Places;
+using Slots.Window;
+
+namespace Slots.Reservations;
+
+/// <summary>Where a place's free slots are read: the hot days from the snapshot, later days from the disk tables.</summary>
+public sealed partial class ReservationService
+{
+    /// <summary>The hot days of a place: today and the next Days-1 days in its time zone. Later days take the cold path.</summary>
+    public (DateOnly First, DateOnly Last) WindowOf(PlaceInfo place, DateTimeOffset now)
+    {
+        var today = LocalClock.Today(place, now);
+        return (today, today.AddDays(window.Value.Days - 1));
+    }
+
+    /// <summary>Free slots at the same place closest in time to the one that was full.</summary>
+    private async Task<IReadOnlyList<SlotAvailability>> NearestFreeAsync(PlaceInfo place, SlotKey wanted, DateTimeOffset now, CancellationToken ct)
+    {
+        var today = LocalClock.Today(place, now);
+        var from = wanted.Day.AddDays(-2) < today ? today : wanted.Day.AddDays(-2);
+        var to = wanted.Day.AddDays(3);
+        var wantedAt = LocalClock.ToInstant(wanted.Day, wanted.StartMinute, place.TimeZone).ToUnixTimeSeconds();
+        var nowUnix = now.ToUnixTimeSeconds();
+        var slots = await AvailabilityAsync(place, from, to, ct);
+        return slots
+            .Where(s => s.Free > 0 && s.StartsAtUnix > nowUnix)
+            .OrderBy(s => Math.Abs(s.StartsAtUnix - wantedAt))
+            .Take(options.Value.Alternatives)
+            .OrderBy(s => s.StartsAtUnix)
+            .ToList();
+    }
+
+    /// <summary>
+    /// Slots of a place in [from, to] with their free seats: hot days from this instance's
+    /// snapshot of the hot store, later days from the disk tables.
+    /// </summary>
+    public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
+    {
+        var (hotFrom, hotTo) = HotDays(place);
+        if (to <= hotTo)
+        {
+            return await snapshot.GetAsync(place.Id, from, to, hotFrom, hotTo, ct);
+        }
+        // The stored horizon, not the cached one, splits the range: every day is counted once.
+        var (horizon, coldSlots) = await cold.AvailabilityAsync(place.Id, from, to, ct);
+        if (from >= horizon)
+        {
+            return coldSlots;
+        }
+        var hot = await snapshot.GetAsync(place.Id, from, horizon.AddDays(-1) < to ? horizon.AddDays(-1) : to, hotFrom, horizon.AddDays(-1), ct);
+        return [.. hot, .. coldSlots];
+    }
+
+    /// <summary>
+    /// The snapshot's stamp for [from, to] when the whole range is served from it (hot days only),
+    /// else null: an answer built for the same range under the same stamp is still true.
+    /// </summary>
+    public SnapshotStamp? AvailabilityStamp(PlaceInfo place, DateOnly to) =>
+        HotDays(place) is var (hotFrom, hotTo) && to <= hotTo ? snapshot.Stamp(place.Id, hotFrom, hotTo) : null;
+
+    /// <summary>The place's days the snapshot holds: today in its time zone up to the cached horizon.</summary>
+    private (DateOnly From, DateOnly To) HotDays(PlaceInfo place) =>
+        (LocalClock.Today(place, clock.GetUtcNow()), place.HotUntil.AddDays(-1));
+}
