@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Availability } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
-import { buildSpa, freePort, type RunningApi, startApi, startOidcProvider } from './stack';
+import { type RunningApi, startApiWithProvider } from './stack';
 import { getJson, signInThroughProvider } from './steps';
 
 // The admin screens, signed in through a real OpenID provider (tools/oidc-test-provider, another
@@ -24,31 +24,13 @@ describe('an admin and a viewer', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const [apiPort, providerPort] = [await freePort(), await freePort()];
-    issuer = `http://127.0.0.1:${providerPort}`;
-    const spa = buildSpa({
-      VITE_STAFF_AUTHORITY: issuer, VITE_STAFF_CLIENT_ID: 'slots-spa', VITE_STAFF_SCOPE: 'openid staff', VITE_STAFF_RESOURCE: 'urn:slots-api',
-    });
-    stopping.push({ stop: spa.remove });
-    api = await startApi('admin', {
-      Slots__Frontend__Root: spa.dir,
-      Authentication__Schemes__Bearer__Authority: issuer,
-      Authentication__Schemes__Bearer__RequireHttpsMetadata: 'false',
-      Authentication__Schemes__Bearer__ValidAudiences__0: 'slots-api',
-    }, apiPort);
-    stopping.push(api);
-    stopping.push(await startOidcProvider(providerPort, {
-      audience: 'slots-api',
-      users: [
-        { sub: 'admin-1', roles: ['admin'] },
-        { sub: 'viewer-1', roles: ['viewer'] },
-        { sub: 'nurse-1', roles: ['site-staff'], places: ['1'] },
-      ],
-      clients: [{
-        client_id: 'slots-spa', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'],
-        redirect_uris: [`${api.url}/`],
-      }],
-    }));
+    const stack = await startApiWithProvider('admin', [
+      { sub: 'admin-1', roles: ['admin'] },
+      { sub: 'viewer-1', roles: ['viewer'] },
+      { sub: 'nurse-1', roles: ['site-staff'], places: ['1'] },
+    ]);
+    stopping.push(stack);
+    ({ api, issuer } = stack);
     browser = await openBrowser();
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Availability, Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
-import { buildSpa, freePort, type RunningApi, startApi, startOidcProvider } from './stack';
+import { type RunningApi, startApiWithProvider } from './stack';
 import { getJson, signInThroughProvider } from './steps';
 
 // An admin changes a published place through the served page, signed in through the test OpenID
@@ -30,27 +30,9 @@ describe('an admin changes a place', () => {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    const [apiPort, providerPort] = [await freePort(), await freePort()];
-    issuer = `http://127.0.0.1:${providerPort}`;
-    const spa = buildSpa({
-      VITE_STAFF_AUTHORITY: issuer, VITE_STAFF_CLIENT_ID: 'slots-spa', VITE_STAFF_SCOPE: 'openid staff', VITE_STAFF_RESOURCE: 'urn:slots-api',
-    });
-    stopping.push({ stop: spa.remove });
-    api = await startApi('places', {
-      Slots__Frontend__Root: spa.dir,
-      Authentication__Schemes__Bearer__Authority: issuer,
-      Authentication__Schemes__Bearer__RequireHttpsMetadata: 'false',
-      Authentication__Schemes__Bearer__ValidAudiences__0: 'slots-api',
-    }, apiPort);
-    stopping.push(api);
-    stopping.push(await startOidcProvider(providerPort, {
-      audience: 'slots-api',
-      users: [{ sub: 'admin-1', roles: ['admin'] }],
-      clients: [{
-        client_id: 'slots-spa', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'],
-        redirect_uris: [`${api.url}/`],
-      }],
-    }));
+    const stack = await startApiWithProvider('places', [{ sub: 'admin-1', roles: ['admin'] }]);
+    stopping.push(stack);
+    ({ api, issuer } = stack);
     place = await postJson<Place>(`${api.url}/api/admin/places`,
       { name: 'Odberné miesto Zmena', address: 'Testovacia 2, Bratislava', region: 'Bratislavský kraj', timeZone: 'Europe/Bratislava' });
     await postJson(`${api.url}/api/admin/slots/generate`, {

@@ -160,6 +160,57 @@ export function buildSpa(env: Record<string, string>): { dir: string; remove: ()
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** A member of staff the test OpenID provider signs in: their roles and, for site roles, their places. */
+export interface StaffUser { sub: string; roles: string[]; places?: string[] }
+
+/** The API serving a SPA that signs staff in at the test provider, the provider, and one stop for both. */
+export interface SignInStack { api: RunningApi; issuer: string; stop: () => Promise<void> }
+
+/**
+ * The staff and admin screens' setup: the SPA built with the provider's address, an API that serves it
+ * and trusts the provider's tokens, and the provider with `users`. The users may be given once the API
+ * answers (a site's staff need the id of a place the test makes there first): the API reads the
+ * provider's keys on the first token it sees, so the provider may start after it.
+ */
+export async function startApiWithProvider(
+  name: string,
+  users: StaffUser[] | ((api: RunningApi) => Promise<StaffUser[]>),
+  settings: Record<string, string> = {},
+): Promise<SignInStack> {
+  const [apiPort, providerPort] = [await freePort(), await freePort()];
+  const issuer = `http://127.0.0.1:${providerPort}`;
+  const started: { stop: () => Promise<void> | void }[] = [];
+  const stop = async () => {
+    for (const s of started.reverse()) await s.stop();
+  };
+  try {
+    const spa = buildSpa({
+      VITE_STAFF_AUTHORITY: issuer, VITE_STAFF_CLIENT_ID: 'slots-spa', VITE_STAFF_SCOPE: 'openid staff', VITE_STAFF_RESOURCE: 'urn:slots-api',
+    });
+    started.push({ stop: spa.remove });
+    const api = await startApi(name, {
+      Slots__Frontend__Root: spa.dir,
+      Authentication__Schemes__Bearer__Authority: issuer,
+      Authentication__Schemes__Bearer__RequireHttpsMetadata: 'false',
+      Authentication__Schemes__Bearer__ValidAudiences__0: 'slots-api',
+      ...settings,
+    }, apiPort);
+    started.push(api);
+    started.push(await startOidcProvider(providerPort, {
+      audience: 'slots-api',
+      users: typeof users === 'function' ? await users(api) : users,
+      clients: [{
+        client_id: 'slots-spa', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'],
+        redirect_uris: [`${api.url}/`],
+      }],
+    }));
+    return { api, issuer, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 /**
  * The test OpenID provider (tools/oidc-test-provider: oidc-provider on loopback) on the given port,
  * with the users and clients of `config`; answers once it prints "listening <issuer>".

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } f
 import type { Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
 import { writeQrVideo } from './fakeCamera';
-import { buildSpa, freePort, type RunningApi, startApi, startOidcProvider } from './stack';
+import { type RunningApi, startApiWithProvider } from './stack';
 import { chooseSlot, choosePlace, fillPerson, newPerson, signInThroughProvider } from './steps';
 
 // The door, signed in through a real OpenID provider (tools/oidc-test-provider, another origin): the SPA
@@ -84,34 +84,16 @@ describe('staff at the door', () => {
   let blockedBy: string | null = null;
 
   beforeAll(async () => {
-    const [apiPort, providerPort] = [await freePort(), await freePort()];
-    issuer = `http://127.0.0.1:${providerPort}`;
-    const spa = buildSpa({
-      VITE_STAFF_AUTHORITY: issuer, VITE_STAFF_CLIENT_ID: 'slots-spa', VITE_STAFF_SCOPE: 'openid staff', VITE_STAFF_RESOURCE: 'urn:slots-api',
-    });
-    stopping.push({ stop: spa.remove });
-    // The API reads the provider's keys on the first token it sees, so the provider may start after it.
-    api = await startApi('staff', {
-      Slots__Frontend__Root: spa.dir,
-      Authentication__Schemes__Bearer__Authority: issuer,
-      Authentication__Schemes__Bearer__RequireHttpsMetadata: 'false',
-      Authentication__Schemes__Bearer__ValidAudiences__0: 'slots-api',
-      Slots__Sms__File__Path: smsFile,
-    }, apiPort);
-    stopping.push(api);
-    open = await placeOpenNow(api.url);
-    const places = [String(open.place.id)];
-    stopping.push(await startOidcProvider(providerPort, {
-      audience: 'slots-api',
-      users: [
+    const stack = await startApiWithProvider('staff', async (started) => {
+      open = await placeOpenNow(started.url);
+      const places = [String(open.place.id)];
+      return [
         { sub: 'nurse-1', roles: ['site-staff'], places },
         { sub: 'manager-1', roles: ['site-manager'], places },
-      ],
-      clients: [{
-        client_id: 'slots-spa', token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'],
-        redirect_uris: [`${api.url}/`],
-      }],
-    }));
+      ];
+    }, { Slots__Sms__File__Path: smsFile });
+    stopping.push(stack);
+    ({ api, issuer } = stack);
     const policy = (await fetch(`${api.url}/`)).headers.get('content-security-policy') ?? '';
     const connect = /connect-src([^;]*)/.exec(policy)?.[1].trim().split(/\s+/) ?? [];
     if (!connect.includes(issuer)) blockedBy = `the API's Content-Security-Policy has no "connect-src 'self' ${issuer}": ${policy}`;

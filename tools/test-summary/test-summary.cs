@@ -1,5 +1,5 @@
 // The closing note of `./slots test`: skipped tests counted by reason, and where the time went, per test
-// project, read from the TRX files `dotnet test --logger trx` wrote. Run: dotnet run tools/test-summary/test-summary.cs -- DIR
+// project and for the slowest tests, read from the TRX files `dotnet test --logger trx` wrote. Run: dotnet run tools/test-summary/test-summary.cs -- DIR
 // TRX rather than the console log: the projects' console lines interleave, and a skip's reason is not on them.
 using System.Globalization;
 using System.Xml.Linq;
@@ -13,6 +13,7 @@ if (args.Length != 1 || !Directory.Exists(args[0]))
 XNamespace ns = "http://microsoft.com/schemas/VisualStudio/TeamTest/2010";
 var projects = new List<(string Name, TimeSpan Time, int Passed, int Failed, int Skipped)>();
 var skips = new List<(string Reason, string Project)>();
+var slowest = new List<(TimeSpan Time, string Test)>();
 foreach (var file in Directory.EnumerateFiles(args[0], "*.trx"))
 {
     var run = XDocument.Load(file).Root!;
@@ -34,6 +35,13 @@ foreach (var file in Directory.EnumerateFiles(args[0], "*.trx"))
         var reason = ((string?)result.Descendants(ns + "Message").FirstOrDefault() ?? "(no reason given)").Trim();
         skips.Add((reason.Replace('\n', ' '), name));
     }
+    foreach (var result in results)
+    {
+        if (TimeSpan.TryParse((string?)result.Attribute("duration"), CultureInfo.InvariantCulture, out var took))
+        {
+            slowest.Add((took, (string?)result.Attribute("testName") ?? "?"));
+        }
+    }
     projects.Add((name, time,
         results.Count(r => (string?)r.Attribute("outcome") == "Passed"),
         results.Count(r => (string?)r.Attribute("outcome") is "Failed" or "Error" or "Timeout" or "Aborted"),
@@ -51,6 +59,13 @@ foreach (var p in projects.OrderByDescending(p => p.Time))
 {
     Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
         $"{p.Time.TotalSeconds,7:F0} s  {p.Name,-32} {p.Passed,5} passed {p.Failed,4} failed {p.Skipped,4} skipped"));
+}
+// A theory's cases are one result each: the slowest twenty results say which tests hold the wall time.
+// A shared fixture's start (a server, a stack) is in no test's time, only in its project's.
+Console.WriteLine("--- the 20 slowest tests (a shared fixture's start is counted in its project only) ---");
+foreach (var (took, test) in slowest.OrderByDescending(s => s.Time).Take(20))
+{
+    Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{took.TotalSeconds,7:F1} s  {Shorter(test, 160)}"));
 }
 return 0;
 
