@@ -24,8 +24,7 @@ public sealed partial class SqliteHotPath
         }
         // Snapshot the change and the SMS before the hot row disappears.
         Announce(ChangeKind.Cancelled, c.Code, now);
-        Command(Sql.ReleaseSeat, ("$code", c.Code), ("$place", held.Value.Slot.PlaceId), ("$day", held.Value.Slot.Day),
-            ("$minute", held.Value.Slot.StartMinute), ("$seat", held.Value.SeatNo)).ExecuteNonQuery();
+        ReleaseSeat(c.Code, held.Value.Slot, held.Value.SeatNo);
         Command(Sql.DeleteReservation, ("$code", c.Code)).ExecuteNonQuery();
         Command(Sql.DeleteActivePerson, ("$code", c.Code)).ExecuteNonQuery();
         return CancelStatus.Cancelled;
@@ -68,14 +67,16 @@ public sealed partial class SqliteHotPath
         {
             return RescheduleStatus.Started;
         }
-        if (held.Value.Slot == c.Target)
+        // A booking moves within its service: the seat taken is one of its service's.
+        var target = c.Target with { ServiceId = held.Value.Slot.ServiceId };
+        if (held.Value.Slot == target)
         {
             return RescheduleStatus.Rescheduled; // a retried reschedule that already happened
         }
-        var seat = ClaimSeat(c.Target, c.Code, now);
+        var seat = ClaimSeat(target, c.Code, now);
         if (seat is null)
         {
-            return ProbeSlot(c.Target, now) switch
+            return ProbeSlot(target, now) switch
             {
                 ReservationStatus.UnknownSlot => RescheduleStatus.UnknownSlot,
                 ReservationStatus.SlotStarted => RescheduleStatus.SlotStarted,
@@ -83,10 +84,9 @@ public sealed partial class SqliteHotPath
             };
         }
         var (seatNo, minutes, startsAt) = seat.Value;
-        Command(Sql.ReleaseSeat, ("$code", c.Code), ("$place", held.Value.Slot.PlaceId), ("$day", held.Value.Slot.Day),
-            ("$minute", held.Value.Slot.StartMinute), ("$seat", held.Value.SeatNo)).ExecuteNonQuery();
-        Command(Sql.MoveReservation, ("$code", c.Code), ("$place", c.Target.PlaceId), ("$day", c.Target.Day),
-            ("$minute", c.Target.StartMinute), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt)).ExecuteNonQuery();
+        ReleaseSeat(c.Code, held.Value.Slot, held.Value.SeatNo);
+        Command(Sql.MoveReservation, ("$code", c.Code), ("$place", target.PlaceId), ("$day", target.Day),
+            ("$minute", target.StartMinute), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt)).ExecuteNonQuery();
         Command(Sql.MoveActivePerson, ("$code", c.Code), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
         Announce(ChangeKind.Rescheduled, c.Code, now);
         return RescheduleStatus.Rescheduled;
@@ -105,6 +105,10 @@ public sealed partial class SqliteHotPath
         {
             return null; // a code without its owner's phone or id reveals nothing
         }
-        return (new SlotKey(row.GetInt32(0), row.GetFieldValue<DateOnly>(1), row.GetInt32(2)), row.GetInt32(3), row.GetInt64(4));
+        return (new SlotKey(row.GetInt32(0), row.GetFieldValue<DateOnly>(1), row.GetInt32(2), row.GetInt32(7)), row.GetInt32(3), row.GetInt64(4));
     }
+
+    private void ReleaseSeat(string code, SlotKey slot, int seatNo) =>
+        Command(Sql.ReleaseSeat, ("$code", code), ("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute),
+            ("$service", slot.ServiceId), ("$seat", seatNo)).ExecuteNonQuery();
 }

@@ -25,7 +25,7 @@ public sealed partial class SqliteHotPath
         {
             Command(Sql.ApplyChange, ("$id", c[0]), ("$kind", c[1]), ("$code", c[2]), ("$place", c[3]), ("$day", c[4]),
                 ("$minute", c[5]), ("$seat", c[6]), ("$person", c[7]), ("$phone", c[8]), ("$name", c[9]), ("$language", c[10]),
-                ("$created", c[11]), ("$at", c[12])).ExecuteNonQuery();
+                ("$created", c[11]), ("$at", c[12]), ("$service", c[13])).ExecuteNonQuery();
         }
         if (batch.Count > 0)
         {

@@ -32,7 +32,7 @@ public sealed partial class SqliteHotPath
 
     private ReserveResult TakeSeat(ReserveCommand c, long now)
     {
-        using (var holder = Command(Sql.FindActivePerson, ("$person", c.PersonHash), ("$now", now)).ExecuteReader())
+        using (var holder = Command(Sql.FindActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$now", now)).ExecuteReader())
         {
             if (holder.Read())
             {
@@ -50,9 +50,9 @@ public sealed partial class SqliteHotPath
         var (seatNo, minutes, startsAt) = seat.Value;
         Command(Sql.InsertReservation,
             ("$code", c.NewCode), ("$place", c.Slot.PlaceId), ("$day", c.Slot.Day), ("$minute", c.Slot.StartMinute),
-            ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
+            ("$service", c.Slot.ServiceId), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
             ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
-        Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
+        Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
         Announce(ChangeKind.Reserved, c.NewCode, now);
         return ReserveResult.Reserved(c.NewCode, minutes);
     }
@@ -60,14 +60,14 @@ public sealed partial class SqliteHotPath
     private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)
     {
         using var claimed = Command(Sql.ClaimSeat, ("$code", code), ("$place", slot.PlaceId), ("$day", slot.Day),
-            ("$minute", slot.StartMinute), ("$now", now)).ExecuteReader();
+            ("$minute", slot.StartMinute), ("$service", slot.ServiceId), ("$now", now)).ExecuteReader();
         return claimed.Read() ? (claimed.GetInt32(0), claimed.GetInt32(1), claimed.GetInt64(2)) : null;
     }
 
     /// <summary>Why no seat was free: the slot does not exist, has started, or is full.</summary>
     private ReservationStatus ProbeSlot(SlotKey slot, long now)
     {
-        using var probe = Command(Sql.ProbeSlot, ("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute)).ExecuteReader();
+        using var probe = Command(Sql.ProbeSlot, ("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$service", slot.ServiceId)).ExecuteReader();
         if (!probe.Read() || probe.IsDBNull(0))
         {
             return ReservationStatus.UnknownSlot;
