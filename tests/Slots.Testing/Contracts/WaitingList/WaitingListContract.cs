@@ -253,6 +253,32 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
     }
 
     [Fact]
+    public async Task A_join_names_its_service_where_the_place_offers_several_and_a_booking_of_another_service_does_not_refuse_it()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        await _rows!.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
+        await _rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
+        host.Services.GetRequiredService<Slots.Catalogue.ServiceDirectory>().Invalidate();
+        HttpRequestMessage JoinFor(string service, Person person) => new(HttpMethod.Post, "/api/waiting-list")
+        {
+            Content = JsonContent.Create(new { placeId = place, from = Day(day), to = Day(day), name = person.Name, phone = person.Phone, nationalId = person.NationalId, service }),
+        };
+
+        var unnamed = await host.Client().SendAsync(Join(place, day, day, People.Next()));
+        var unknown = await host.Client().SendAsync(JoinFor("booster", People.Next()));
+        var pcr = await host.Client().SendAsync(JoinFor("pcr", booked[0].Person)); // holds an antigen booking, none for PCR
+        var antigen = await host.Client().SendAsync(JoinFor("default", booked[0].Person));
+
+        await AssertInvalidAsync(unnamed, "service");
+        Assert.Equal("unknown-service", await ProblemCodeAsync(unknown));
+        Assert.Equal(HttpStatusCode.Created, pcr.StatusCode);
+        Assert.Equal(1, await _rows.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place AND service_id = 2", ("@place", place)));
+        Assert.Equal("waiting-list-joined", await ProblemCodeAsync(antigen)); // one entry per person and place
+    }
+
+    [Fact]
     public async Task The_same_person_joining_twice_at_once_gets_one_entry()
     {
         var host = await StartAsync();
