@@ -17,6 +17,7 @@ CREATE TABLE dbo.reservations (
     -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
     service_id   int           NOT NULL CONSTRAINT df_reservations_service_id DEFAULT (1),
     CONSTRAINT pk_reservations PRIMARY KEY CLUSTERED (code),
-    INDEX ix_reservations_slot NONCLUSTERED (place_id, day, start_minute)
+    -- A service's slot's bookings in one seek (issue 41: 134_alter_hot_service_keys.sql for older databases).
+    INDEX ix_reservations_slot NONCLUSTERED (place_id, day, start_minute, service_id)
 );
 GO

@@ -18,11 +18,13 @@ CREATE TABLE dbo.hot_seats (
     offer_id     bigint      NULL,
     -- The service (issue 41); a database created before this column gets it from 132_alter_service_id.sql.
     service_id   int         NOT NULL CONSTRAINT df_hot_seats_service_id DEFAULT (1),
-    -- Point lookups: claim and release address one seat by its full key.
-    CONSTRAINT pk_hot_seats PRIMARY KEY NONCLUSTERED HASH (place_id, day, start_minute, seat_no)
+    -- Point lookups: claim and release address one seat by its full key. A seat belongs to one
+    -- service's slot (issue 41); a database created before the service was in the keys gets them
+    -- from 134_alter_hot_service_keys.sql.
+    CONSTRAINT pk_hot_seats PRIMARY KEY NONCLUSTERED HASH (place_id, day, start_minute, service_id, seat_no)
         WITH (BUCKET_COUNT = 8388608),
-    -- Range scans: the seats of one slot (seat choice) and a place's days (availability) are one
-    -- ordered seek; a hash index cannot serve a key prefix.
-    INDEX ix_hot_seats_slot NONCLUSTERED (place_id, day, start_minute, seat_no)
+    -- Range scans: the seats of one service's slot (seat choice) and a place's days (availability)
+    -- are one ordered seek; a hash index cannot serve a key prefix.
+    INDEX ix_hot_seats_slot NONCLUSTERED (place_id, day, start_minute, service_id, seat_no)
 ) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_AND_DATA);
 GO

@@ -16,7 +16,7 @@ public abstract class EfDialect
     /// </summary>
     public abstract bool LocksRows { get; }
 
-    /// <summary>INSERT of the hot seats of every catalogue slot of place {0} in days [{1}, {2}]; existing seats kept.</summary>
+    /// <summary>INSERT of the hot seats of every catalogue slot of place {0} in days [{1}, {2}], each with its slot's service; existing seats kept.</summary>
     public abstract string LoadSeatsSql { get; }
 
     /// <summary>Points an EF Core context at this backend's database.</summary>

@@ -53,7 +53,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         modelBuilder.Entity<HotSeat>(e =>
         {
             e.ToTable("hot_seats");
-            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute, x.SeatNo });
+            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute, x.ServiceId, x.SeatNo });
         });
         modelBuilder.Entity<HotReservation>(e =>
         {
@@ -68,7 +68,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         modelBuilder.Entity<ActivePerson>(e =>
         {
             e.ToTable("active_persons");
-            e.HasKey(x => x.PersonHash);
+            e.HasKey(x => new { x.PersonHash, x.ServiceId }); // one active booking per person and service
         });
         modelBuilder.Entity<IdempotencyRecord>(e =>
         {

@@ -1,23 +1,27 @@
 using System.Data.Common;
+using Slots.Catalogue;
 using Slots.Reservations;
 
 namespace Slots.Storage.Ef;
 
 /// <summary>
 /// Reads the hot-path result rows that the SQLite and PostgreSQL adapters share column for column:
-/// the same SELECT lists, so one reader serves both.
+/// the same SELECT lists, so one reader serves both. A list that ends with service_id names the
+/// row's service; one without it reads as the default service.
 /// </summary>
 public static class StorageRows
 {
-    /// <summary>Columns: place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at.</summary>
+    /// <summary>Columns: place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at[, service_id].</summary>
     public static ReservationDetails Details(DbDataReader row, string code) => new(
         code,
-        new SlotKey(row.GetInt32(0), row.GetFieldValue<DateOnly>(1), row.GetInt32(2)),
+        new SlotKey(row.GetInt32(0), row.GetFieldValue<DateOnly>(1), row.GetInt32(2), Service(row, 10)),
         row.GetInt32(3), row.GetInt32(4), row.GetString(5), row.GetString(6), row.GetString(7), row.GetString(8),
         DateTimeOffset.FromUnixTimeSeconds(row.GetInt64(9)));
 
-    /// <summary>Columns: day, start_minute, minutes, capacity, free, starts_at.</summary>
+    /// <summary>Columns: day, start_minute, minutes, capacity, free, starts_at[, service_id].</summary>
     public static SlotAvailability Availability(DbDataReader row, int placeId) => new(
-        new SlotKey(placeId, row.GetFieldValue<DateOnly>(0), row.GetInt32(1)),
+        new SlotKey(placeId, row.GetFieldValue<DateOnly>(0), row.GetInt32(1), Service(row, 6)),
         row.GetInt32(2), row.GetInt32(3), row.GetInt32(4), row.GetInt64(5));
+
+    private static int Service(DbDataReader row, int ordinal) => row.FieldCount > ordinal ? row.GetInt32(ordinal) : ServiceIds.Default;
 }

@@ -12,8 +12,8 @@ public sealed class SqliteDialect(SqliteWriter writer) : EfDialect
         WITH RECURSIVE seat(n) AS (
             SELECT 1 UNION ALL SELECT n + 1 FROM seat
             WHERE n < (SELECT MAX(capacity) FROM slots WHERE place_id = {0} AND day >= {1} AND day <= {2}))
-        INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
-        SELECT s.place_id, s.day, s.start_minute, seat.n, s.minutes, s.starts_at, NULL
+        INSERT INTO hot_seats (place_id, day, start_minute, service_id, seat_no, minutes, starts_at, code)
+        SELECT s.place_id, s.day, s.start_minute, s.service_id, seat.n, s.minutes, s.starts_at, NULL
         FROM slots s JOIN seat ON seat.n <= s.capacity
         WHERE s.place_id = {0} AND s.day >= {1} AND s.day <= {2} AND s.closed_by IS NULL
         ON CONFLICT DO NOTHING

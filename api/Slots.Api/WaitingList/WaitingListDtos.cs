@@ -11,7 +11,9 @@ public sealed record JoinWaitingListRequest(
     [property: Required, StringLength(100, MinimumLength = 1), RegularExpression(Patterns.Text), Description("The name a booking from the list is under.")] string? Name,
     [property: Required, StringLength(32, MinimumLength = 1), PhoneInput, Description("The phone the offer SMS goes to.")] string? Phone,
     [property: Required, StringLength(40, MinimumLength = 1), RegularExpression(Patterns.NationalId), Description("The person's national id; only its keyed hash is stored.")] string? NationalId,
-    [property: AllowedValues("sk", "en"), Description("The SMS language; sk when left out.")] string? Language);
+    [property: AllowedValues("sk", "en"), Description("The SMS language; sk when left out.")] string? Language,
+    [property: StringLength(32, MinimumLength = 1), RegularExpression("^[a-z0-9-]{1,32}$"),
+        Description("The service waited for (its code, GET /api/services); may be left out at a place that offers one service.")] string? Service = null);
 
 /// <summary>A seat held for the entry's person until <c>expiresAt</c>.</summary>
 public sealed record WaitingListOfferDto([property: Day] string Day, [property: TimeOfDay] string Time, int Minutes, DateTimeOffset ExpiresAt);

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Reservations;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.WaitingList;
@@ -22,11 +23,14 @@ internal static class WaitingListEndpoints
         group.MapPost("", Join).WithName("JoinWaitingList").RequireRateLimiting(RateLimits.Writes)
             .WithJsonBody<JoinWaitingListRequest>()
             .WithSummary("Join a place's waiting list")
-            .WithDescription("When no seat is free at the place on the days wanted (seats-free otherwise: book one). One entry per person and "
-                + "place (waiting-list-joined, with the position, for a second join). When a seat frees there, the first in line whose "
-                + "days match gets an SMS and the seat is held for them alone (Slots:WaitingList:Hold, or BackfillHold for a seat starting "
-                + "within BackfillWithin). A person who books anywhere leaves the list. The answer's token is the entry's key.")
-            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.SeatsFree, ProblemTypes.WaitingListJoined, ProblemTypes.AlreadyBooked);
+            .WithDescription("When no seat of the service is free at the place on the days wanted (seats-free otherwise: book one). The "
+                + "service may be left out where the place offers one; where it offers several, a join naming none is refused naming "
+                + "service. One entry per person and place (waiting-list-joined, with the position, for a second join). When a seat of "
+                + "the service frees there, the first in line whose service and days match gets an SMS and the seat is held for them "
+                + "alone (Slots:WaitingList:Hold, or BackfillHold for a seat starting within BackfillWithin). A person who books the "
+                + "service anywhere leaves the list. The answer's token is the entry's key.")
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService, ProblemTypes.SeatsFree, ProblemTypes.WaitingListJoined,
+                ProblemTypes.AlreadyBooked);
         var entry = group.MapGroup("/entry")
             .Header(TokenHeader, true, "The entry's token, from the join's answer or the offer SMS's link.", 32, 32, "^[0-9a-f]{32}$")
             .Problems(ProblemTypes.WaitingListEntryNotFound, ProblemTypes.ValidationFailed);
@@ -45,8 +49,8 @@ internal static class WaitingListEndpoints
     }
 
     public static async Task<Results<Created<WaitingListEntryDto>, ProblemHttpResult, ValidationProblem>> Join(
-        JsonBody<JoinWaitingListRequest> body, WaitingListService lists, ReservationRequests requests, PlaceDirectory places, TimeProvider clock,
-        CancellationToken ct)
+        JsonBody<JoinWaitingListRequest> body, WaitingListService lists, ReservationRequests requests, PlaceDirectory places,
+        ServiceDirectory services, TimeProvider clock, CancellationToken ct)
     {
         var request = body.Value;
         var v = new Validation();
@@ -81,7 +85,28 @@ internal static class WaitingListEndpoints
             v.Add("from", "A day that has passed: the first day is today at the place or later.");
             return v.ToProblem();
         }
-        var answer = await lists.JoinAsync(place.Id, from.Value, to!.Value, person!.PersonHash, person.Phone, person.Name, person.Language, ct);
+        var offered = await services.OfferedAtAsync(place.Id, ct);
+        int serviceId;
+        if (request.Service is { } code)
+        {
+            if (offered.FirstOrDefault(o => o.Service.Code == code) is not { } named)
+            {
+                return Problem.Of(ProblemTypes.UnknownService, "This place does not offer that service.");
+            }
+            serviceId = named.Service.Id;
+        }
+        else if (offered.Count > 1)
+        {
+            v.Add("service", "This place offers several services; name the one to wait for: "
+                + string.Join(", ", offered.Select(o => o.Service.Code)) + ".");
+            return v.ToProblem();
+        }
+        else
+        {
+            serviceId = offered.Count == 1 ? offered[0].Service.Id : ServiceIds.Default;
+        }
+        var answer = await lists.JoinAsync(place.Id, serviceId, from.Value, to!.Value, person!.PersonHash, person.Phone, person.Name,
+            person.Language, ct);
         return answer.Status switch
         {
             JoinStatus.Joined => TypedResults.Created("/api/waiting-list/entry",
@@ -89,7 +114,7 @@ internal static class WaitingListEndpoints
             JoinStatus.AlreadyOnList => Problem.Of(ProblemTypes.WaitingListJoined, "You are on this place's waiting list already.",
                 extensions: [new("position", answer.Position)]),
             JoinStatus.SeatsFree => Problem.Of(ProblemTypes.SeatsFree, "Seats are free at the place on those days: book one."),
-            JoinStatus.AlreadyBooked => Problem.Of(ProblemTypes.AlreadyBooked, "You hold a booking already: one at a time."),
+            JoinStatus.AlreadyBooked => Problem.Of(ProblemTypes.AlreadyBooked, "You hold a booking of this service already: one at a time."),
             _ => throw new InvalidOperationException($"Unmapped join status {answer.Status}."),
         };
     }

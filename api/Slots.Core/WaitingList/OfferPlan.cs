@@ -1,13 +1,18 @@
+using Slots.Catalogue;
+
 namespace Slots.WaitingList;
 
-/// <summary>An entry waiting for an offer at one place, as the offer step reads it.</summary>
-public sealed record Waiter(long Id, DateOnly From, DateOnly To, string Phone, string Language, string Token)
+/// <summary>An entry waiting for an offer at one place, for one service, as the offer step reads it.</summary>
+public sealed record Waiter(long Id, DateOnly From, DateOnly To, string Phone, string Language, string Token, int ServiceId = ServiceIds.Default)
 {
     public bool Wants(DateOnly day) => day >= From && day <= To;
+
+    /// <summary>A seat of the waiter's service on one of their days: someone waiting for a test is never offered a vaccination.</summary>
+    public bool Wants(OpenSeat seat) => seat.ServiceId == ServiceId && Wants(seat.Day);
 }
 
-/// <summary>A hot seat the line could be offered: free, or kept for the line (<see cref="KeptForLine"/>).</summary>
-public sealed record OpenSeat(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, bool KeptForLine);
+/// <summary>A hot seat the line could be offered: free, or kept for the line (<see cref="KeptForLine"/>), of one service's slot.</summary>
+public sealed record OpenSeat(DateOnly Day, int StartMinute, int SeatNo, long StartsAt, bool KeptForLine, int ServiceId = ServiceIds.Default);
 
 /// <summary>One offer to make: the seat held for the waiter for <see cref="Hold"/>.</summary>
 public sealed record PlannedOffer(Waiter Waiter, OpenSeat Seat, TimeSpan Hold);
@@ -17,7 +22,7 @@ public sealed record PlannedOffer(Waiter Waiter, OpenSeat Seat, TimeSpan Hold);
 /// backend. The adapters read the line and the open seats, and write what the plan says, each
 /// offer in its own transaction.
 /// </summary>
-/// <param name="Offers">In line order: first in line first, each waiter the earliest seat of their days not given to someone before them.</param>
+/// <param name="Offers">In line order: first in line first, each waiter the earliest seat of their service and days not given to someone before them.</param>
 /// <param name="Releases">Seats kept for the line that nobody on it wants any more: anybody's again.</param>
 public sealed record OfferPlan(IReadOnlyList<PlannedOffer> Offers, IReadOnlyList<OpenSeat> Releases)
 {
@@ -34,7 +39,7 @@ public sealed record OfferPlan(IReadOnlyList<PlannedOffer> Offers, IReadOnlyList
         {
             for (var i = 0; i < seats.Count; i++)
             {
-                if (!given[i] && waiter.Wants(seats[i].Day))
+                if (!given[i] && waiter.Wants(seats[i]))
                 {
                     given[i] = true;
                     offers.Add(new PlannedOffer(waiter, seats[i], options.HoldFor(DateTimeOffset.FromUnixTimeSeconds(seats[i].StartsAt), now)));
@@ -42,8 +47,8 @@ public sealed record OfferPlan(IReadOnlyList<PlannedOffer> Offers, IReadOnlyList
                 }
             }
         }
-        // A seat given above lies in its waiter's days, so "nobody wants it" already leaves it out.
-        var releases = seats.Where(s => s.KeptForLine && !line.Any(w => w.Wants(s.Day))).ToList();
+        // A seat given above lies in its waiter's service and days, so "nobody wants it" already leaves it out.
+        var releases = seats.Where(s => s.KeptForLine && !line.Any(w => w.Wants(s))).ToList();
         return new OfferPlan(offers, releases);
     }
 

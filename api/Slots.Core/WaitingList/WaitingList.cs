@@ -1,3 +1,4 @@
+using Slots.Catalogue;
 using Slots.Reservations;
 
 namespace Slots.WaitingList;
@@ -16,8 +17,12 @@ public enum EntryState
     Expired = 5,
 }
 
-/// <summary>Someone joining the list: a place, the days they could come, who they are (validated, the national id as its keyed hash).</summary>
-public sealed record JoinCommand(int PlaceId, DateOnly From, DateOnly To, string PersonHash, string Phone, string Name, string Language, string Token, DateTimeOffset Now);
+/// <summary>
+/// Someone joining the list: a place, the service wanted there, the days they could come, who they are
+/// (validated, the national id as its keyed hash).
+/// </summary>
+public sealed record JoinCommand(int PlaceId, DateOnly From, DateOnly To, string PersonHash, string Phone, string Name, string Language, string Token,
+    DateTimeOffset Now, int ServiceId = ServiceIds.Default);
 
 public enum JoinStatus
 {
@@ -26,7 +31,7 @@ public enum JoinStatus
     AlreadyOnList = 2,
     /// <summary>Seats are free on those days: book one instead.</summary>
     SeatsFree = 3,
-    /// <summary>The person holds an active booking: one booking at a time.</summary>
+    /// <summary>The person holds an active booking of the service: one booking per service at a time.</summary>
     AlreadyBooked = 4,
 }
 

@@ -13,10 +13,11 @@ public sealed class WaitingListService(IWaitingListStore store, TimeProvider clo
 {
     public WaitingListOptions Options => options.Value;
 
-    public async Task<JoinAnswer> JoinAsync(int placeId, DateOnly from, DateOnly to, string personHash, string phone, string name, string language,
-        CancellationToken ct)
+    /// <summary>Joins the line of one service at the place (<paramref name="serviceId"/>, resolved by the caller from the place's offer).</summary>
+    public async Task<JoinAnswer> JoinAsync(int placeId, int serviceId, DateOnly from, DateOnly to, string personHash, string phone, string name,
+        string language, CancellationToken ct)
     {
-        var answer = await store.JoinAsync(new JoinCommand(placeId, from, to, personHash, phone, name, language, NewToken(), Now()), ct);
+        var answer = await store.JoinAsync(new JoinCommand(placeId, from, to, personHash, phone, name, language, NewToken(), Now(), serviceId), ct);
         if (answer.Status == JoinStatus.Joined)
         {
             metrics.Joined(placeId);

@@ -84,32 +84,34 @@ public sealed partial class EfColdReservationStore
         {
             return new(ColdRoute.Done, RescheduleStatus.Started);
         }
-        if (Key(held) == c.Target)
+        // A booking moves within its service: the seat taken is one of its service's.
+        var target = c.Target with { ServiceId = held.ServiceId };
+        if (Key(held) == target)
         {
             return new(ColdRoute.Done, RescheduleStatus.Rescheduled); // a retried reschedule that already happened
         }
-        if (c.Target.Day < horizons[c.Target.PlaceId])
+        if (target.Day < horizons[target.PlaceId])
         {
             return new(ColdRoute.AcrossWindow, RescheduleStatus.UnknownSlot);
         }
-        var slot = await locks.SlotAsync(c.Target, ct);
+        var slot = await locks.SlotAsync(target, ct);
         if (slot is null || slot.StartsAt <= now)
         {
             return new(ColdRoute.Done, slot is null ? RescheduleStatus.UnknownSlot : RescheduleStatus.SlotStarted);
         }
-        var taken = await TakenSeatsAsync(db, c.Target, ct);
+        var taken = await TakenSeatsAsync(db, target, ct);
         var seat = Enumerable.Range(1, slot.Capacity).FirstOrDefault(n => !taken.Contains(n));
         if (seat == 0)
         {
             return new(ColdRoute.Done, RescheduleStatus.SlotFull);
         }
         await db.Reservations.Where(r => r.Code == c.Code).ExecuteUpdateAsync(s => s
-            .SetProperty(r => r.PlaceId, c.Target.PlaceId).SetProperty(r => r.Day, c.Target.Day)
-            .SetProperty(r => r.StartMinute, c.Target.StartMinute).SetProperty(r => r.SeatNo, seat)
+            .SetProperty(r => r.PlaceId, target.PlaceId).SetProperty(r => r.Day, target.Day)
+            .SetProperty(r => r.StartMinute, target.StartMinute).SetProperty(r => r.SeatNo, seat)
             .SetProperty(r => r.UpdatedAt, now), ct);
         var endsAt = slot.StartsAt + (slot.Minutes * 60L);
         await db.ActivePersons.Where(p => p.PersonHash == held.PersonHash && p.Code == c.Code).ExecuteUpdateAsync(s => s.SetProperty(p => p.EndsAt, endsAt), ct);
-        db.Outbox.Add(Announcement(ChangeKind.Rescheduled, held.Code, held.Phone, held.Language, c.Target, now));
+        db.Outbox.Add(Announcement(ChangeKind.Rescheduled, held.Code, held.Phone, held.Language, target, now));
         await db.SaveChangesAsync(ct);
         await tx.CommitAsync(ct);
         return new(ColdRoute.Done, RescheduleStatus.Rescheduled);

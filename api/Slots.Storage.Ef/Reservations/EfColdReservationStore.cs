@@ -14,7 +14,7 @@ namespace Slots.Storage.Ef;
 /// the day hot changes nothing and answers <see cref="ColdRoute.NowHot"/>;</item>
 /// <item>one winner per seat: the slot's catalogue row is locked while a seat is picked, and the
 /// unique index on active seats (schema 002) refuses a second active row for a seat;</item>
-/// <item>one active reservation per person: the same active_persons row the hot path uses;</item>
+/// <item>one active reservation per person and service: the same active_persons row the hot path uses;</item>
 /// <item>idempotency: the same idempotency table, written first, so a repeat replays the answer;</item>
 /// <item>the SMS outbox row is written in the same transaction. No change record: the disk row
 /// is the reservation, and moving the day in copies it to the hot tables.</item>
@@ -73,12 +73,13 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         }
         for (var attempt = 0; attempt < 3; attempt++)
         {
-            // A stale row (its reservation already over) is simply replaced; a live one is kept.
+            // One row per person and service. A stale row (its reservation already over) is simply
+            // replaced; a live one is kept.
             var mine = await db.Database.ExecuteSqlRawAsync("""
-                INSERT INTO active_persons (person_hash, code, ends_at) VALUES ({0}, {1}, {2})
-                ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
+                INSERT INTO active_persons (person_hash, service_id, code, ends_at) VALUES ({0}, {4}, {1}, {2})
+                ON CONFLICT (person_hash, service_id) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
                 WHERE active_persons.ends_at <= {3}
-                """, [c.PersonHash, c.NewCode, slot.StartsAt + (slot.Minutes * 60L), now], ct) == 1;
+                """, [c.PersonHash, c.NewCode, slot.StartsAt + (slot.Minutes * 60L), now, c.Slot.ServiceId], ct) == 1;
             if (mine)
             {
                 return await ClaimAsync(db, c, slot, now, ct);
@@ -107,6 +108,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             PlaceId = c.Slot.PlaceId,
             Day = c.Slot.Day,
             StartMinute = c.Slot.StartMinute,
+            ServiceId = c.Slot.ServiceId,
             SeatNo = seat,
             PersonHash = c.PersonHash,
             Phone = c.Phone,
@@ -120,7 +122,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         return ReserveResult.Reserved(c.NewCode);
     }
 
-    /// <summary>The person's active reservation, hot or cold; its code only for the phone that made it.</summary>
+    /// <summary>The person's active reservation of the service, hot or cold; its code only for the phone that made it.</summary>
     private static async Task<ReserveResult?> HolderAsync(SlotsDbContext db, ReserveCommand c, long now, CancellationToken ct)
     {
         var holder = (await db.Database.SqlQueryRaw<Holder>("""
@@ -128,8 +130,8 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             FROM active_persons ap
             LEFT JOIN hot_reservations hr ON hr.code = ap.code
             LEFT JOIN reservations r ON r.code = ap.code
-            WHERE ap.person_hash = {0} AND ap.ends_at > {1}
-            """, c.PersonHash, now).ToListAsync(ct)).SingleOrDefault();
+            WHERE ap.person_hash = {0} AND ap.service_id = {2} AND ap.ends_at > {1}
+            """, c.PersonHash, now, c.Slot.ServiceId).ToListAsync(ct)).SingleOrDefault();
         return holder is null ? null : new ReserveResult(ReservationStatus.AlreadyBooked, holder.Phone == c.Phone ? holder.Code : null);
     }
 
@@ -143,7 +145,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         var found = await (
                 from r in db.Reservations.AsNoTracking()
                 join p in db.Places on r.PlaceId equals p.Id
-                join s in db.Slots on new { r.PlaceId, r.Day, r.StartMinute } equals new { s.PlaceId, s.Day, s.StartMinute }
+                join s in db.Slots on new { r.PlaceId, r.Day, r.StartMinute, r.ServiceId } equals new { s.PlaceId, s.Day, s.StartMinute, s.ServiceId }
                 where r.Code == code && r.CancelledAt == null && r.Day >= p.HotUntil
                 select new { r, s.Minutes })
             .SingleOrDefaultAsync(ct);
@@ -153,7 +155,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
                 found.r.Name, found.r.Language, DateTimeOffset.FromUnixTimeSeconds(found.r.CreatedAt));
     }
 
-    /// <summary>The place's stored horizon and the slots of [from, to] on and after it, with their free seats.</summary>
+    /// <summary>The place's stored horizon and the slots of every service in [from, to] on and after it, with their free seats.</summary>
     public async Task<(DateOnly Horizon, IReadOnlyList<SlotAvailability> Slots)> AvailabilityAsync(
         int placeId, DateOnly from, DateOnly to, CancellationToken ct)
     {
@@ -171,15 +173,17 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             {
                 s.Day,
                 s.StartMinute,
+                s.ServiceId,
                 s.Minutes,
                 s.Capacity,
                 s.StartsAt,
-                Taken = db.Reservations.Count(r => r.PlaceId == s.PlaceId && r.Day == s.Day && r.StartMinute == s.StartMinute && r.CancelledAt == null),
+                Taken = db.Reservations.Count(r => r.PlaceId == s.PlaceId && r.Day == s.Day && r.StartMinute == s.StartMinute
+                    && r.ServiceId == s.ServiceId && r.CancelledAt == null),
             })
             .ToListAsync(ct);
         return (horizon, rows
-            .OrderBy(s => s.Day).ThenBy(s => s.StartMinute)
-            .Select(s => new SlotAvailability(new SlotKey(placeId, s.Day, s.StartMinute), s.Minutes, s.Capacity, Math.Max(0, s.Capacity - s.Taken), s.StartsAt))
+            .OrderBy(s => s.Day).ThenBy(s => s.StartMinute).ThenBy(s => s.ServiceId)
+            .Select(s => new SlotAvailability(new SlotKey(placeId, s.Day, s.StartMinute, s.ServiceId), s.Minutes, s.Capacity, Math.Max(0, s.Capacity - s.Taken), s.StartsAt))
             .ToList());
     }
 
@@ -196,18 +200,19 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
 
     private static async Task<HashSet<int>> TakenSeatsAsync(SlotsDbContext db, SlotKey slot, CancellationToken ct) =>
         (await db.Reservations.AsNoTracking()
-            .Where(r => r.PlaceId == slot.PlaceId && r.Day == slot.Day && r.StartMinute == slot.StartMinute && r.CancelledAt == null)
+            .Where(r => r.PlaceId == slot.PlaceId && r.Day == slot.Day && r.StartMinute == slot.StartMinute && r.ServiceId == slot.ServiceId
+                && r.CancelledAt == null)
             .Select(r => r.SeatNo)
             .ToListAsync(ct)).ToHashSet();
 
     private static Task<long> StartsAtAsync(SlotsDbContext db, ReservationRecord r, CancellationToken ct) =>
-        db.Slots.AsNoTracking().Where(s => s.PlaceId == r.PlaceId && s.Day == r.Day && s.StartMinute == r.StartMinute)
+        db.Slots.AsNoTracking().Where(s => s.PlaceId == r.PlaceId && s.Day == r.Day && s.StartMinute == r.StartMinute && s.ServiceId == r.ServiceId)
             .Select(s => s.StartsAt).SingleAsync(ct);
 
     private static bool Owns(ReservationRecord r, ContactProof proof) =>
         (proof.Phone is not null && proof.Phone == r.Phone) || (proof.PersonHash is not null && proof.PersonHash == r.PersonHash);
 
-    private static SlotKey Key(ReservationRecord r) => new(r.PlaceId, r.Day, r.StartMinute);
+    private static SlotKey Key(ReservationRecord r) => new(r.PlaceId, r.Day, r.StartMinute, r.ServiceId);
 
     private static OutboxMessage Announcement(ChangeKind kind, string code, string phone, string language, SlotKey slot, long now) => new()
     {
@@ -237,7 +242,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         public Task<HotKey?> HotKeyAsync(string key, CancellationToken ct) => dialect.LockHotKeyAsync(db, key, ct);
 
         public async Task<SlotRow?> SlotAsync(SlotKey slot, CancellationToken ct) =>
-            (await db.Slots.FromSqlRaw(Locking ? Sql.SlotForUpdate : Sql.Slot, slot.PlaceId, slot.Day, slot.StartMinute)
+            (await db.Slots.FromSqlRaw(Locking ? Sql.SlotForUpdate : Sql.Slot, slot.PlaceId, slot.Day, slot.StartMinute, slot.ServiceId)
                 .AsNoTracking().ToListAsync(ct)).SingleOrDefault();
 
         public async Task<ReservationRecord?> ReservationAsync(string code, CancellationToken ct) =>
@@ -247,7 +252,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         private static class Sql
         {
             // A slot the site closed takes no booking: as far as a booking can tell, it is not there.
-            public const string Slot = "SELECT * FROM slots WHERE place_id = {0} AND day = {1} AND start_minute = {2} AND closed_by IS NULL";
+            public const string Slot = "SELECT * FROM slots WHERE place_id = {0} AND day = {1} AND start_minute = {2} AND service_id = {3} AND closed_by IS NULL";
             public const string SlotForUpdate = Slot + " FOR UPDATE";
             public const string Reservation = "SELECT * FROM reservations WHERE code = {0} AND cancelled_at IS NULL";
             public const string ReservationForUpdate = Reservation + " FOR UPDATE";

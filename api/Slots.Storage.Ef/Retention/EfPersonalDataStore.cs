@@ -62,11 +62,11 @@ public partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDataStore
     private async Task<List<StoredBooking>> BookingsAsync(string personHash, CancellationToken ct)
     {
         var hot = await db.HotReservations.AsNoTracking().Where(r => r.PersonHash == personHash).ToListAsync(ct);
-        var bookings = hot.Select(r => new StoredBooking(r.Code, new SlotKey(r.PlaceId, r.Day, r.StartMinute), r.Name, r.Phone, r.Language,
+        var bookings = hot.Select(r => new StoredBooking(r.Code, new SlotKey(r.PlaceId, r.Day, r.StartMinute, r.ServiceId), r.Name, r.Phone, r.Language,
             false, DateTimeOffset.FromUnixTimeSeconds(r.CreatedAt))).ToList();
         var disk = await db.Reservations.AsNoTracking().Where(r => r.PersonHash == personHash).ToListAsync(ct);
         bookings.AddRange(disk.Where(r => bookings.All(b => b.Code != r.Code)).Select(r => new StoredBooking(r.Code,
-            new SlotKey(r.PlaceId, r.Day, r.StartMinute), r.Name, r.Phone, r.Language, r.CancelledAt is not null,
+            new SlotKey(r.PlaceId, r.Day, r.StartMinute, r.ServiceId), r.Name, r.Phone, r.Language, r.CancelledAt is not null,
             DateTimeOffset.FromUnixTimeSeconds(r.CreatedAt))));
         var changes = await db.Changes.AsNoTracking().Where(c => c.PersonHash == personHash).OrderByDescending(c => c.Id).ToListAsync(ct);
         foreach (var c in changes.Where(c => bookings.All(b => b.Code != c.Code)))
@@ -74,7 +74,7 @@ public partial class EfPersonalDataStore(SlotsDbContext db) : IPersonalDataStore
             // A cancel is final, whatever order its records were written in (PostgreSQL's trigger adds the
             // booking's own record as its hot row goes, after the cancel's).
             var cancelled = changes.Any(x => x.Code == c.Code && x.Kind == (int)ChangeKind.Cancelled);
-            bookings.Add(new StoredBooking(c.Code, new SlotKey(c.PlaceId, c.Day, c.StartMinute), c.Name, c.Phone, c.Language,
+            bookings.Add(new StoredBooking(c.Code, new SlotKey(c.PlaceId, c.Day, c.StartMinute, c.ServiceId), c.Name, c.Phone, c.Language,
                 cancelled, DateTimeOffset.FromUnixTimeSeconds(c.CreatedAt)));
         }
         return [.. bookings.OrderBy(b => b.CreatedAt)];

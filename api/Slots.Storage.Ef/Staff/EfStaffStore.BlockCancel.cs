@@ -151,9 +151,9 @@ public abstract partial class EfStaffStore
             {{takenRows}}
             """, args, ct);
         await Run(db, $$"""
-            INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
-            SELECT {{(int)ChangeKind.Cancelled}}, h.code, h.place_id, h.day, h.start_minute, h.seat_no, h.person_hash, h.phone, h.name,
-                   h.language, h.created_at, {2}
+            INSERT INTO changes (kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language, created_at, at)
+            SELECT {{(int)ChangeKind.Cancelled}}, h.code, h.place_id, h.day, h.start_minute, h.service_id, h.seat_no, h.person_hash, h.phone,
+                   h.name, h.language, h.created_at, {2}
             {{takenRows}}
             """, args, ct);
         await Run(db, $"""

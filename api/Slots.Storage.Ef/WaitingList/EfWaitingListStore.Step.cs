@@ -78,20 +78,21 @@ public abstract partial class EfWaitingListStore
     public static IQueryable<WaitlistOfferRecord> OpenOffersOf(SlotsDbContext db, short entryState, long at) =>
         db.WaitlistOffers.Where(o => o.State == OfferOpen && db.Waitlist.Any(w => w.Id == o.EntryId && w.State == entryState && w.DecidedAt == at));
 
-    /// <summary>Entries on the list whose person holds a booking now: they leave it.</summary>
+    /// <summary>Entries on the list whose person holds a booking of the entry's service now: they leave it.</summary>
     public static IQueryable<WaitlistEntry> BookedElsewhere(SlotsDbContext db, long at) =>
-        db.Waitlist.Where(w => (w.State == Waiting || w.State == Offered) && db.ActivePersons.Any(a => a.PersonHash == w.PersonHash && a.EndsAt > at));
+        db.Waitlist.Where(w => (w.State == Waiting || w.State == Offered)
+            && db.ActivePersons.Any(a => a.PersonHash == w.PersonHash && a.ServiceId == w.ServiceId && a.EndsAt > at));
 
     /// <summary>A place's entries waiting for an offer, first in line first.</summary>
     public static IQueryable<Waiter> Line(SlotsDbContext db, int place) =>
         db.Waitlist.AsNoTracking().Where(w => w.PlaceId == place && w.State == Waiting).OrderBy(w => w.Id)
-            .Select(w => new Waiter(w.Id, w.FromDay, w.ToDay, w.Phone, w.Language, w.Token));
+            .Select(w => new Waiter(w.Id, w.FromDay, w.ToDay, w.Phone, w.Language, w.Token, w.ServiceId));
 
     /// <summary>A place's seats that could be offered: free or kept for the line, not starting before the last call.</summary>
     public static IQueryable<OpenSeat> OpenSeats(SlotsDbContext db, int place, long lastCall) =>
         db.HotSeats.AsNoTracking().Where(s => s.PlaceId == place && s.Code == null && s.OfferId == null && s.StartsAt > lastCall)
-            .OrderBy(s => s.Day).ThenBy(s => s.StartMinute).ThenBy(s => s.SeatNo)
-            .Select(s => new OpenSeat(s.Day, s.StartMinute, s.SeatNo, s.StartsAt, s.Hold == 1));
+            .OrderBy(s => s.Day).ThenBy(s => s.StartMinute).ThenBy(s => s.ServiceId).ThenBy(s => s.SeatNo)
+            .Select(s => new OpenSeat(s.Day, s.StartMinute, s.SeatNo, s.StartsAt, s.Hold == 1, s.ServiceId));
 
     /// <summary>The place's line is about to be read by the step: a backend that keeps its days beside the hot path sets them here.</summary>
     protected virtual Task LineReadAsync(SlotsDbContext db, int place, CancellationToken ct) => Task.CompletedTask;
@@ -120,6 +121,7 @@ public abstract partial class EfWaitingListStore
                 PlaceId = place,
                 Day = seat.Day,
                 StartMinute = seat.StartMinute,
+                ServiceId = seat.ServiceId,
                 SeatNo = seat.SeatNo,
                 OfferedAt = at,
                 ExpiresAt = at + (long)hold.TotalSeconds,
@@ -127,8 +129,8 @@ public abstract partial class EfWaitingListStore
             };
             db.WaitlistOffers.Add(row);
             await db.SaveChangesAsync(ct);
-            var held = await db.HotSeats.Where(s => s.PlaceId == place && s.Day == seat.Day && s.StartMinute == seat.StartMinute && s.SeatNo == seat.SeatNo
-                    && s.Code == null && s.OfferId == null)
+            var held = await db.HotSeats.Where(s => s.PlaceId == place && s.Day == seat.Day && s.StartMinute == seat.StartMinute
+                    && s.ServiceId == seat.ServiceId && s.SeatNo == seat.SeatNo && s.Code == null && s.OfferId == null)
                 .ExecuteUpdateAsync(s => s.SetProperty(x => x.Hold, (short)1).SetProperty(x => x.OfferId, (long?)row.Id), ct);
             if (held != 1)
             {
@@ -159,8 +161,8 @@ public abstract partial class EfWaitingListStore
 
     /// <summary>A seat kept for a line that no longer wants it is anybody's again.</summary>
     protected virtual Task<int> ReleaseAsync(SlotsDbContext db, int place, OpenSeat seat, CancellationToken ct) =>
-        db.HotSeats.Where(s => s.PlaceId == place && s.Day == seat.Day && s.StartMinute == seat.StartMinute && s.SeatNo == seat.SeatNo
-                && s.Hold == 1 && s.OfferId == null)
+        db.HotSeats.Where(s => s.PlaceId == place && s.Day == seat.Day && s.StartMinute == seat.StartMinute && s.ServiceId == seat.ServiceId
+                && s.SeatNo == seat.SeatNo && s.Hold == 1 && s.OfferId == null)
             .ExecuteUpdateAsync(s => s.SetProperty(x => x.Hold, (short)0), ct);
 
     /// <summary>

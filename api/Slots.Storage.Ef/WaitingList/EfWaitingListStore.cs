@@ -15,6 +15,8 @@ namespace Slots.Storage.Ef.WaitingList;
 /// makes them in procs beside its hot path's (sql/101-105), the others in LINQ here. The claim is the
 /// backend's: it books the held seat through the backend's own reservation step.
 /// Every writer of an offer updates its entry first, as the claims lock it.
+/// An entry waits for one service of its place (one entry per person and place): it is offered only
+/// seats of that service, and leaves when its person books that service anywhere.
 /// </summary>
 public abstract partial class EfWaitingListStore(IServiceScopeFactory scopes) : IWaitingListStore
 {
@@ -41,17 +43,18 @@ public abstract partial class EfWaitingListStore(IServiceScopeFactory scopes) : 
         {
             return new JoinAnswer(JoinStatus.AlreadyOnList, mine, await PositionAsync(db, mine, ct));
         }
-        if (await db.ActivePersons.AnyAsync(a => a.PersonHash == c.PersonHash && a.EndsAt > now, ct))
+        if (await db.ActivePersons.AnyAsync(a => a.PersonHash == c.PersonHash && a.ServiceId == c.ServiceId && a.EndsAt > now, ct))
         {
             return new JoinAnswer(JoinStatus.AlreadyBooked);
         }
-        if (await AnyFreeAsync(db, c.PlaceId, c.From, c.To, now, ct))
+        if (await AnyFreeAsync(db, c.PlaceId, c.ServiceId, c.From, c.To, now, ct))
         {
             return new JoinAnswer(JoinStatus.SeatsFree);
         }
         db.Waitlist.Add(new WaitlistEntry
         {
             PlaceId = c.PlaceId,
+            ServiceId = c.ServiceId,
             FromDay = c.From,
             ToDay = c.To,
             PersonHash = c.PersonHash,
@@ -91,7 +94,7 @@ public abstract partial class EfWaitingListStore(IServiceScopeFactory scopes) : 
         var open = offers.FirstOrDefault(o => o.State == OfferOpen);
         var position = entry.State is Waiting or Offered ? await PositionAsync(db, token, ct) : 0;
         return new EntryView(entry.PlaceId, entry.FromDay, entry.ToDay, (EntryState)entry.State, position,
-            open is null ? null : new Offer(open.Id, new SlotKey(open.PlaceId, open.Day, open.StartMinute), open.Minutes,
+            open is null ? null : new Offer(open.Id, new SlotKey(open.PlaceId, open.Day, open.StartMinute, open.ServiceId), open.Minutes,
                 DateTimeOffset.FromUnixTimeSeconds(open.OfferedAt), DateTimeOffset.FromUnixTimeSeconds(open.ExpiresAt)),
             offers.FirstOrDefault(o => o.State == OfferClaimed)?.Code, entry.Name);
     }
@@ -136,29 +139,31 @@ public abstract partial class EfWaitingListStore(IServiceScopeFactory scopes) : 
     /// </summary>
     protected virtual async Task KeepForLineAsync(SlotsDbContext db, short state, long at, CancellationToken ct) =>
         await db.HotSeats.Where(s => s.OfferId != null && db.WaitlistOffers.Any(o => o.State == state && o.DecidedAt == at && o.Id == s.OfferId
-                && o.PlaceId == s.PlaceId && o.Day == s.Day && o.StartMinute == s.StartMinute && o.SeatNo == s.SeatNo))
+                && o.PlaceId == s.PlaceId && o.Day == s.Day && o.StartMinute == s.StartMinute && o.ServiceId == s.ServiceId && o.SeatNo == s.SeatNo))
             .ExecuteUpdateAsync(s => s.SetProperty(x => x.OfferId, (long?)null), ct);
 
-    /// <summary>Whether any seat of the days can be booked now: a free hot seat, or a disk day's slot with room.</summary>
-    private static async Task<bool> AnyFreeAsync(SlotsDbContext db, int place, DateOnly from, DateOnly to, long now, CancellationToken ct)
+    /// <summary>Whether any seat of the service on the days can be booked now: a free hot seat, or a disk day's slot with room.</summary>
+    private static async Task<bool> AnyFreeAsync(SlotsDbContext db, int place, int service, DateOnly from, DateOnly to, long now, CancellationToken ct)
     {
-        if (await db.HotSeats.AnyAsync(s => s.PlaceId == place && s.Day >= from && s.Day <= to && s.Code == null && s.Hold == 0 && s.StartsAt > now, ct))
+        if (await db.HotSeats.AnyAsync(s => s.PlaceId == place && s.ServiceId == service && s.Day >= from && s.Day <= to && s.Code == null
+                && s.Hold == 0 && s.StartsAt > now, ct))
         {
             return true;
         }
         var horizon = await db.Places.Where(p => p.Id == place).Select(p => p.HotUntil).SingleAsync(ct);
         var first = from < horizon ? horizon : from;
-        return await db.Slots.AnyAsync(s => s.PlaceId == place && s.Day >= first && s.Day <= to && s.ClosedBy == null
-            && s.Capacity > db.Reservations.Count(r => r.PlaceId == s.PlaceId && r.Day == s.Day && r.StartMinute == s.StartMinute && r.CancelledAt == null), ct);
+        return await db.Slots.AnyAsync(s => s.PlaceId == place && s.ServiceId == service && s.Day >= first && s.Day <= to && s.ClosedBy == null
+            && s.Capacity > db.Reservations.Count(r => r.PlaceId == s.PlaceId && r.Day == s.Day && r.StartMinute == s.StartMinute
+                && r.ServiceId == s.ServiceId && r.CancelledAt == null), ct);
     }
 
     /// <summary>An entry's offers newest first, with their slot's minutes (public so the SQL Server tests parse what it becomes).</summary>
     public static IQueryable<OfferRow> Offers(SlotsDbContext db, long entryId) =>
         from o in db.WaitlistOffers.AsNoTracking()
-        join s in db.Slots on new { o.PlaceId, o.Day, o.StartMinute } equals new { s.PlaceId, s.Day, s.StartMinute }
+        join s in db.Slots on new { o.PlaceId, o.Day, o.StartMinute, o.ServiceId } equals new { s.PlaceId, s.Day, s.StartMinute, s.ServiceId }
         where o.EntryId == entryId
         orderby o.Id descending
-        select new OfferRow(o.Id, o.PlaceId, o.Day, o.StartMinute, o.OfferedAt, o.ExpiresAt, o.State, o.Code, s.Minutes);
+        select new OfferRow(o.Id, o.PlaceId, o.Day, o.StartMinute, o.OfferedAt, o.ExpiresAt, o.State, o.Code, s.Minutes, o.ServiceId);
 
     /// <summary>The entry of the token while it is on the list, waiting or offered.</summary>
     public static IQueryable<WaitlistEntry> OnList(SlotsDbContext db, string token) =>
@@ -171,5 +176,6 @@ public abstract partial class EfWaitingListStore(IServiceScopeFactory scopes) : 
 
     private static Task<int> PositionAsync(SlotsDbContext db, string token, CancellationToken ct) => Ahead(db, token).CountAsync(ct);
 
-    public sealed record OfferRow(long Id, int PlaceId, DateOnly Day, int StartMinute, long OfferedAt, long ExpiresAt, short State, string? Code, int Minutes);
+    public sealed record OfferRow(long Id, int PlaceId, DateOnly Day, int StartMinute, long OfferedAt, long ExpiresAt, short State, string? Code, int Minutes,
+        int ServiceId);
 }

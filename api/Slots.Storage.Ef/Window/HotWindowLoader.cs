@@ -38,22 +38,24 @@ public sealed class HotWindowLoader(SlotsDbContext db, EfDialect dialect)
         return await db.Database.ExecuteSqlRawAsync(CopyColdReservationsSql, [placeId, from, to], ct);
     }
 
-    // UPDATE … FROM reads the same on PostgreSQL and SQLite (3.33+).
+    // UPDATE … FROM reads the same on PostgreSQL and SQLite (3.33+). A seat is one service's: two
+    // services at the same minute both have a seat 1.
     private const string TakeColdSeatsSql = """
         UPDATE hot_seats AS h SET code = r.code
         FROM reservations AS r
-        WHERE r.place_id = h.place_id AND r.day = h.day AND r.start_minute = h.start_minute AND r.seat_no = h.seat_no
+        WHERE r.place_id = h.place_id AND r.day = h.day AND r.start_minute = h.start_minute AND r.service_id = h.service_id
+          AND r.seat_no = h.seat_no
           AND h.place_id = {0} AND h.day >= {1} AND h.day <= {2}
           AND r.cancelled_at IS NULL AND h.code IS NULL
         """;
 
     private const string CopyColdReservationsSql = """
-        INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at,
+        INSERT INTO hot_reservations (code, place_id, day, start_minute, service_id, seat_no, minutes, starts_at,
                                       person_hash, phone, name, language, created_at)
-        SELECT r.code, r.place_id, r.day, r.start_minute, r.seat_no, s.minutes, s.starts_at,
+        SELECT r.code, r.place_id, r.day, r.start_minute, r.service_id, r.seat_no, s.minutes, s.starts_at,
                r.person_hash, r.phone, r.name, r.language, r.created_at
         FROM reservations r
-        JOIN slots s ON s.place_id = r.place_id AND s.day = r.day AND s.start_minute = r.start_minute
+        JOIN slots s ON s.place_id = r.place_id AND s.day = r.day AND s.start_minute = r.start_minute AND s.service_id = r.service_id
         WHERE r.place_id = {0} AND r.day >= {1} AND r.day <= {2} AND r.cancelled_at IS NULL
         ON CONFLICT DO NOTHING
         """;

@@ -37,51 +37,55 @@ public sealed partial class SqliteHotPath
             FROM active_persons ap
             LEFT JOIN hot_reservations hr ON hr.code = ap.code
             LEFT JOIN reservations r ON r.code = ap.code
-            WHERE ap.person_hash = $person AND ap.ends_at > $now
+            WHERE ap.person_hash = $person AND ap.service_id = $service AND ap.ends_at > $now
             """;
 
-        // The lowest free seat (nobody's booking, not held for the waiting list); the writer is
-        // alone, so no two claims can race here.
+        // The lowest free seat of the service's slot (nobody's booking, not held for the waiting
+        // list); the writer is alone, so no two claims can race here.
         public const string ClaimSeat = """
             UPDATE hot_seats SET code = $code
-            WHERE place_id = $place AND day = $day AND start_minute = $minute
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service
               AND seat_no = (SELECT seat_no FROM hot_seats
-                             WHERE place_id = $place AND day = $day AND start_minute = $minute
+                             WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service
                                AND code IS NULL AND hold = 0 AND starts_at > $now
                              ORDER BY seat_no LIMIT 1)
             RETURNING seat_no, minutes, starts_at
             """;
 
         public const string ProbeSlot = """
-            SELECT MAX(starts_at) FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
+            SELECT MAX(starts_at) FROM hot_seats
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service
             """;
 
         public const string InsertReservation = """
-            INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at, person_hash, phone, name, language, created_at)
-            VALUES ($code, $place, $day, $minute, $seat, $minutes, $starts, $person, $phone, $name, $language, $now)
+            INSERT INTO hot_reservations (code, place_id, day, start_minute, service_id, seat_no, minutes, starts_at, person_hash, phone, name,
+                                          language, created_at)
+            VALUES ($code, $place, $day, $minute, $service, $seat, $minutes, $starts, $person, $phone, $name, $language, $now)
             """;
 
-        // A stale row (its reservation already over) is simply replaced.
+        // One row per person and service; a stale row (its reservation already over) is simply replaced.
         public const string UpsertActivePerson = """
-            INSERT INTO active_persons (person_hash, code, ends_at) VALUES ($person, $code, $ends)
-            ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
+            INSERT INTO active_persons (person_hash, service_id, code, ends_at) VALUES ($person, $service, $code, $ends)
+            ON CONFLICT (person_hash, service_id) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
             """;
 
         public const string FindHeld = """
-            SELECT place_id, day, start_minute, seat_no, starts_at, phone, person_hash FROM hot_reservations WHERE code = $code
+            SELECT place_id, day, start_minute, seat_no, starts_at, phone, person_hash, service_id FROM hot_reservations WHERE code = $code
             """;
 
         // A seat of a slot the site closed goes with its booking instead of opening again; while
-        // someone on the place's waiting list wants that day, it is kept for the line (hold 1, no offer).
+        // someone on the place's waiting list wants that day and service, it is kept for the line
+        // (hold 1, no offer).
         public const string ReleaseSeat = """
             DELETE FROM hot_seats
-            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service AND seat_no = $seat AND code = $code
               AND EXISTS (SELECT 1 FROM slots s WHERE s.place_id = $place AND s.day = $day AND s.start_minute = $minute
-                          AND s.closed_by IS NOT NULL);
+                          AND s.service_id = $service AND s.closed_by IS NOT NULL);
             UPDATE hot_seats SET code = NULL, hold = CASE WHEN EXISTS (
-                    SELECT 1 FROM waitlist w WHERE w.place_id = $place AND w.state = 1 AND $day BETWEEN w.from_day AND w.to_day)
+                    SELECT 1 FROM waitlist w WHERE w.place_id = $place AND w.service_id = $service AND w.state = 1
+                                             AND $day BETWEEN w.from_day AND w.to_day)
                 THEN 1 ELSE 0 END
-            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code = $code
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service AND seat_no = $seat AND code = $code
             """;
 
         public const string DeleteReservation = "DELETE FROM hot_reservations WHERE code = $code";
@@ -102,19 +106,19 @@ public sealed partial class SqliteHotPath
             """;
 
         public const string ReadChanges = """
-            SELECT id, kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at
+            SELECT id, kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at, service_id
             FROM changes ORDER BY id LIMIT $n
             """;
 
         // The change carries the whole reservation, so applying it is an upsert of that state;
         // updated_at keeps a row from going back to an older one if a change is ever applied twice.
         public const string ApplyChange = """
-            INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
+            INSERT INTO reservations (code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language,
                                       created_at, cancelled_at, updated_at)
-            VALUES ($code, $place, $day, $minute, $seat, $person, $phone, $name, $language, $created,
+            VALUES ($code, $place, $day, $minute, $service, $seat, $person, $phone, $name, $language, $created,
                     CASE WHEN $kind = 2 THEN $at END, $at)
             ON CONFLICT (code) DO UPDATE SET place_id = excluded.place_id, day = excluded.day, start_minute = excluded.start_minute,
-                seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
+                service_id = excluded.service_id, seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
                 language = excluded.language, created_at = excluded.created_at, cancelled_at = excluded.cancelled_at,
                 updated_at = excluded.updated_at
             WHERE reservations.updated_at <= excluded.updated_at
@@ -124,8 +128,8 @@ public sealed partial class SqliteHotPath
         public const string DeleteChanges = "DELETE FROM changes WHERE id <= $last";
 
         public const string InsertChange = """
-            INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
-            SELECT $kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, $now
+            INSERT INTO changes (kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language, created_at, at)
+            SELECT $kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language, created_at, $now
             FROM hot_reservations WHERE code = $code
             """;
     }

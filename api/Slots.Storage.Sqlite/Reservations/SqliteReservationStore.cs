@@ -29,10 +29,11 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         await using var probe = connection.CreateCommand();
         probe.CommandText = """
             SELECT NOT EXISTS (SELECT 1 FROM idempotency WHERE key = $key)
-               AND NOT EXISTS (SELECT 1 FROM active_persons WHERE person_hash = $person AND ends_at > $now)
-               AND EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute AND starts_at > $now)
+               AND NOT EXISTS (SELECT 1 FROM active_persons WHERE person_hash = $person AND service_id = $service AND ends_at > $now)
+               AND EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
+                           AND service_id = $service AND starts_at > $now)
                AND NOT EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
-                               AND code IS NULL AND hold = 0 AND starts_at > $now)
+                               AND service_id = $service AND code IS NULL AND hold = 0 AND starts_at > $now)
             """;
         probe.Parameters.AddWithValue("$key", c.IdempotencyKey);
         probe.Parameters.AddWithValue("$person", c.PersonHash);
@@ -40,6 +41,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         probe.Parameters.AddWithValue("$place", c.Slot.PlaceId);
         probe.Parameters.AddWithValue("$day", c.Slot.Day);
         probe.Parameters.AddWithValue("$minute", c.Slot.StartMinute);
+        probe.Parameters.AddWithValue("$service", c.Slot.ServiceId);
         return await probe.ExecuteScalarAsync(ct) is 1L;
     }
 
@@ -54,7 +56,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         await using var connection = await OpenAsync(ct);
         await using var find = connection.CreateCommand();
         find.CommandText = """
-            SELECT place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at
+            SELECT place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at, service_id
             FROM hot_reservations WHERE code = $code
             """;
         find.Parameters.AddWithValue("$code", code);
@@ -70,13 +72,13 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
     {
         await using var connection = await OpenAsync(ct);
         await using var query = connection.CreateCommand();
-        // One range read over the primary key (place, day, time, seat).
+        // One range read over the primary key (place, day, time, service, seat): every service's slots.
         query.CommandText = """
-            SELECT day, start_minute, MIN(minutes), COUNT(*), SUM(code IS NULL AND hold = 0), MIN(starts_at)
+            SELECT day, start_minute, MIN(minutes), COUNT(*), SUM(code IS NULL AND hold = 0), MIN(starts_at), service_id
             FROM hot_seats
             WHERE place_id = $place AND day >= $from AND day <= $to
-            GROUP BY day, start_minute
-            ORDER BY day, start_minute
+            GROUP BY day, start_minute, service_id
+            ORDER BY day, start_minute, service_id
             """;
         query.Parameters.AddWithValue("$place", placeId);
         query.Parameters.AddWithValue("$from", from);

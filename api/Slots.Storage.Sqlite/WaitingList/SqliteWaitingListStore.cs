@@ -32,22 +32,22 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         }
         // A claim again answers the booking it made.
         using (var done = hot.Command("""
-            SELECT o.place_id, o.day, o.start_minute, o.code, s.minutes FROM waitlist_offers o
-            JOIN slots s ON s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute
+            SELECT o.place_id, o.day, o.start_minute, o.code, s.minutes, o.service_id FROM waitlist_offers o
+            JOIN slots s ON s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute AND s.service_id = o.service_id
             WHERE o.entry_id = $entry AND o.state = 2 ORDER BY o.id DESC LIMIT 1
             """, ("$entry", entry)).ExecuteReader())
         {
             if (done.Read())
             {
                 return new ClaimAnswer(ClaimStatus.Claimed, done.GetString(3),
-                    new SlotKey(done.GetInt32(0), done.GetFieldValue<DateOnly>(1), done.GetInt32(2)), done.GetInt32(4));
+                    new SlotKey(done.GetInt32(0), done.GetFieldValue<DateOnly>(1), done.GetInt32(2), done.GetInt32(5)), done.GetInt32(4));
             }
         }
         long offer, expires;
         SlotKey slot;
         int seat;
         using (var open = hot.Command("""
-            SELECT id, place_id, day, start_minute, seat_no, expires_at FROM waitlist_offers
+            SELECT id, place_id, day, start_minute, seat_no, expires_at, service_id FROM waitlist_offers
             WHERE entry_id = $entry AND state = 1 ORDER BY id DESC LIMIT 1
             """, ("$entry", entry)).ExecuteReader())
         {
@@ -55,17 +55,19 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
             {
                 return new ClaimAnswer(state == (int)EntryState.Expired ? ClaimStatus.Expired : ClaimStatus.NoOffer);
             }
-            (offer, slot, seat, expires) = (open.GetInt64(0), new SlotKey(open.GetInt32(1), open.GetFieldValue<DateOnly>(2), open.GetInt32(3)),
+            (offer, slot, seat, expires) = (open.GetInt64(0),
+                new SlotKey(open.GetInt32(1), open.GetFieldValue<DateOnly>(2), open.GetInt32(3), open.GetInt32(6)),
                 open.GetInt32(4), open.GetInt64(5));
         }
         if (expires <= at)
         {
             return new ClaimAnswer(ClaimStatus.Expired);
         }
-        (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$seat", seat), ("$offer", offer)];
+        (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$service", slot.ServiceId),
+            ("$seat", seat), ("$offer", offer)];
         hot.Command("""
             UPDATE hot_seats SET hold = 0, offer_id = NULL
-            WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND offer_id = $offer
+            WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service AND seat_no = $seat AND offer_id = $offer
             """, key).ExecuteNonQuery();
         var booked = hot.Reserve(new ReserveCommand(slot, person, phone, name, language, newCode,
             "waitlist-offer-" + offer.ToString(CultureInfo.InvariantCulture), "waitlist-offer", now));
@@ -74,7 +76,8 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
             // Not booked: the seat stays held (the writer is alone, so nobody took it meanwhile).
             hot.Command("""
                 UPDATE hot_seats SET hold = 1, offer_id = $offer
-                WHERE place_id = $place AND day = $day AND start_minute = $minute AND seat_no = $seat AND code IS NULL AND hold = 0
+                WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service AND seat_no = $seat
+                  AND code IS NULL AND hold = 0
                 """, key).ExecuteNonQuery();
             return new ClaimAnswer(booked?.Status == ReservationStatus.AlreadyBooked ? ClaimStatus.AlreadyBooked : ClaimStatus.NoOffer);
         }

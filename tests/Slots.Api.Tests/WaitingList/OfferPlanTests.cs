@@ -37,6 +37,19 @@ public sealed class OfferPlanTests
     }
 
     [Fact]
+    public void A_waiter_is_offered_only_seats_of_their_service_and_a_kept_seat_of_a_service_nobody_waits_for_is_released()
+    {
+        const int Antigen = 1, Pcr = 2;
+        var pcrKept = S(1, 540, kept: true) with { ServiceId = Pcr };
+        var antigen = S(1, 600) with { ServiceId = Antigen };
+
+        var plan = OfferPlan.For([W(1, 1, 1) with { ServiceId = Antigen }, W(2, 1, 1) with { ServiceId = Antigen }], [pcrKept, antigen], Now, Options);
+
+        Assert.Equal([(1L, antigen)], plan.Offers.Select(o => (o.Waiter.Id, o.Seat)));
+        Assert.Equal([pcrKept], plan.Releases);
+    }
+
+    [Fact]
     public void A_seat_kept_for_the_line_is_offered_like_a_free_one()
     {
         var kept = S(1, 540, kept: true);

@@ -48,6 +48,23 @@ public sealed class Rows(IReadOnlyDictionary<string, string?> settings)
         return rows;
     }
 
+    /// <summary>Runs a statement that writes rows a test builds directly (data the API cannot make yet); answers the rows it changed.</summary>
+    public async Task<int> ExecuteAsync(string sql, params (string Name, object Value)[] args)
+    {
+        await using var connection = Connect();
+        await connection.OpenAsync();
+        await using var command = connection.CreateCommand();
+        command.CommandText = sql;
+        foreach (var (name, value) in args)
+        {
+            var parameter = command.CreateParameter();
+            parameter.ParameterName = name;
+            parameter.Value = value;
+            command.Parameters.Add(parameter);
+        }
+        return await command.ExecuteNonQueryAsync();
+    }
+
     public async Task<long> CountAsync(string sql, params (string Name, object Value)[] args) =>
         (await QueryAsync(sql, r => Convert.ToInt64(r.GetValue(0), System.Globalization.CultureInfo.InvariantCulture), args)).Single();
 

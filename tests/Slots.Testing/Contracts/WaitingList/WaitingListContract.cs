@@ -111,6 +111,39 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
     }
 
     [Fact]
+    public async Task A_seat_of_another_service_is_never_offered_to_someone_waiting_for_this_one()
+    {
+        await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        var waiter = await JoinAsync(place, day, People.Next()); // the place's only service: the default one (antigen here)
+        // A second service (PCR) at the place with a free seat at 09:00 the same day, written directly: the
+        // API names no service at a booking yet, and the seat only has to be there for the offer step to see it.
+        await _rows!.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
+        await _rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
+        Assert.Equal(1, await _rows.ExecuteAsync("""
+            INSERT INTO hot_seats (place_id, day, start_minute, service_id, seat_no, minutes, starts_at, code, hold)
+            SELECT place_id, day, 540, 2, 1, minutes, starts_at + 600, NULL, 0 FROM hot_seats
+            WHERE place_id = @place AND day = @day AND start_minute = 530 AND seat_no = 1
+            """, ("@place", place), ("@day", day)));
+        const string FreePcrSeat = "SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND service_id = 2 AND code IS NULL AND hold = 0 AND offer_id IS NULL";
+
+        var step = await StepAsync();
+
+        Assert.Equal(0, step.Offered);
+        Assert.Equal("waiting", (await EntryAsync(waiter))["state"]!.GetValue<string>());
+        Assert.Equal(1, await _rows.CountAsync(FreePcrSeat, ("@place", place)));
+        Assert.Equal(0, await _rows.CountAsync("SELECT COUNT(*) FROM waitlist_offers WHERE place_id = @place", ("@place", place)));
+
+        // A seat of the waiter's own service is theirs at the next step; the PCR seat stays free.
+        Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
+        Assert.Equal(1, (await StepAsync()).Offered);
+        var offered = await EntryAsync(waiter);
+        Assert.Equal(("offered", "08:10"), (offered["state"]!.GetValue<string>(), offered["offer"]!["time"]!.GetValue<string>()));
+        Assert.Equal(1, await _rows.CountAsync(FreePcrSeat, ("@place", place)));
+    }
+
+    [Fact]
     public async Task A_kept_or_held_seat_says_so_in_its_hold_columns_and_its_code_is_only_ever_a_bookings()
     {
         var host = await StartAsync();
@@ -217,6 +250,32 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         Assert.Equal("already-booked", await ProblemCodeAsync(holder));
         await AssertInvalidAsync(backwards, "to");
         await AssertInvalidAsync(past, "from");
+    }
+
+    [Fact]
+    public async Task A_join_names_its_service_where_the_place_offers_several_and_a_booking_of_another_service_does_not_refuse_it()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, booked) = await SoldOutAsync(day);
+        await _rows!.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
+        await _rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
+        host.Services.GetRequiredService<Slots.Catalogue.ServiceDirectory>().Invalidate();
+        HttpRequestMessage JoinFor(string service, Person person) => new(HttpMethod.Post, "/api/waiting-list")
+        {
+            Content = JsonContent.Create(new { placeId = place, from = Day(day), to = Day(day), name = person.Name, phone = person.Phone, nationalId = person.NationalId, service }),
+        };
+
+        var unnamed = await host.Client().SendAsync(Join(place, day, day, People.Next()));
+        var unknown = await host.Client().SendAsync(JoinFor("booster", People.Next()));
+        var pcr = await host.Client().SendAsync(JoinFor("pcr", booked[0].Person)); // holds an antigen booking, none for PCR
+        var antigen = await host.Client().SendAsync(JoinFor("default", booked[0].Person));
+
+        await AssertInvalidAsync(unnamed, "service");
+        Assert.Equal("unknown-service", await ProblemCodeAsync(unknown));
+        Assert.Equal(HttpStatusCode.Created, pcr.StatusCode);
+        Assert.Equal(1, await _rows.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place AND service_id = 2", ("@place", place)));
+        Assert.Equal("waiting-list-joined", await ProblemCodeAsync(antigen)); // one entry per person and place
     }
 
     [Fact]

@@ -1,0 +1,84 @@
+using Slots.Reservations;
+
+namespace Slots.Storage.Sqlite;
+
+/// <summary>A booking: the idempotency key, the one-active-booking rule, the seat, its change and SMS.</summary>
+public sealed partial class SqliteHotPath
+{
+    public ReserveResult? Reserve(ReserveCommand c)
+    {
+        var now = c.Now.ToUnixTimeSeconds();
+        using (var seen = Command(Sql.FindIdempotency, ("$key", c.IdempotencyKey)).ExecuteReader())
+        {
+            if (seen.Read())
+            {
+                return seen.GetString(0) == c.Fingerprint
+                    ? new ReserveResult((ReservationStatus)seen.GetInt32(1), seen.IsDBNull(2) ? null : seen.GetString(2), Replayed: true)
+                    : null;
+            }
+        }
+
+        var result = TakeSeat(c, now);
+        // A slot full is not remembered: a retry with the same key asks again and books if a seat
+        // came back meanwhile (still only once: a booking is remembered under its key).
+        if (result.Status != ReservationStatus.SlotFull)
+        {
+            Command(Sql.RememberIdempotency,
+                ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
+                ("$code", (object?)result.Code ?? DBNull.Value), ("$now", now)).ExecuteNonQuery();
+        }
+        return result;
+    }
+
+    private ReserveResult TakeSeat(ReserveCommand c, long now)
+    {
+        using (var holder = Command(Sql.FindActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$now", now)).ExecuteReader())
+        {
+            if (holder.Read())
+            {
+                // The existing code is shown only to the phone that booked it.
+                var samePhone = !holder.IsDBNull(1) && holder.GetString(1) == c.Phone;
+                return new ReserveResult(ReservationStatus.AlreadyBooked, samePhone ? holder.GetString(0) : null);
+            }
+        }
+
+        var seat = ClaimSeat(c.Slot, c.NewCode, now);
+        if (seat is null)
+        {
+            return new ReserveResult(ProbeSlot(c.Slot, now), null);
+        }
+        var (seatNo, minutes, startsAt) = seat.Value;
+        Command(Sql.InsertReservation,
+            ("$code", c.NewCode), ("$place", c.Slot.PlaceId), ("$day", c.Slot.Day), ("$minute", c.Slot.StartMinute),
+            ("$service", c.Slot.ServiceId), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
+            ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
+        Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
+        Announce(ChangeKind.Reserved, c.NewCode, now);
+        return ReserveResult.Reserved(c.NewCode, minutes);
+    }
+
+    private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)
+    {
+        using var claimed = Command(Sql.ClaimSeat, ("$code", code), ("$place", slot.PlaceId), ("$day", slot.Day),
+            ("$minute", slot.StartMinute), ("$service", slot.ServiceId), ("$now", now)).ExecuteReader();
+        return claimed.Read() ? (claimed.GetInt32(0), claimed.GetInt32(1), claimed.GetInt64(2)) : null;
+    }
+
+    /// <summary>Why no seat was free: the slot does not exist, has started, or is full.</summary>
+    private ReservationStatus ProbeSlot(SlotKey slot, long now)
+    {
+        using var probe = Command(Sql.ProbeSlot, ("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$service", slot.ServiceId)).ExecuteReader();
+        if (!probe.Read() || probe.IsDBNull(0))
+        {
+            return ReservationStatus.UnknownSlot;
+        }
+        return probe.GetInt64(0) <= now ? ReservationStatus.SlotStarted : ReservationStatus.SlotFull;
+    }
+
+    /// <summary>The SMS outbox row and the change record for the flush, from the hot reservation row.</summary>
+    private void Announce(ChangeKind kind, string code, long now)
+    {
+        Command(Sql.InsertOutbox, ("$kind", (int)kind), ("$code", code), ("$now", now)).ExecuteNonQuery();
+        Command(Sql.InsertChange, ("$kind", (int)kind), ("$code", code), ("$now", now)).ExecuteNonQuery();
+    }
+}
