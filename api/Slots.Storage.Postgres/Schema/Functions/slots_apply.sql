@@ -11,9 +11,9 @@
 --   2. the batch's idempotency keys are locked (transaction advisory locks on their hashes, in
 --      hash order), so a racer with the same key in another batch waits for this commit and then
 --      reads its answer, as it used to wait on the key row's index entry;
---   3. one read decides what needs no write: a replay (the key is known), "slot full" (the slot is
---      open, no seat is free and the person holds nothing: NOTHING is written), unknown slot,
---      slot started, or a person already holding a reservation;
+--   3. one read decides what needs no write (slots_apply_decide): a replay (the key is known),
+--      "slot full" (the slot is open, no seat is free and the person holds nothing: NOTHING is
+--      written), unknown slot, slot started, or a person already holding a reservation;
 --   4. one upsert claims the person rows of those left (in person order, the lock order of every
 --      batch); a person another transaction holds answers "already booked";
 --   5. one update per wave claims seats: wave k takes a seat for the k-th operation on each slot,
@@ -82,52 +82,12 @@ BEGIN
     END IF;
     v_later := coalesce(v_later, '{}');
 
-    -- 3. What one read decides, for the whole batch at once (-1: goes for a person row; -2: slot
-    -- full, nothing to remember). Seats are read before keys: a booking under this key holds a
-    -- seat, so when every seat was seen taken that booking had committed and its key is visible.
-    -- An active reservation answers before the slot's state; its code only to the phone that made it.
-    SELECT array_agg(coalesce(c.status, v_status[g]) ORDER BY g),
-           array_agg(CASE WHEN c.ord IS NULL THEN v_code[g] ELSE c.code END ORDER BY g),
-           array_agg(coalesce(c.replayed, false) ORDER BY g),
-           array_agg(coalesce(c.minutes, 0) ORDER BY g),
-           array_agg(c.starts_at ORDER BY g),
-           array_agg(CASE WHEN c.status = -1 THEN c.starts_at + c.minutes * 60::bigint END ORDER BY g),
-           coalesce(array_agg(g ORDER BY g) FILTER (WHERE c.status = -1), '{}')
+    -- 3. What one read decides, for the whole batch at once (slots_apply_decide): -1 goes for a
+    -- person row (listed in v_try), -2 slot full (nothing to remember).
+    SELECT d.o_status, d.o_code, d.o_replayed, d.o_minutes, d.o_starts, d.o_ends, d.o_try
     INTO v_status, v_code, v_replayed, v_minutes, v_starts, v_ends, v_try
-    FROM generate_series(1, n) AS g
-    LEFT JOIN (
-        SELECT d.ord, d.minutes, d.starts_at,
-               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_outcome ELSE 0 END
-                    WHEN d.held_code IS NOT NULL THEN 3
-                    WHEN d.starts_at IS NULL THEN 4
-                    WHEN d.starts_at <= d.now THEN 5
-                    WHEN NOT d.free THEN -2
-                    ELSE -1 END AS status,
-               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_code END
-                    WHEN d.held_code IS NOT NULL AND d.same_phone THEN d.held_code END AS code,
-               d.key_outcome IS NOT NULL AND d.key_fingerprint = d.fingerprint AS replayed
-        FROM (SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now, u.fingerprint,
-                     coalesce(i.fingerprint, k.fingerprint) AS key_fingerprint,
-                     coalesce(i.outcome, CASE WHEN k.code IS NOT NULL THEN 1 END) AS key_outcome,
-                     coalesce(i.code, k.code) AS key_code,
-                     EXISTS (SELECT 1 FROM hot_seats f
-                             WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
-                               AND f.code IS NULL AND f.hold = 0 AND f.starts_at > u.now) AS free,
-                     h.code AS held_code, h.same_phone
-              FROM unnest(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now)
-                   WITH ORDINALITY AS u(op, place, day, minute, person, phone, key, fingerprint, now, ord)
-              LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
-                                 WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
-                                 LIMIT 1) s ON true
-              LEFT JOIN idempotency i ON i.key = u.key
-              LEFT JOIN hot_reservations k ON k.idem_key = u.key
-              LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
-                                 FROM active_persons ap
-                                 LEFT JOIN hot_reservations hr ON hr.code = ap.code
-                                 LEFT JOIN reservations dr ON dr.code = ap.code
-                                 WHERE ap.person_hash = u.person AND ap.ends_at > u.now) h ON true
-              WHERE u.op = 1 AND u.ord <> ALL (v_later)) d
-    ) c ON c.ord = g;
+    FROM slots_apply_decide(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now,
+                            v_status, v_later) d;
 
     -- 4. Person rows, in person order; a stale row (its reservation over) is simply replaced.
     IF cardinality(v_try) > 0 THEN
