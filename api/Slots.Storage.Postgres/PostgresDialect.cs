@@ -13,8 +13,8 @@ public sealed class PostgresDialect : EfDialect
     public override bool LocksRows => true;
 
     public override string LoadSeatsSql => """
-        INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
-        SELECT s.place_id, s.day, s.start_minute, n.seat_no, s.minutes, s.starts_at, NULL
+        INSERT INTO hot_seats (place_id, day, start_minute, service_id, seat_no, minutes, starts_at, code)
+        SELECT s.place_id, s.day, s.start_minute, s.service_id, n.seat_no, s.minutes, s.starts_at, NULL
         FROM slots s CROSS JOIN LATERAL generate_series(1, s.capacity) AS n(seat_no)
         WHERE s.place_id = {0} AND s.day >= {1} AND s.day <= {2} AND s.closed_by IS NULL
         ON CONFLICT DO NOTHING

@@ -9,7 +9,7 @@ namespace Slots.Storage.Postgres.Tests;
 /// The hot-path functions under races the HTTP suite cannot stage: two API instances (two data
 /// sources, no shared in-process state) hitting one database, and migrators starting together.
 /// </summary>
-public sealed class PostgresHotPathTests : IAsyncLifetime
+public sealed partial class PostgresHotPathTests : IAsyncLifetime
 {
     private static readonly DateOnly Day = new(2099, 1, 1);
     private static readonly DateTimeOffset Now = DateTimeOffset.FromUnixTimeSeconds(1_000_000);
@@ -469,19 +469,22 @@ public sealed class PostgresHotPathTests : IAsyncLifetime
         }
     }
 
-    private ReserveCommand Command(int minute, string person, string key, string? code = null, string? fingerprint = null) =>
-        new(new SlotKey(_place, Day, minute), person, "+421900000000", "Test Person", "sk",
-            code ?? $"C-{key}", key, fingerprint ?? $"fp-{person}-{minute}", Now);
+    private ReserveCommand Command(int minute, string person, string key, string? code = null, string? fingerprint = null, int service = 1) =>
+        new(new SlotKey(_place, Day, minute, service), person, "+421900000000", "Test Person", "sk",
+            code ?? $"C-{key}", key, fingerprint ?? $"fp-{person}-{minute}-{service}", Now);
 
-    private async Task SeatsAsync(int minute, int capacity)
+    /// <summary>The seats of one slot of a service (the default service unless named), each slot <paramref name="minutes"/> long.</summary>
+    private async Task SeatsAsync(int minute, int capacity, int service = 1, int minutes = 10)
     {
         await using var insert = _first!.CreateCommand("""
-            INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
-            SELECT $1, $2, $3, n, 10, $4, NULL FROM generate_series(1, $5) n
+            INSERT INTO hot_seats (place_id, day, start_minute, service_id, seat_no, minutes, starts_at, code)
+            SELECT $1, $2, $3, $4, n, $5, $6, NULL FROM generate_series(1, $7) n
             """);
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = _place });
         insert.Parameters.Add(new NpgsqlParameter<DateOnly> { TypedValue = Day });
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = minute });
+        insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = service });
+        insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = minutes });
         insert.Parameters.Add(new NpgsqlParameter<long> { TypedValue = 4_000_000_000L + minute });
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = capacity });
         await insert.ExecuteNonQueryAsync();

@@ -23,8 +23,8 @@ namespace Slots.Storage.Postgres;
 public sealed class PostgresBatcher : IAsyncDisposable
 {
     private const string Apply = """
-        SELECT o_status, o_code, o_replayed, o_minutes
-        FROM slots_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        SELECT o_status, o_code, o_replayed, o_minutes, o_detail, o_code2, o_day2, o_minute2
+        FROM slots_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
         """;
 
     private static readonly IComparer<Operation> LockOrder = Comparer<Operation>.Create(static (a, b) =>
@@ -44,16 +44,17 @@ public sealed class PostgresBatcher : IAsyncDisposable
 
     /// <summary>Queues a reservation; the answer comes once its batch has committed.</summary>
     public Task<Applied> ReserveAsync(ReserveCommand c) =>
-        _commit.CommitAsync(new Operation(1, c.Slot.PlaceId, c.Slot.Day, c.Slot.StartMinute, c.PersonHash, c.Phone, c.Name, c.Language,
-            c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds()));
+        _commit.CommitAsync(new Operation(1, c.Slot.PlaceId, c.Slot.Day, c.Slot.StartMinute, c.Slot.ServiceId, c.PersonHash, c.Phone, c.Name,
+            c.Language, c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds()));
 
     public Task<Applied> CancelAsync(CancelCommand c) =>
-        _commit.CommitAsync(new Operation(2, 0, default, 0, c.Proof.PersonHash, c.Proof.Phone, null, null,
+        _commit.CommitAsync(new Operation(2, 0, default, 0, 0, c.Proof.PersonHash, c.Proof.Phone, null, null,
             c.Code, null, null, c.Now.ToUnixTimeSeconds()));
 
+    // The move stays within the booking's service: slots_reschedule takes the service from the booking's row.
     public Task<Applied> RescheduleAsync(RescheduleCommand c) =>
-        _commit.CommitAsync(new Operation(3, c.Target.PlaceId, c.Target.Day, c.Target.StartMinute, c.Proof.PersonHash, c.Proof.Phone, null, null,
-            c.Code, null, null, c.Now.ToUnixTimeSeconds()));
+        _commit.CommitAsync(new Operation(3, c.Target.PlaceId, c.Target.Day, c.Target.StartMinute, c.Target.ServiceId, c.Proof.PersonHash,
+            c.Proof.Phone, null, null, c.Code, null, null, c.Now.ToUnixTimeSeconds()));
 
     public ValueTask DisposeAsync() => _commit.DisposeAsync();
 
@@ -74,6 +75,7 @@ public sealed class PostgresBatcher : IAsyncDisposable
         p.Add(Array(batch, o => o.PlaceId, NpgsqlDbType.Integer));
         p.Add(Array(batch, o => o.Day, NpgsqlDbType.Date));
         p.Add(Array(batch, o => o.StartMinute, NpgsqlDbType.Integer));
+        p.Add(Array(batch, o => o.ServiceId, NpgsqlDbType.Integer));
         p.Add(Array(batch, o => o.Person, NpgsqlDbType.Text));
         p.Add(Array(batch, o => o.Phone, NpgsqlDbType.Text));
         p.Add(Array(batch, o => o.Name, NpgsqlDbType.Text));
@@ -82,6 +84,14 @@ public sealed class PostgresBatcher : IAsyncDisposable
         p.Add(Array(batch, o => o.Key, NpgsqlDbType.Text));
         p.Add(Array(batch, o => o.Fingerprint, NpgsqlDbType.Text));
         p.Add(Array(batch, o => o.Now, NpgsqlDbType.Bigint));
+        p.Add(Optional(batch, o => o.Birth, NpgsqlDbType.Date));
+        p.Add(Optional(batch, o => o.Invite, NpgsqlDbType.Text));
+        p.Add(Optional(batch, o => o.Code2, NpgsqlDbType.Text));
+        p.Add(Optional(batch, o => o.Day2From, NpgsqlDbType.Date));
+        p.Add(Optional(batch, o => o.Day2To, NpgsqlDbType.Date));
+        p.Add(Optional(batch, o => o.Minute2, NpgsqlDbType.Integer));
+        p.Add(Optional(batch, o => o.By, NpgsqlDbType.Text));
+        p.Add(Optional(batch, o => o.Sms, NpgsqlDbType.Boolean));
         await apply.PrepareAsync();
         var results = new Applied[batch.Count];
         await using var row = await apply.ExecuteReaderAsync();
@@ -91,9 +101,38 @@ public sealed class PostgresBatcher : IAsyncDisposable
             {
                 throw new InvalidOperationException($"slots_apply answered {i} rows for a batch of {results.Length}.");
             }
-            results[i] = new Applied(row.GetInt32(0), row.IsDBNull(1) ? null : row.GetString(1), row.GetBoolean(2), row.GetInt32(3));
+            results[i] = new Applied(row.GetInt32(0), row.IsDBNull(1) ? null : row.GetString(1), row.GetBoolean(2), row.GetInt32(3),
+                row.IsDBNull(4) ? null : row.GetInt32(4), row.IsDBNull(5) ? null : row.GetString(5),
+                row.IsDBNull(6) ? null : row.GetFieldValue<DateOnly>(6), row.IsDBNull(7) ? null : row.GetInt32(7));
         }
         return results;
+    }
+
+    /// <summary>The values of an optional field, or NULL when no operation of the batch has one.</summary>
+    private static NpgsqlParameter Optional<T>(IReadOnlyList<Operation> batch, Func<Operation, T?> value, NpgsqlDbType type)
+        where T : struct
+    {
+        var values = new T?[batch.Count];
+        var any = false;
+        for (var i = 0; i < values.Length; i++)
+        {
+            values[i] = value(batch[i]);
+            any |= values[i].HasValue;
+        }
+        return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Array | type, Value = any ? values : DBNull.Value };
+    }
+
+    /// <summary>The values of a text field; an optional one (every value null) goes as NULL.</summary>
+    private static NpgsqlParameter Optional(IReadOnlyList<Operation> batch, Func<Operation, string?> value, NpgsqlDbType type)
+    {
+        var values = new string?[batch.Count];
+        var any = false;
+        for (var i = 0; i < values.Length; i++)
+        {
+            values[i] = value(batch[i]);
+            any |= values[i] is not null;
+        }
+        return new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Array | type, Value = any ? values : DBNull.Value };
     }
 
     private static NpgsqlParameter<T[]> Array<T>(IReadOnlyList<Operation> batch, Func<Operation, T> value, NpgsqlDbType type)
@@ -106,14 +145,26 @@ public sealed class PostgresBatcher : IAsyncDisposable
         return new() { NpgsqlDbType = NpgsqlDbType.Array | type, TypedValue = values };
     }
 
-    /// <summary>One queued operation as slots_apply takes it (Kind: 1 reserve, 2 cancel, 3 reschedule).</summary>
+    /// <summary>
+    /// One queued operation as slots_apply takes it (Kind: 1 reserve, 2 cancel, 3 reschedule). The
+    /// campaign's fields stay null until their features fill them: the birth date and invitation code
+    /// hash for eligibility, a pair's second dose, a booking made by site staff and its SMS choice.
+    /// A batch where none has one sends that array as NULL.
+    /// </summary>
     private sealed record Operation(
-        int Kind, int PlaceId, DateOnly Day, int StartMinute, string? Person, string? Phone, string? Name, string? Language,
-        string Code, string? Key, string? Fingerprint, long Now);
+        int Kind, int PlaceId, DateOnly Day, int StartMinute, int ServiceId, string? Person, string? Phone, string? Name, string? Language,
+        string Code, string? Key, string? Fingerprint, long Now,
+        DateOnly? Birth = null, string? Invite = null,
+        string? Code2 = null, DateOnly? Day2From = null, DateOnly? Day2To = null, int? Minute2 = null,
+        string? By = null, bool? Sms = null);
 }
 
-/// <summary>One operation's answer: a status (ReservationStatus, CancelStatus or RescheduleStatus), the code, whether it was replayed, the slot's length.</summary>
-public readonly record struct Applied(int Status, string? Code, bool Replayed, int Minutes);
+/// <summary>
+/// One operation's answer: a status (ReservationStatus, CancelStatus or RescheduleStatus), the code, whether it
+/// was replayed, the slot's length; the refusal's reason (NotEligible), and where a pair's second dose was seated.
+/// </summary>
+public readonly record struct Applied(int Status, string? Code, bool Replayed, int Minutes,
+    int? Detail = null, string? Code2 = null, DateOnly? Day2 = null, int? Minute2 = null);
 
 /// <summary>Slots:Storage:Postgres:Batch — how the API instance groups its hot-path writes.</summary>
 public sealed class PostgresBatchOptions : GroupCommitOptions

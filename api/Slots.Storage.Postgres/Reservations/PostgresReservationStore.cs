@@ -15,10 +15,10 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
 {
     public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
     {
-        var (status, code, replayed, minutes) = await batcher.ReserveAsync(command);
-        return status == 0
+        var applied = await batcher.ReserveAsync(command);
+        return applied.Status == 0
             ? null // the key was used before for a different request
-            : new ReserveResult((ReservationStatus)status, code, replayed, minutes);
+            : new ReserveResult((ReservationStatus)applied.Status, applied.Code, applied.Replayed, applied.Minutes);
     }
 
     public async ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>
@@ -38,7 +38,8 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
         {
             return null;
         }
-        return StorageRows.Details(row, code);
+        var details = StorageRows.Details(row, code);
+        return details with { Slot = details.Slot with { ServiceId = row.GetInt32(10) } };
     }
 
     public async Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct)
@@ -53,7 +54,8 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
         await using var row = await query.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            slots.Add(StorageRows.Availability(row, placeId));
+            var slot = StorageRows.Availability(row, placeId);
+            slots.Add(slot with { Slot = slot.Slot with { ServiceId = row.GetInt32(6) } });
         }
         return slots;
     }
@@ -75,17 +77,19 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
     private static class Sql
     {
         public const string Find = """
-            SELECT place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at
+            SELECT place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at, service_id
             FROM hot_reservations WHERE code = $1
             """;
 
-        // One range read over the primary key (place, day, time, seat).
+        // One range read over the primary key (place, day, time, service, seat): every service of the
+        // place, each slot its own row (Core picks the service asked for).
         public const string Availability = """
-            SELECT day, start_minute, min(minutes), count(*)::integer, (count(*) FILTER (WHERE code IS NULL AND hold = 0))::integer, min(starts_at)
+            SELECT day, start_minute, min(minutes), count(*)::integer, (count(*) FILTER (WHERE code IS NULL AND hold = 0))::integer, min(starts_at),
+                   service_id
             FROM hot_seats
             WHERE place_id = $1 AND day >= $2 AND day <= $3
-            GROUP BY day, start_minute
-            ORDER BY day, start_minute
+            GROUP BY day, start_minute, service_id
+            ORDER BY day, start_minute, service_id
             """;
     }
 }

@@ -1,8 +1,19 @@
 -- Group commit: the operations an API instance gathered while its previous batch was in flight,
 -- in one call, one transaction, one round trip; one result row per operation, in order.
--- p_op: 1 reserve, 2 cancel, 3 reschedule. For reserve, p_phone/p_person are the contact and the
--- person; for cancel and reschedule they are the proof (either may be NULL). o_minutes is the
+-- p_op: 1 reserve, 2 cancel, 3 reschedule. A slot is (p_place, p_day, p_minute, p_service); a
+-- reschedule stays within its booking's service. For reserve, p_phone/p_person are the contact and
+-- the person; for cancel and reschedule they are the proof (either may be NULL). o_minutes is the
 -- reserved slot's length, so the 201 needs nothing read back.
+-- The campaign's arrays, NULL (or NULL elements) where a booking does not use them:
+--   p_birth, p_invite: the birth date read from the birth number and the invitation code's hash,
+--   for slots_eligibility (o_status 11 NotEligible with its reason in o_detail);
+--   p_code2, p_day2_from, p_day2_to, p_minute2: a pair's second dose, for slots_seat_second_doses
+--   (o_code2, o_day2, o_minute2: where it was seated);
+--   p_by, p_sms: a booking made by site staff and whether it sends its SMS, for slots_write_walk_ins.
+-- Only eligibility is decided yet (in step 3, by the stub that lets everyone book); the other
+-- steps' functions are stubs that their packages fill and call from here: spending invitations and
+-- seating second doses after step 5 (giving back the seat and person row of a booking that fails
+-- them), writing walk-ins with step 6.
 --
 -- Reservations are decided set-based: a fixed handful of statements per batch, whatever its size,
 -- instead of a dozen statements per booking. In order:
@@ -11,28 +22,35 @@
 --   2. the batch's idempotency keys are locked (transaction advisory locks on their hashes, in
 --      hash order), so a racer with the same key in another batch waits for this commit and then
 --      reads its answer, as it used to wait on the key row's index entry;
---   3. one read decides what needs no write: a replay (the key is known), "slot full" (the slot is
---      open, no seat is free and the person holds nothing: NOTHING is written), unknown slot,
---      slot started, or a person already holding a reservation;
---   4. one upsert claims the person rows of those left (in person order, the lock order of every
---      batch); a person another transaction holds answers "already booked";
+--   3. one read decides what needs no write (slots_apply_decide): a replay (the key is known),
+--      "slot full" (the slot is open, no seat is free and the person holds nothing: NOTHING is
+--      written), "not eligible" (nothing written either), unknown slot, slot started, or a person
+--      already holding a reservation of the service;
+--   4. one upsert claims the person rows of those left (in person and service order, the lock
+--      order of every batch); a person another transaction holds answers "already booked";
 --   5. one update per wave claims seats: wave k takes a seat for the k-th operation on each slot,
 --      skipping seats other transactions have locked (SKIP LOCKED, as slots_claim_seat); nearly
 --      always one wave. A person left without a seat gets its person row back and "slot full";
 --   6. one statement writes the reservation of every booking, and the key with its answer of
 --      everything else decided. A booking's reservation row carries its key, its confirmation SMS
 --      (event_id, sms_pending) and its change record for the flush (flush_pending).
--- An operation whose key or person came earlier in the same batch, or whose holder cancelled
--- between steps 4 and 5's reads, is decided afterwards by slots_reserve, which sees this batch's
--- writes: it behaves as a racer that came just after.
+-- An operation whose key or person (for the same service) came earlier in the same batch, or whose
+-- holder cancelled between step 4's two reads, is decided afterwards as a batch of its own (a
+-- nested call), which sees this batch's writes: it behaves as a racer that came just after. One
+-- body of the rules, no second copy: a nested call nests again only when the person's holder
+-- cancels between those two reads once more, a race each time.
 --
 -- Writes per new booking: the seat, the person row and the reservation (three rows); a slot full
 -- writes nothing.
 CREATE OR REPLACE FUNCTION slots_apply(
-    p_op integer[], p_place integer[], p_day date[], p_minute integer[],
+    p_op integer[], p_place integer[], p_day date[], p_minute integer[], p_service integer[],
     p_person text[], p_phone text[], p_name text[], p_language text[],
-    p_code text[], p_key text[], p_fingerprint text[], p_now bigint[])
-RETURNS TABLE (o_status integer, o_code text, o_replayed boolean, o_minutes integer)
+    p_code text[], p_key text[], p_fingerprint text[], p_now bigint[],
+    p_birth date[], p_invite text[],
+    p_code2 text[], p_day2_from date[], p_day2_to date[], p_minute2 integer[],
+    p_by text[], p_sms boolean[])
+RETURNS TABLE (o_status integer, o_code text, o_replayed boolean, o_minutes integer,
+               o_detail integer, o_code2 text, o_day2 date, o_minute2 integer)
 LANGUAGE plpgsql AS $$
 DECLARE
     n          integer := coalesce(array_length(p_op, 1), 0);
@@ -42,7 +60,8 @@ DECLARE
     v_minutes  integer[] := array_fill(0, ARRAY[n]);
     v_starts   bigint[] := array_fill(NULL::bigint, ARRAY[n]);
     v_ends     bigint[] := array_fill(NULL::bigint, ARRAY[n]);
-    v_later    integer[];      -- left to slots_reserve, in batch order
+    v_detail   integer[] := array_fill(NULL::integer, ARRAY[n]);
+    v_later    integer[];      -- left to a nested call each, in batch order
     v_try      integer[];      -- operations that go for a person row (step 4)
     v_mine     integer[];      -- operations that got their person row
     v_seated   integer[] := '{}';   -- operations that got a seat
@@ -73,68 +92,29 @@ BEGIN
     INTO v_later, v_now
     FROM (SELECT u.ord, u.now,
                  row_number() OVER (PARTITION BY u.key ORDER BY u.ord) AS first_key,
-                 row_number() OVER (PARTITION BY u.person ORDER BY u.ord) AS first_person
-          FROM unnest(p_op, p_key, p_person, p_now) WITH ORDINALITY AS u(op, key, person, now, ord)
+                 row_number() OVER (PARTITION BY u.person, u.service ORDER BY u.ord) AS first_person
+          FROM unnest(p_op, p_key, p_person, p_service, p_now) WITH ORDINALITY AS u(op, key, person, service, now, ord)
           WHERE u.op = 1) b;
     IF v_now IS NULL THEN
-        RETURN QUERY SELECT v_status[k], v_code[k], v_replayed[k], v_minutes[k] FROM generate_series(1, n) k;
+        RETURN QUERY SELECT v_status[k], v_code[k], v_replayed[k], v_minutes[k], NULL::integer, NULL::text, NULL::date, NULL::integer
+                     FROM generate_series(1, n) k;
         RETURN;
     END IF;
     v_later := coalesce(v_later, '{}');
 
-    -- 3. What one read decides, for the whole batch at once (-1: goes for a person row; -2: slot
-    -- full, nothing to remember). Seats are read before keys: a booking under this key holds a
-    -- seat, so when every seat was seen taken that booking had committed and its key is visible.
-    -- An active reservation answers before the slot's state; its code only to the phone that made it.
-    SELECT array_agg(coalesce(c.status, v_status[g]) ORDER BY g),
-           array_agg(CASE WHEN c.ord IS NULL THEN v_code[g] ELSE c.code END ORDER BY g),
-           array_agg(coalesce(c.replayed, false) ORDER BY g),
-           array_agg(coalesce(c.minutes, 0) ORDER BY g),
-           array_agg(c.starts_at ORDER BY g),
-           array_agg(CASE WHEN c.status = -1 THEN c.starts_at + c.minutes * 60::bigint END ORDER BY g),
-           coalesce(array_agg(g ORDER BY g) FILTER (WHERE c.status = -1), '{}')
-    INTO v_status, v_code, v_replayed, v_minutes, v_starts, v_ends, v_try
-    FROM generate_series(1, n) AS g
-    LEFT JOIN (
-        SELECT d.ord, d.minutes, d.starts_at,
-               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_outcome ELSE 0 END
-                    WHEN d.held_code IS NOT NULL THEN 3
-                    WHEN d.starts_at IS NULL THEN 4
-                    WHEN d.starts_at <= d.now THEN 5
-                    WHEN NOT d.free THEN -2
-                    ELSE -1 END AS status,
-               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_code END
-                    WHEN d.held_code IS NOT NULL AND d.same_phone THEN d.held_code END AS code,
-               d.key_outcome IS NOT NULL AND d.key_fingerprint = d.fingerprint AS replayed
-        FROM (SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now, u.fingerprint,
-                     coalesce(i.fingerprint, k.fingerprint) AS key_fingerprint,
-                     coalesce(i.outcome, CASE WHEN k.code IS NOT NULL THEN 1 END) AS key_outcome,
-                     coalesce(i.code, k.code) AS key_code,
-                     EXISTS (SELECT 1 FROM hot_seats f
-                             WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
-                               AND f.code IS NULL AND f.hold = 0 AND f.starts_at > u.now) AS free,
-                     h.code AS held_code, h.same_phone
-              FROM unnest(p_op, p_place, p_day, p_minute, p_person, p_phone, p_key, p_fingerprint, p_now)
-                   WITH ORDINALITY AS u(op, place, day, minute, person, phone, key, fingerprint, now, ord)
-              LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
-                                 WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
-                                 LIMIT 1) s ON true
-              LEFT JOIN idempotency i ON i.key = u.key
-              LEFT JOIN hot_reservations k ON k.idem_key = u.key
-              LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
-                                 FROM active_persons ap
-                                 LEFT JOIN hot_reservations hr ON hr.code = ap.code
-                                 LEFT JOIN reservations dr ON dr.code = ap.code
-                                 WHERE ap.person_hash = u.person AND ap.ends_at > u.now) h ON true
-              WHERE u.op = 1 AND u.ord <> ALL (v_later)) d
-    ) c ON c.ord = g;
+    -- 3. What one read decides, for the whole batch at once (slots_apply_decide): -1 goes for a
+    -- person row (listed in v_try), -2 slot full and -11 not eligible (nothing to remember).
+    SELECT d.o_status, d.o_code, d.o_replayed, d.o_minutes, d.o_starts, d.o_ends, d.o_detail, d.o_try
+    INTO v_status, v_code, v_replayed, v_minutes, v_starts, v_ends, v_detail, v_try
+    FROM slots_apply_decide(p_op, p_place, p_day, p_minute, p_service, p_person, p_phone, p_key, p_fingerprint, p_now,
+                            p_birth, p_invite, v_status, v_later) d;
 
-    -- 4. Person rows, in person order; a stale row (its reservation over) is simply replaced.
+    -- 4. Person rows, in person and service order; a stale row (its reservation over) is simply replaced.
     IF cardinality(v_try) > 0 THEN
         WITH claimed AS (
-            INSERT INTO active_persons AS ap (person_hash, code, ends_at)
-            SELECT p_person[t], p_code[t], v_ends[t] FROM unnest(v_try) AS t ORDER BY p_person[t]
-            ON CONFLICT (person_hash) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
+            INSERT INTO active_persons AS ap (person_hash, service_id, code, ends_at)
+            SELECT p_person[t], p_service[t], p_code[t], v_ends[t] FROM unnest(v_try) AS t ORDER BY p_person[t], p_service[t]
+            ON CONFLICT (person_hash, service_id) DO UPDATE SET code = excluded.code, ends_at = excluded.ends_at
             WHERE ap.ends_at <= v_now
             RETURNING ap.code)
         SELECT array_agg(t) INTO v_mine
@@ -150,7 +130,8 @@ BEGIN
                                    FROM active_persons ap
                                    LEFT JOIN hot_reservations hr ON hr.code = ap.code
                                    LEFT JOIN reservations dr ON dr.code = ap.code
-                                   WHERE ap.person_hash = p_person[t] AND ap.ends_at > p_now[t]) h ON true
+                                   WHERE ap.person_hash = p_person[t] AND ap.service_id = p_service[t]
+                                     AND ap.ends_at > p_now[t]) h ON true
                 WHERE t <> ALL (v_mine)
             LOOP
                 IF r.code IS NULL THEN
@@ -165,16 +146,16 @@ BEGIN
         -- 5. Seats, wave by wave: the k-th operation on a slot in wave k.
         SELECT array_agg(w.t ORDER BY w.t), array_agg(w.wave ORDER BY w.t), max(w.wave)
         INTO v_ids, v_vals, v_waves
-        FROM (SELECT t, row_number() OVER (PARTITION BY p_place[t], p_day[t], p_minute[t] ORDER BY t)::integer AS wave
+        FROM (SELECT t, row_number() OVER (PARTITION BY p_place[t], p_day[t], p_minute[t], p_service[t] ORDER BY t)::integer AS wave
               FROM unnest(v_mine) AS t) w;
         FOR v_wave IN 1 .. coalesce(v_waves, 0) LOOP
             WITH pick AS (
-                SELECT w.t, f.place_id, f.day, f.start_minute, f.seat_no
+                SELECT w.t, f.place_id, f.day, f.start_minute, f.service_id, f.seat_no
                 FROM unnest(v_ids, v_vals) AS w(t, wave)
                 CROSS JOIN LATERAL (
-                    SELECT f.place_id, f.day, f.start_minute, f.seat_no FROM hot_seats f
+                    SELECT f.place_id, f.day, f.start_minute, f.service_id, f.seat_no FROM hot_seats f
                     WHERE f.place_id = p_place[w.t] AND f.day = p_day[w.t] AND f.start_minute = p_minute[w.t]
-                      AND f.code IS NULL AND f.hold = 0 AND f.starts_at > p_now[w.t]
+                      AND f.service_id = p_service[w.t] AND f.code IS NULL AND f.hold = 0 AND f.starts_at > p_now[w.t]
                     ORDER BY f.seat_no
                     LIMIT 1
                     FOR UPDATE SKIP LOCKED) f
@@ -183,7 +164,7 @@ BEGIN
                 UPDATE hot_seats s SET code = p_code[pick.t]
                 FROM pick
                 WHERE s.place_id = pick.place_id AND s.day = pick.day AND s.start_minute = pick.start_minute
-                  AND s.seat_no = pick.seat_no
+                  AND s.service_id = pick.service_id AND s.seat_no = pick.seat_no
                 RETURNING pick.t, s.seat_no)
             SELECT v_seated || coalesce(array_agg(taken.t), '{}'), v_seats || coalesce(array_agg(taken.seat_no), '{}')
             INTO v_seated, v_seats
@@ -196,7 +177,7 @@ BEGIN
             SELECT array_agg(t) INTO v_ids FROM unnest(v_mine) AS t WHERE t <> ALL (v_seated);
             DELETE FROM active_persons ap
             USING unnest(v_ids) AS t
-            WHERE ap.person_hash = p_person[t] AND ap.code = p_code[t];
+            WHERE ap.person_hash = p_person[t] AND ap.service_id = p_service[t] AND ap.code = p_code[t];
             FOREACH i IN ARRAY v_ids LOOP
                 v_status[i] := -2;
             END LOOP;
@@ -212,10 +193,10 @@ BEGIN
     -- reuse, not slot full).
     IF cardinality(v_seated) > 0 OR EXISTS (SELECT 1 FROM unnest(v_status) AS s WHERE s > 2) THEN
         WITH booked AS (
-            INSERT INTO hot_reservations (code, place_id, day, start_minute, seat_no, minutes, starts_at,
+            INSERT INTO hot_reservations (code, place_id, day, start_minute, service_id, seat_no, minutes, starts_at,
                                           person_hash, phone, name, language, created_at,
                                           idem_key, fingerprint, event_id, sms_pending, flush_pending)
-            SELECT p_code[s.t], p_place[s.t], p_day[s.t], p_minute[s.t], s.seat_no, v_minutes[s.t], v_starts[s.t],
+            SELECT p_code[s.t], p_place[s.t], p_day[s.t], p_minute[s.t], p_service[s.t], s.seat_no, v_minutes[s.t], v_starts[s.t],
                    p_person[s.t], p_phone[s.t], p_name[s.t], p_language[s.t], p_now[s.t],
                    p_key[s.t], p_fingerprint[s.t], nextval('outbox_id_seq'), true, true
             FROM unnest(v_seated, v_seats) AS s(t, seat_no) ORDER BY s.t)
@@ -225,19 +206,25 @@ BEGIN
         WHERE p_op[t] = 1 AND v_status[t] > 2 AND NOT v_replayed[t] AND t <> ALL (v_later);
     END IF;
 
-    -- The rest, one at a time, after everything above.
+    -- The rest, one at a time, after everything above: each a batch of its own.
     FOREACH i IN ARRAY v_later LOOP
         SELECT * INTO r
-        FROM slots_reserve(p_place[i], p_day[i], p_minute[i], p_person[i], p_phone[i], p_name[i],
-                           p_language[i], p_code[i], p_key[i], p_fingerprint[i], p_now[i]);
+        FROM slots_apply(ARRAY[p_op[i]], ARRAY[p_place[i]], ARRAY[p_day[i]], ARRAY[p_minute[i]], ARRAY[p_service[i]],
+                         ARRAY[p_person[i]], ARRAY[p_phone[i]], ARRAY[p_name[i]], ARRAY[p_language[i]],
+                         ARRAY[p_code[i]], ARRAY[p_key[i]], ARRAY[p_fingerprint[i]], ARRAY[p_now[i]],
+                         ARRAY[p_birth[i]], ARRAY[p_invite[i]],
+                         ARRAY[p_code2[i]], ARRAY[p_day2_from[i]], ARRAY[p_day2_to[i]], ARRAY[p_minute2[i]],
+                         ARRAY[p_by[i]], ARRAY[p_sms[i]]) AS a;
         v_status[i] := r.o_status;
         v_code[i] := r.o_code;
         v_replayed[i] := r.o_replayed;
         v_minutes[i] := r.o_minutes;
+        v_detail[i] := r.o_detail;
     END LOOP;
 
+    -- Negative: decided with nothing to remember (-2 slot full, -11 not eligible).
     RETURN QUERY
-    SELECT CASE WHEN v_status[k] = -2 THEN 2 ELSE v_status[k] END, v_code[k], v_replayed[k], v_minutes[k]
+    SELECT abs(v_status[k]), v_code[k], v_replayed[k], v_minutes[k], v_detail[k], NULL::text, NULL::date, NULL::integer
     FROM generate_series(1, n) AS k;
 END;
 $$;

@@ -17,11 +17,13 @@ BEGIN
     END IF;
     INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
     VALUES (2, r.code, r.phone, r.language, r.place_id, r.day, r.start_minute, p_now);
-    INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
-    VALUES (2, r.code, r.place_id, r.day, r.start_minute, r.seat_no, r.person_hash, r.phone, r.name, r.language, r.created_at, p_now);
-    PERFORM slots_release_seat(r.place_id, r.day, r.start_minute, r.seat_no, p_code);
+    INSERT INTO changes (kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language,
+                         created_at, at)
+    VALUES (2, r.code, r.place_id, r.day, r.start_minute, r.service_id, r.seat_no, r.person_hash, r.phone, r.name, r.language,
+            r.created_at, p_now);
+    PERFORM slots_release_seat(r.place_id, r.day, r.start_minute, r.service_id, r.seat_no, p_code);
     DELETE FROM hot_reservations WHERE code = p_code;
-    DELETE FROM active_persons WHERE person_hash = r.person_hash AND code = p_code;
+    DELETE FROM active_persons WHERE person_hash = r.person_hash AND service_id = r.service_id AND code = p_code;
     RETURN 1;
 END;
 $$;

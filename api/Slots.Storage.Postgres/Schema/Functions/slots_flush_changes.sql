@@ -20,12 +20,13 @@ BEGIN
         -- The change carries the whole reservation: applying it is an upsert of that state.
         -- updated_at keeps a row from going back to an older state if it is ever applied twice;
         -- a booking (kind 1) only ever creates the row.
-        INSERT INTO reservations AS r (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
-                                       created_at, cancelled_at, updated_at)
-        VALUES (c.code, c.place_id, c.day, c.start_minute, c.seat_no, c.person_hash, c.phone, c.name, c.language,
-                c.created_at, CASE WHEN c.kind = 2 THEN c.at END, c.at)
+        INSERT INTO reservations AS r (code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name,
+                                       language, created_at, cancelled_at, updated_at)
+        VALUES (c.code, c.place_id, c.day, c.start_minute, c.service_id, c.seat_no, c.person_hash, c.phone, c.name,
+                c.language, c.created_at, CASE WHEN c.kind = 2 THEN c.at END, c.at)
         ON CONFLICT (code) DO UPDATE SET place_id = excluded.place_id, day = excluded.day,
-            start_minute = excluded.start_minute, seat_no = excluded.seat_no, person_hash = excluded.person_hash,
+            start_minute = excluded.start_minute, service_id = excluded.service_id, seat_no = excluded.seat_no,
+            person_hash = excluded.person_hash,
             phone = excluded.phone, name = excluded.name, language = excluded.language,
             created_at = excluded.created_at, cancelled_at = excluded.cancelled_at, updated_at = excluded.updated_at
         WHERE r.updated_at <= excluded.updated_at AND c.kind <> 1;
@@ -35,18 +36,18 @@ BEGIN
 
     IF cardinality(v_ids) < p_batch THEN
         WITH pending AS (
-            SELECT h.code, h.place_id, h.day, h.start_minute, h.seat_no, h.person_hash, h.phone, h.name, h.language,
-                   h.created_at
+            SELECT h.code, h.place_id, h.day, h.start_minute, h.service_id, h.seat_no, h.person_hash, h.phone, h.name,
+                   h.language, h.created_at
             FROM hot_reservations h
             WHERE h.flush_pending
             ORDER BY h.event_id
             LIMIT p_batch - cardinality(v_ids)
             FOR UPDATE SKIP LOCKED),
         written AS (
-            INSERT INTO reservations (code, place_id, day, start_minute, seat_no, person_hash, phone, name, language,
-                                      created_at, cancelled_at, updated_at)
-            SELECT p.code, p.place_id, p.day, p.start_minute, p.seat_no, p.person_hash, p.phone, p.name, p.language,
-                   p.created_at, NULL, p.created_at
+            INSERT INTO reservations (code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name,
+                                      language, created_at, cancelled_at, updated_at)
+            SELECT p.code, p.place_id, p.day, p.start_minute, p.service_id, p.seat_no, p.person_hash, p.phone, p.name,
+                   p.language, p.created_at, NULL, p.created_at
             FROM pending p
             ON CONFLICT (code) DO NOTHING)
         SELECT array_agg(p.code) INTO v_codes FROM pending p;

@@ -15,9 +15,10 @@ BEGIN
         ON CONFLICT (id) DO NOTHING;
     END IF;
     IF OLD.flush_pending THEN
-        INSERT INTO changes (kind, code, place_id, day, start_minute, seat_no, person_hash, phone, name, language, created_at, at)
-        VALUES (1, OLD.code, OLD.place_id, OLD.day, OLD.start_minute, OLD.seat_no, OLD.person_hash, OLD.phone, OLD.name,
-                OLD.language, OLD.created_at, OLD.created_at);
+        INSERT INTO changes (kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language,
+                             created_at, at)
+        VALUES (1, OLD.code, OLD.place_id, OLD.day, OLD.start_minute, OLD.service_id, OLD.seat_no, OLD.person_hash, OLD.phone,
+                OLD.name, OLD.language, OLD.created_at, OLD.created_at);
     END IF;
     IF OLD.idem_key IS NOT NULL THEN
         INSERT INTO idempotency (key, fingerprint, outcome, code, created_at)

@@ -2,8 +2,9 @@
 -- again answers the same one), 2 no open offer, 3 the hold expired, 4 the person holds another
 -- booking. The entry's row is locked first, so two claims of one entry take turns and the offer
 -- job (which updates open offers) waits for this one. The held seat is freed and booked through
--- slots_reserve in one sub-transaction, under an Idempotency-Key of the offer's own: if the booking
--- does not happen, the sub-transaction rolls back and the seat stays held.
+-- slots_apply (a batch of one: the same rules as every booking, the offer's service included) in one
+-- sub-transaction, under an Idempotency-Key of the offer's own: if the booking does not happen, the
+-- sub-transaction rolls back and the seat stays held.
 CREATE OR REPLACE FUNCTION waitlist_claim(p_token text, p_code text, p_now bigint,
     OUT o_status integer, OUT o_code text, OUT o_place integer, OUT o_day date, OUT o_minute integer, OUT o_minutes integer)
 LANGUAGE plpgsql AS $$
@@ -27,7 +28,8 @@ BEGIN
         o_place := o.place_id;
         o_day := o.day;
         o_minute := o.start_minute;
-        SELECT s.minutes INTO o_minutes FROM slots s WHERE s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute;
+        SELECT s.minutes INTO o_minutes FROM slots s
+        WHERE s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute AND s.service_id = o.service_id;
         RETURN;
     END IF;
     SELECT * INTO o FROM waitlist_offers WHERE entry_id = w.id AND state = 1 ORDER BY id DESC LIMIT 1 FOR UPDATE;
@@ -44,11 +46,13 @@ BEGIN
     o_minute := o.start_minute;
     BEGIN
         UPDATE hot_seats SET hold = 0, offer_id = NULL
-        WHERE place_id = o.place_id AND day = o.day AND start_minute = o.start_minute AND seat_no = o.seat_no
-          AND offer_id = o.id;
+        WHERE place_id = o.place_id AND day = o.day AND start_minute = o.start_minute AND service_id = o.service_id
+          AND seat_no = o.seat_no AND offer_id = o.id;
         SELECT r.o_status, r.o_code, r.o_minutes, r.o_replayed INTO v_status, v_code, v_minutes, v_replayed
-        FROM slots_reserve(o.place_id, o.day, o.start_minute, w.person_hash, w.phone, w.name, w.language, p_code,
-                           'waitlist-offer-' || o.id, 'waitlist-offer', p_now) r;
+        FROM slots_apply(ARRAY[1], ARRAY[o.place_id], ARRAY[o.day], ARRAY[o.start_minute], ARRAY[o.service_id],
+                         ARRAY[w.person_hash], ARRAY[w.phone], ARRAY[w.name], ARRAY[w.language], ARRAY[p_code],
+                         ARRAY['waitlist-offer-' || o.id], ARRAY['waitlist-offer'], ARRAY[p_now],
+                         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) r;
         IF v_status <> 1 THEN
             RAISE EXCEPTION 'waitlist claim refused';
         END IF;

@@ -1,0 +1,76 @@
+-- Step 3 of slots_apply: what one read decides, for the whole batch at once. A slot is a place,
+-- a day, a time and a service; a person's active booking is per service. For each reservation
+-- that the set can decide (not in p_later), o_status is:
+--   a ReservationStatus that needs no seat: a replay (the key is known; 0 when it came with another
+--   request), 3 already booked (the same person holds the same service), 4 unknown slot, 5 slot
+--   started;
+--   -11: not eligible (slots_eligibility's refusal, its reason in o_detail): like a slot full it
+--   writes nothing and remembers no key;
+--   -2: slot full, the slot is open, no seat is free and the person holds nothing: NOTHING is
+--   written, not even the key;
+--   -1: goes for a person row and a seat (slots_apply's steps 4 and 5); those are listed in o_try.
+-- The other operations keep their p_status (a cancel's or a reschedule's answer, or NULL).
+-- o_starts and o_minutes are the slot's; o_ends is when a booking made now would end.
+--
+-- Seats are read before keys: a booking under this key holds a seat, so when every seat was seen
+-- taken that booking had committed and its key is visible. An active reservation answers before
+-- the slot's state; its code only to the phone that made it.
+CREATE OR REPLACE FUNCTION slots_apply_decide(
+    p_op integer[], p_place integer[], p_day date[], p_minute integer[],
+    p_service integer[], p_person text[], p_phone text[], p_key text[], p_fingerprint text[], p_now bigint[],
+    p_birth date[], p_invite text[], p_status integer[], p_later integer[],
+    OUT o_status integer[], OUT o_code text[], OUT o_replayed boolean[], OUT o_minutes integer[],
+    OUT o_starts bigint[], OUT o_ends bigint[], OUT o_detail integer[], OUT o_try integer[])
+LANGUAGE plpgsql AS $$
+BEGIN
+    SELECT array_agg(coalesce(c.status, p_status[g]) ORDER BY g),
+           array_agg(c.code ORDER BY g),
+           array_agg(coalesce(c.replayed, false) ORDER BY g),
+           array_agg(coalesce(c.minutes, 0) ORDER BY g),
+           array_agg(c.starts_at ORDER BY g),
+           array_agg(CASE WHEN c.status = -1 THEN c.starts_at + c.minutes * 60::bigint END ORDER BY g),
+           array_agg(CASE WHEN c.status = -11 THEN c.refusal END ORDER BY g),
+           coalesce(array_agg(g ORDER BY g) FILTER (WHERE c.status = -1), '{}')
+    INTO o_status, o_code, o_replayed, o_minutes, o_starts, o_ends, o_detail, o_try
+    FROM generate_series(1, coalesce(array_length(p_op, 1), 0)) AS g
+    LEFT JOIN (
+        SELECT d.ord, d.minutes, d.starts_at, d.refusal,
+               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_outcome ELSE 0 END
+                    WHEN d.held_code IS NOT NULL THEN 3
+                    WHEN d.starts_at IS NULL THEN 4
+                    WHEN d.starts_at <= d.now THEN 5
+                    WHEN d.refusal <> 0 THEN -11
+                    WHEN NOT d.free THEN -2
+                    ELSE -1 END AS status,
+               CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_code END
+                    WHEN d.held_code IS NOT NULL AND d.same_phone THEN d.held_code END AS code,
+               d.key_outcome IS NOT NULL AND d.key_fingerprint = d.fingerprint AS replayed
+        FROM (SELECT u.ord::integer AS ord, s.minutes, s.starts_at, u.now, u.fingerprint,
+                     coalesce(i.fingerprint, k.fingerprint) AS key_fingerprint,
+                     coalesce(i.outcome, CASE WHEN k.code IS NOT NULL THEN 1 END) AS key_outcome,
+                     coalesce(i.code, k.code) AS key_code,
+                     EXISTS (SELECT 1 FROM hot_seats f
+                             WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
+                               AND f.service_id = u.service
+                               AND f.code IS NULL AND f.hold = 0 AND f.starts_at > u.now) AS free,
+                     slots_eligibility(u.service, u.person, u.birth, u.invite, u.now) AS refusal,
+                     h.code AS held_code, h.same_phone
+              FROM unnest(p_op, p_place, p_day, p_minute, p_service, p_person, p_phone, p_key, p_fingerprint, p_now,
+                          p_birth, p_invite)
+                   WITH ORDINALITY AS u(op, place, day, minute, service, person, phone, key, fingerprint, now, birth, invite, ord)
+              LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
+                                 WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
+                                   AND s.service_id = u.service
+                                 LIMIT 1) s ON true
+              LEFT JOIN idempotency i ON i.key = u.key
+              LEFT JOIN hot_reservations k ON k.idem_key = u.key
+              LEFT JOIN LATERAL (SELECT ap.code, COALESCE(hr.phone, dr.phone) = u.phone AS same_phone
+                                 FROM active_persons ap
+                                 LEFT JOIN hot_reservations hr ON hr.code = ap.code
+                                 LEFT JOIN reservations dr ON dr.code = ap.code
+                                 WHERE ap.person_hash = u.person AND ap.service_id = u.service
+                                   AND ap.ends_at > u.now) h ON true
+              WHERE u.op = 1 AND u.ord <> ALL (p_later)) d
+    ) c ON c.ord = g;
+END;
+$$;
