@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Staff;
@@ -68,7 +69,7 @@ internal static class StaffEndpoints
 
     public static async Task<Results<Ok<RosterDto>, ProblemHttpResult, ValidationProblem>> Roster(
         string placeId, string? day, string? from, string? to, string? state, string? code, string? page, string? pageSize,
-        StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+        StaffService staff, PlaceDirectory places, ServiceDirectory services, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
         var query = await RosterRequests.QueryAsync(placeId, day, from, to, state, code, page, pageSize, places, clock, v, ct);
@@ -81,12 +82,14 @@ internal static class StaffEndpoints
             return Problem.UnknownPlace();
         }
         var c = roster.Counts;
+        var catalogue = await services.AllAsync(ct);
         return TypedResults.Ok(new RosterDto(query.PlaceId, Formats.Day(query.Day), new RosterCountsDto(c.Booked, c.CheckedIn, c.NoShow, c.Cancelled),
-            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(RosterRequests.Row)]));
+            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(r => RosterRequests.Row(r, catalogue))]));
     }
 
     public static async Task<Results<FileContentHttpResult, ProblemHttpResult, ValidationProblem>> Export(
-        string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+        string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, ServiceDirectory services, TimeProvider clock,
+        CancellationToken ct)
     {
         var v = new Validation();
         var query = await RosterRequests.QueryAsync(placeId, day, null, null, null, null, null, null, places, clock, v, ct);
@@ -99,7 +102,9 @@ internal static class StaffEndpoints
             return Problem.UnknownPlace();
         }
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, query.PlaceId, AuditActions.RosterExport, Formats.Day(query.Day), null, ct);
-        return TypedResults.File(RosterRequests.Csv(roster.Rows.Select(RosterRequests.Row)), "text/csv; charset=utf-8", $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
+        var catalogue = await services.AllAsync(ct);
+        return TypedResults.File(RosterRequests.Csv(roster.Rows.Select(r => RosterRequests.Row(r, catalogue))), "text/csv; charset=utf-8",
+            $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
     }
 
     public static async Task<Results<Ok<CheckInDto>, ProblemHttpResult, ValidationProblem>> CheckIn(

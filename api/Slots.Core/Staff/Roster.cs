@@ -14,7 +14,7 @@ public enum RosterState
     CancelledBySite = 5,
 }
 
-/// <summary>One booking on a place's day, as staff see it (the phone unmasked here; the API masks it).</summary>
+/// <summary>One booking on a place's day, as staff see it (the phone unmasked here; the API masks it), with the service booked.</summary>
 public sealed record RosterRow(
     string Code,
     int StartMinute,
@@ -25,7 +25,8 @@ public sealed record RosterRow(
     string Language,
     RosterState State,
     DateTimeOffset? At,
-    string? By);
+    string? By,
+    int ServiceId = Catalogue.ServiceIds.Default);
 
 /// <summary>A place's day, narrowed by start time, state and code; a page of it.</summary>
 public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, RosterState? State, string? Code, int Page, int PageSize);
