@@ -31,9 +31,10 @@ internal static class StaffEndpoints
             .QueryTime("to", "The latest start.")
             .QueryOneOf("state", "Only bookings in this state.", "booked", "checked-in", "no-show", "cancelled", "cancelled-by-site")
             .QueryText("code", 32, "One booking code.")
+            .QueryText("service", 32, "Only bookings of this service, by its code (GET /api/services).")
             .QueryInteger("page", 1, 10_000, 1, "The page, from 1.")
             .QueryInteger("pageSize", 1, MaxPageSize, 100, "Rows per page.")
-            .Problems(ProblemTypes.UnknownPlace);
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService);
         place.MapGet("/roster.csv", Export).WithName("ExportRoster").RequireRateLimiting(RateLimits.Reads)
             .AtPlace(StaffRoles.SiteManager)
             .WithSummary("The day's roster as CSV")
@@ -68,21 +69,30 @@ internal static class StaffEndpoints
     }
 
     public static async Task<Results<Ok<RosterDto>, ProblemHttpResult, ValidationProblem>> Roster(
-        string placeId, string? day, string? from, string? to, string? state, string? code, string? page, string? pageSize,
+        string placeId, string? day, string? from, string? to, string? state, string? code, string? page, string? pageSize, string? service,
         StaffService staff, PlaceDirectory places, ServiceDirectory services, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
+        Reservations.ReservationRequests.ServiceCode(service, "service", v);
         var query = await RosterRequests.QueryAsync(placeId, day, from, to, state, code, page, pageSize, places, clock, v, ct);
         if (query is null)
         {
             return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
+        }
+        var catalogue = await services.AllAsync(ct);
+        if (service is not null)
+        {
+            if (catalogue.FirstOrDefault(s => s.Code == service) is not { } named)
+            {
+                return Reservations.ReservationProblems.UnknownService();
+            }
+            query = query with { ServiceId = named.Id };
         }
         if (await staff.RosterAsync(query, ct) is not { } roster)
         {
             return Problem.UnknownPlace();
         }
         var c = roster.Counts;
-        var catalogue = await services.AllAsync(ct);
         return TypedResults.Ok(new RosterDto(query.PlaceId, Formats.Day(query.Day), new RosterCountsDto(c.Booked, c.CheckedIn, c.NoShow, c.Cancelled),
             query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(r => RosterRequests.Row(r, catalogue))]));
     }

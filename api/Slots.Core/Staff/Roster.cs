@@ -28,8 +28,9 @@ public sealed record RosterRow(
     string? By,
     int ServiceId = Catalogue.ServiceIds.Default);
 
-/// <summary>A place's day, narrowed by start time, state and code; a page of it.</summary>
-public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, RosterState? State, string? Code, int Page, int PageSize);
+/// <summary>A place's day, narrowed by start time, state, code and service; a page of it.</summary>
+public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, RosterState? State, string? Code, int Page, int PageSize,
+    int? ServiceId = null);
 
 /// <summary>How many bookings of the day (before the state and code filters) are in each state.</summary>
 public sealed record RosterCounts(int Booked, int CheckedIn, int NoShow, int Cancelled)

@@ -150,6 +150,10 @@ public abstract class ServiceContract<TBackend>(TBackend backend) : BackendContr
         Assert.EndsWith(",service", lines[0], StringComparison.Ordinal);
         Assert.Contains(lines, l => l.Contains(pcr["code"]!.GetValue<string>(), StringComparison.Ordinal) && l.EndsWith(",pcr", StringComparison.Ordinal));
         Assert.Contains(lines, l => l.Contains(antigen["code"]!.GetValue<string>(), StringComparison.Ordinal) && l.EndsWith(",default", StringComparison.Ordinal));
+        var onlyPcr = await host.AdminClient().GetFromJsonAsync<JsonObject>($"/api/staff/places/{place}/roster?day={Day(day)}&service=pcr", ct);
+        Assert.Equal([pcr["code"]!.GetValue<string>()], onlyPcr!["rows"]!.AsArray().Select(r => r!["code"]!.GetValue<string>()));
+        var unknown = await host.AdminClient().GetAsync($"/api/staff/places/{place}/roster?day={Day(day)}&service=booster", ct);
+        Assert.Equal("unknown-service", await ProblemCodeAsync(unknown));
     }
 
     [Fact]
