@@ -57,6 +57,7 @@ public static class DomainRegistration
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<PlaceClosing>();
         builder.Services.AddScoped<SlotGenerator>();
+        builder.Services.AddScoped<ServiceCatalog>();
         builder.Services.AddScoped<DemoData>();
         return builder;
     }

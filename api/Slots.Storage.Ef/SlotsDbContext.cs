@@ -48,7 +48,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         modelBuilder.Entity<SlotRow>(e =>
         {
             e.ToTable("slots");
-            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute });
+            e.HasKey(x => new { x.PlaceId, x.Day, x.StartMinute, x.ServiceId });
         });
         modelBuilder.Entity<HotSeat>(e =>
         {

@@ -1,5 +1,6 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
+using Slots.Api.Places;
 
 namespace Slots.Api.Admin;
 
@@ -23,9 +24,11 @@ public sealed record GenerateSlotsRequest(
     [property: MaxLength(1000), Description("Positive place ids; left out or empty: every active place.")] int[]? PlaceIds,
     [property: Required, Day, Description("The first day; not in the past.")] string? From,
     [property: Required, Day, Description("The last day, at most 365 days after from.")] string? To,
-    [property: Required] TemplateRequest? Template,
-    [property: Required, Range(1, 10_000), Description("Seats per slot.")] int? Capacity,
-    [property: Description("Count without writing.")] bool? DryRun);
+    [property: Description("The daily template; left out: each place's stored template of the service.")] TemplateRequest? Template,
+    [property: Range(1, 10_000), Description("Seats per slot; left out: each place's stored seats of the service.")] int? Capacity,
+    [property: Description("Count without writing.")] bool? DryRun,
+    [property: StringLength(32, MinimumLength = 1), RegularExpression(ServiceDto.CodePattern),
+        Description("The service the slots are for; default when left out.")] string? Service = null);
 
 public sealed record DemoDataBody(
     [property: Range(1, 500), Description("Places to create; 10 when left out.")] int? Places,

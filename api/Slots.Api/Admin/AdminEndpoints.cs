@@ -21,10 +21,15 @@ internal static class AdminEndpoints
             .WithSummary("Create a place")
             .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admins only: the admin role in a token or an admin key.");
         group.MapPlaceChanges();
+        group.MapServiceAdmin();
         group.MapPost("/slots/generate", SlotGenerationEndpoints.Generate).WithName("GenerateSlots").WithJsonBody<GenerateSlotsRequest>()
             .WithSummary("Generate slots")
-            .WithDescription("Slots from a daily template for the given days (at most 366) at the given places, or every active place; "
-                + "slots that exist are kept. dryRun counts without writing. Admins only: the admin role in a token or an admin key.");
+            .WithDescription("Slots of one service (service, default when left out) from a daily template for the given days (at most 366) "
+                + "at the given places, or every active place; slots that exist are kept. Without a template or capacity, each place's "
+                + "stored offer of the service gives them (PUT /api/admin/places/{id}/services/{code}); a place with neither gets none, "
+                + "and a service other than default is generated only where the place offers it. dryRun counts without writing. "
+                + "Admins only: the admin role in a token or an admin key.")
+            .Problems(ProblemTypes.UnknownService);
         group.MapPost("/demo-data", SlotGenerationEndpoints.Demo).WithName("CreateDemoData").WithJsonBody<DemoDataBody>()
             .WithSummary("Create demo data")
             .WithDescription("Believable places with slots, from a seed. Admins only: the admin role in a token or an admin key.");

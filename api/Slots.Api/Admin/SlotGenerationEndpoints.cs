@@ -8,8 +8,9 @@ namespace Slots.Api.Admin;
 /// <summary>Slots from a daily template, and demo data, for admins (mapped in <see cref="AdminEndpoints"/>).</summary>
 internal static class SlotGenerationEndpoints
 {
-    public static async Task<Results<Ok<GenerateSlotsDto>, ValidationProblem>> Generate(
-        JsonBody<GenerateSlotsRequest> request, HttpContext http, SlotGenerator generator, StaffService staff, TimeProvider clock, CancellationToken ct)
+    public static async Task<Results<Ok<GenerateSlotsDto>, ProblemHttpResult, ValidationProblem>> Generate(
+        JsonBody<GenerateSlotsRequest> request, HttpContext http, SlotGenerator generator, ServiceDirectory services, StaffService staff,
+        TimeProvider clock, CancellationToken ct)
     {
         var body = request.Value;
         var v = new Validation();
@@ -30,8 +31,8 @@ internal static class SlotGenerationEndpoints
         {
             v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
         }
-        var template = Template(body.Template, v);
-        if (body.Capacity is null or < 1 or > 10_000)
+        var template = body.Template is null ? null : Template(body.Template, v);
+        if (body.Capacity is < 1 or > 10_000)
         {
             v.Add("capacity", "Seats per slot: 1 to 10000.");
         }
@@ -39,12 +40,24 @@ internal static class SlotGenerationEndpoints
         {
             v.Add("placeIds", "At most 1000 positive place ids; leave empty for every active place.");
         }
+        Reservations.ReservationRequests.ServiceCode(body.Service, "service", v);
         if (!v.IsValid)
         {
             return v.ToProblem();
         }
+        var service = ServiceIds.Default;
+        if (body.Service is not null)
+        {
+            // Read fresh: a service just added on another instance can have its slots at once.
+            services.Invalidate();
+            if ((await services.AllAsync(ct)).FirstOrDefault(s => s.Code == body.Service) is not { } named)
+            {
+                return Reservations.ReservationProblems.UnknownService();
+            }
+            service = named.Id;
+        }
         var result = await generator.GenerateAsync(
-            new GenerateSlots(body.PlaceIds ?? [], from, to, template!, body.Capacity!.Value, body.DryRun ?? false), ct);
+            new GenerateSlots(body.PlaceIds ?? [], from, to, template, body.Capacity, body.DryRun ?? false, service), ct);
         if (!(body.DryRun ?? false))
         {
             // One row per place named, or one for "every active place".
@@ -85,13 +98,8 @@ internal static class SlotGenerationEndpoints
         return TypedResults.Ok(new DemoDataDto(result.PlacesCreated, result.Slots.SlotsCreated, result.Slots.SeatsCreated));
     }
 
-    private static SlotTemplate? Template(TemplateRequest? t, Validation v)
+    internal static SlotTemplate? Template(TemplateRequest t, Validation v)
     {
-        if (t is null)
-        {
-            v.Add("template", "The template is required: firstStart, lastStart, intervalMinutes, lengthMinutes.");
-            return null;
-        }
         if (!Formats.TryTime(t.FirstStart, out var first))
         {
             v.Add("template.firstStart", "Use HH:mm.");

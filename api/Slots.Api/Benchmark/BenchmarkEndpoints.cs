@@ -84,7 +84,8 @@ internal static class BenchmarkEndpoints
         {
             case ReservationStatus.Reserved:
                 return TypedResults.Created($"/api/reservations/{code}", new ReservationDto(code!, place.Id, place.Name, place.Address,
-                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), minutes, booking.Name, ReservationDto.Booked));
+                    Formats.Day(booking.Slot.Day), Formats.Time(booking.Slot.StartMinute), minutes, booking.Name, ReservationDto.Booked,
+                    Slots.Catalogue.ServiceIds.DefaultCode));
             case ReservationStatus.SlotFull:
                 return Problem.Of(ProblemTypes.SlotFull, "This slot has no free seat left.");
             case ReservationStatus.AlreadyBooked:

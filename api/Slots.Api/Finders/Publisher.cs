@@ -102,7 +102,8 @@ internal sealed partial class Publisher(
     private async Task<PublishedPlace> ReadAsync(PlaceInfo place, int days, CancellationToken ct)
     {
         var today = LocalClock.Today(place, clock.GetUtcNow());
-        var slots = await reservations.AvailabilityAsync(place, today, today.AddDays(days - 1), ct);
+        // One Schedule per place, the default service's, until the publication names each service (issue 41, item 6).
+        var slots = await reservations.AvailabilityAsync(place, Slots.Catalogue.ServiceIds.Default, today, today.AddDays(days - 1), ct);
         var read = clock.GetUtcNow();
         var now = read.ToUnixTimeSeconds();
         // A slot that has started cannot be booked any more (as the availability endpoint says).

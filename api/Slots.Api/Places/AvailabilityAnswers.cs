@@ -13,21 +13,21 @@ internal sealed class AvailabilityAnswers
     // Weeks asked of popular places; past this many the whole set is dropped and rebuilt by use.
     private const int MaxAnswers = 4096;
 
-    private readonly ConcurrentDictionary<(int Place, DateOnly First, DateOnly Last), Kept> _answers = new();
+    private readonly ConcurrentDictionary<(int Place, int Service, DateOnly First, DateOnly Last), Kept> _answers = new();
 
-    public TaggedJson? Find(int placeId, DateOnly first, DateOnly last, SnapshotStamp stamp, long nowUnix) =>
-        _answers.TryGetValue((placeId, first, last), out var kept) && kept.Stamp == stamp && nowUnix < kept.ValidUntilUnix
+    public TaggedJson? Find(int placeId, int serviceId, DateOnly first, DateOnly last, SnapshotStamp stamp, long nowUnix) =>
+        _answers.TryGetValue((placeId, serviceId, first, last), out var kept) && kept.Stamp == stamp && nowUnix < kept.ValidUntilUnix
             ? kept.Answer
             : null;
 
     /// <param name="validUntilUnix">when the first slot in the answer starts (it must then leave the answer)</param>
-    public void Keep(int placeId, DateOnly first, DateOnly last, SnapshotStamp stamp, long validUntilUnix, TaggedJson answer)
+    public void Keep(int placeId, int serviceId, DateOnly first, DateOnly last, SnapshotStamp stamp, long validUntilUnix, TaggedJson answer)
     {
         if (_answers.Count >= MaxAnswers)
         {
             _answers.Clear();
         }
-        _answers[(placeId, first, last)] = new Kept(stamp, validUntilUnix, answer);
+        _answers[(placeId, serviceId, first, last)] = new Kept(stamp, validUntilUnix, answer);
     }
 
     private sealed record Kept(SnapshotStamp Stamp, long ValidUntilUnix, TaggedJson Answer);

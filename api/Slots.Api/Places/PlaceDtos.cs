@@ -39,4 +39,5 @@ public sealed record SlotDto([property: TimeOfDay] string Time, int Minutes, int
 
 public sealed record DayDto([property: Day] string Day, IReadOnlyList<SlotDto> Slots);
 
-public sealed record AvailabilityDto(int PlaceId, string TimeZone, [property: Day] string From, [property: Day] string To, IReadOnlyList<DayDto> Days);
+public sealed record AvailabilityDto(int PlaceId, string TimeZone, [property: Day] string From, [property: Day] string To, IReadOnlyList<DayDto> Days,
+    [property: RegularExpression(ServiceDto.CodePattern), Description("The service whose slots these are.")] string Service);

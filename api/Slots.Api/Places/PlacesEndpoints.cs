@@ -44,13 +44,14 @@ internal static class PlacesEndpoints
                 + "authority: a seat gone meanwhile is answered slot-full with fresh alternatives.")
             .QueryDay("from", "The first day; today at the place when left out.")
             .QueryDay("to", "The last day; 6 days after from when left out, at most 30 days after it.")
+            .QueryText("service", 32, "The service's code (GET /api/places/{id} lists the place's); left out at a place with one service, that one.")
             .Produces<AvailabilityDto>(StatusCodes.Status200OK, "application/json")
             .Produces(StatusCodes.Status304NotModified)
             .ResponseHeader(StatusCodes.Status200OK, "ETag", "The answer's entity tag: send it in If-None-Match to get 304 while nothing changed.")
             .ResponseHeader(StatusCodes.Status200OK, "Cache-Control", "public, max-age=1")
             .ResponseHeader(StatusCodes.Status304NotModified, "ETag", "The entity tag the client holds, still current.")
             .Header("If-None-Match", false, "The ETag of an availability answer the client holds.")
-            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.ValidationFailed);
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService, ProblemTypes.ValidationFailed);
         app.MapServices();
         return app;
     }
@@ -105,7 +106,7 @@ internal static class PlacesEndpoints
     }
 
     public static async Task<Results<TaggedJson, ProblemHttpResult, ValidationProblem>> Availability(
-        string id, string? from, string? to, PlaceDirectory places, ReservationService reservations, AvailabilityAnswers answers,
+        string id, string? from, string? to, string? service, PlaceDirectory places, ReservationService reservations, AvailabilityAnswers answers,
         TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
         if (!Formats.TryId(id, out int placeId))
@@ -137,29 +138,39 @@ internal static class PlacesEndpoints
         {
             v.Add("to", $"Ask for at most {MaxDays} days at once.");
         }
+        Reservations.ReservationRequests.ServiceCode(service, "service", v);
         if (!v.IsValid)
         {
             return v.ToProblem();
         }
+        var choice = await reservations.ChooseServiceAsync(placeId, service, ct);
+        if (choice.Refusal is { } refused)
+        {
+            return refused == ReservationStatus.ServiceRequired
+                ? Reservations.ReservationProblems.ServiceRequired(choice.Codes)
+                : Reservations.ReservationProblems.UnknownService();
+        }
+        var chosen = choice.Service!;
         var now = clock.GetUtcNow().ToUnixTimeSeconds();
         metrics.AvailabilityRead();
         // Taken before the read: if it is the same after, the answer shows exactly that state.
         var stamp = reservations.AvailabilityStamp(place, last);
-        if (stamp is { } seen && answers.Find(placeId, first, last, seen, now) is { } kept)
+        if (stamp is { } seen && answers.Find(placeId, chosen.Id, first, last, seen, now) is { } kept)
         {
             return kept;
         }
-        var slots = await reservations.AvailabilityAsync(place, first < today ? today : first, last, ct);
+        var slots = await reservations.AvailabilityAsync(place, chosen.Id, first < today ? today : first, last, ct);
         var open = slots.Where(s => s.StartsAtUnix > now).ToList(); // a slot that has started cannot be booked any more
         var days = open
             .GroupBy(s => s.Slot.Day)
             .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
             .ToList();
-        var answer = TaggedJson.Of(new AvailabilityDto(placeId, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days),
+        // The service is in the body, so each service's answer has its own ETag.
+        var answer = TaggedJson.Of(new AvailabilityDto(placeId, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days, chosen.Code),
             SlotsJsonContext.Default.AvailabilityDto, maxAgeSeconds: 1);
         if (stamp is { } before && reservations.AvailabilityStamp(place, last) == before)
         {
-            answers.Keep(placeId, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
+            answers.Keep(placeId, chosen.Id, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
         }
         return answer;
     }

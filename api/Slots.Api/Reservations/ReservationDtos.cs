@@ -15,7 +15,10 @@ public sealed record ReserveRequest(
     [property: Required, StringLength(100, MinimumLength = 1), RegularExpression(Patterns.Text), Description("The name the reservation is under.")] string? Name,
     [property: Required, StringLength(32, MinimumLength = 1), PhoneInput, Description("The phone number for the SMS: +421 905 123 456 or 0905 123 456.")] string? Phone,
     [property: Required, StringLength(40, MinimumLength = 1), RegularExpression(Patterns.NationalId), Description("The person's national id; only its keyed hash is stored.")] string? NationalId,
-    [property: AllowedValues("sk", "en"), Description("The SMS language; sk when left out.")] string? Language);
+    [property: AllowedValues("sk", "en"), Description("The SMS language; sk when left out.")] string? Language,
+    [property: StringLength(32, MinimumLength = 1), RegularExpression(Places.ServiceDto.CodePattern),
+        Description("The service to book (GET /api/places/{id} lists the place's); left out at a place with one service, that one.")]
+    string? Service = null);
 
 /// <summary>Where a reservation moves: a slot at the same or another place.</summary>
 public sealed record RescheduleRequest(
@@ -26,7 +29,8 @@ public sealed record RescheduleRequest(
 /// <summary>
 /// A reservation, the same in every answer about one (201 of a booking, 200 of a lookup and of a
 /// reschedule): its code, the place, the slot's day, start and length in minutes, the name it is
-/// under, and its state (a cancelled one is answered 410 reservation-cancelled, to its owner only).
+/// under, its state (a cancelled one is answered 410 reservation-cancelled, to its owner only) and
+/// the service booked.
 /// </summary>
 public sealed record ReservationDto(
     [property: Description("The confirmation code: with the phone or national id, it finds, moves and cancels the reservation.")] string Code,
@@ -37,7 +41,8 @@ public sealed record ReservationDto(
     [property: TimeOfDay] string Time,
     int Minutes,
     string Name,
-    [property: AllowedValues(ReservationDto.Booked), Description("booked: the seat is held.")] string State)
+    [property: AllowedValues(ReservationDto.Booked), Description("booked: the seat is held.")] string State,
+    [property: RegularExpression(Places.ServiceDto.CodePattern), Description("The service's code, as GET /api/services lists it.")] string Service)
 {
     public const string Booked = "booked";
 }

@@ -33,7 +33,7 @@ internal static class ReservationProblems
                 "Choose another place, or try again once it reopens."),
             ReservationStatus.OutsideWindow => OutsideWindow(day, answer.Window!.Value),
             ReservationStatus.UnknownService => UnknownService(),
-            ReservationStatus.ServiceRequired => ServiceRequired(),
+            ReservationStatus.ServiceRequired => ServiceRequired(answer.Services ?? []),
             ReservationStatus.NotEligible => Problem.Of(ProblemTypes.NotEligible, "This person may not book this service."),
             ReservationStatus.SecondDoseFull => Problem.Of(ProblemTypes.SecondDoseFull,
                 "No seat is free for the second dose in its interval; nothing was booked.", "Choose another first-dose slot or place."),
@@ -105,11 +105,11 @@ internal static class ReservationProblems
         Problem.Of(ProblemTypes.ReservationCancelled, "This reservation was cancelled.", "Book a new slot if you still need one.",
             [new("state", "cancelled")]);
 
-    private static ProblemHttpResult UnknownService() => Problem.Of(ProblemTypes.UnknownService, "This place does not offer that service.");
+    public static ProblemHttpResult UnknownService() => Problem.Of(ProblemTypes.UnknownService, "This place does not offer that service.");
 
-    /// <summary>The place offers several services: which one is meant cannot be guessed.</summary>
-    private static ValidationProblem ServiceRequired() =>
-        Problem.Invalid("service", "This place offers several services; name the one to book.");
+    /// <summary>The place offers several services: which one is meant cannot be guessed; the message lists their codes.</summary>
+    public static ValidationProblem ServiceRequired(IReadOnlyList<string> codes) =>
+        Problem.Invalid("service", $"This place offers several services; name one of: {string.Join(", ", codes)}.");
 
     /// <summary>A past day, or a day beyond what can be booked.</summary>
     private static ValidationProblem OutsideWindow(DateOnly day, (DateOnly First, DateOnly Last) window) =>

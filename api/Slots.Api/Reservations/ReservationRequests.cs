@@ -28,7 +28,18 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         }
         var slot = Slot(body.PlaceId, body.Day, body.Time, v);
         var person = Person(body.Name, body.Phone, body.NationalId, body.Language, v);
-        return v.IsValid ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language) : null;
+        var service = ServiceCode(body.Service, "service", v);
+        return v.IsValid ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service) : null;
+    }
+
+    /// <summary>A service's code as sent (null: none named), or a field error when it cannot be one.</summary>
+    public static string? ServiceCode(string? code, string field, Validation v)
+    {
+        if (code is not null && !Places.ServiceCodes.IsValid(code))
+        {
+            v.Add(field, "A service's code: 1 to 32 lower-case letters, digits or dashes (GET /api/services lists them).");
+        }
+        return code;
     }
 
     /// <summary>Who a person is, as a booking or a waiting-list entry keeps it: name, phone, the national id's keyed hash, SMS language.</summary>

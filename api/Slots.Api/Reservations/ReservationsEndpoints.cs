@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Admission;
 using Slots.Api.Admission;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 
@@ -33,7 +34,8 @@ internal static class ReservationsEndpoints
                 "true when this answers a retry: the booking was made by the first request with this Idempotency-Key (problems of a replay carry it too).",
                 required: false)
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull, ProblemTypes.AlreadyBooked,
-                ProblemTypes.SlotStarted, ProblemTypes.PlaceClosed, ProblemTypes.RequestInProgress, ProblemTypes.IdempotencyKeyReused)
+                ProblemTypes.SlotStarted, ProblemTypes.PlaceClosed, ProblemTypes.RequestInProgress, ProblemTypes.IdempotencyKeyReused,
+                ProblemTypes.UnknownService)
             .Problems(ProblemTypes.AdmissionGate);
         group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
             .WithReservationMetrics("find", "found")
@@ -84,11 +86,13 @@ internal static class ReservationsEndpoints
         var answer = await reservations.ReserveAsync(booking, key, ct);
         await room.LeaveAsync(pass, answer.Status);
         return ReservationProblems.Answer(answer, booking.Slot.Day, http.Response, () =>
-            TypedResults.Created($"/api/reservations/{answer.Code}", ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name)));
+            TypedResults.Created($"/api/reservations/{answer.Code}",
+                ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name, answer.Service!.Code)));
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Find(
-        string code, HttpRequest request, ReservationService reservations, ProofGate gate, PlaceDirectory places, CancellationToken ct)
+        string code, HttpRequest request, ReservationService reservations, ProofGate gate, PlaceDirectory places, ServiceDirectory services,
+        CancellationToken ct)
     {
         var pass = await gate.PassAsync(code, request, new Validation(), ct);
         if (pass.Invalid is { } invalid)
@@ -102,7 +106,7 @@ internal static class ReservationsEndpoints
         var found = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.FindAsync(pass.Code, proof, ct), f => f is null);
         if (found is not null && await places.FindAsync(found.Slot.PlaceId, ct) is { } place)
         {
-            return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name));
+            return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name, await CodeOfAsync(services, found.Slot, ct)));
         }
         if (await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.WasCancelledAsync(pass.Code, proof, ct), was => !was))
         {
@@ -135,7 +139,7 @@ internal static class ReservationsEndpoints
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Reschedule(
         string code, JsonBody<RescheduleRequest> body, HttpContext http, ReservationService reservations, ProofGate gate,
-        AdmissionService room, CancellationToken ct)
+        AdmissionService room, ServiceDirectory services, CancellationToken ct)
     {
         var v = new Validation();
         var target = ReservationRequests.Slot(body.Value.PlaceId, body.Value.Day, body.Value.Time, v);
@@ -161,10 +165,17 @@ internal static class ReservationsEndpoints
             await gate.MissedAsync(pass.Code, ct);
         }
         await room.LeaveAsync(admitted, answer.Status);
+        // The moved reservation names its service: a move stays within it.
+        var service = answer.Reservation is { } moved ? await CodeOfAsync(services, moved.Slot, ct) : ServiceIds.DefaultCode;
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
-            TypedResults.Ok(ToDto(pass.Code, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name)));
+            TypedResults.Ok(ToDto(pass.Code, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name, service)));
     }
 
-    internal static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name) =>
-        new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name, ReservationDto.Booked);
+    internal static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name, string service = ServiceIds.DefaultCode) =>
+        new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name, ReservationDto.Booked,
+            service);
+
+    /// <summary>The code of the slot's service, from the cached catalogue.</summary>
+    private static async Task<string> CodeOfAsync(ServiceDirectory services, SlotKey slot, CancellationToken ct) =>
+        (await services.FindAsync(slot.ServiceId, ct))?.Code ?? ServiceIds.DefaultCode;
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using CsvHelper;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Staff;
@@ -74,8 +75,9 @@ internal static class RosterRequests
         return 0;
     }
 
-    public static RosterRowDto Row(RosterRow r) => new(
-        Formats.Time(r.StartMinute), r.Minutes, r.SeatNo, r.Code, r.Name, StaffAccess.Mask(r.Phone), r.Language, State(r.State), r.At, r.By);
+    public static RosterRowDto Row(RosterRow r, IReadOnlyList<ServiceInfo> services) => new(
+        Formats.Time(r.StartMinute), r.Minutes, r.SeatNo, r.Code, r.Name, StaffAccess.Mask(r.Phone), r.Language, State(r.State), r.At, r.By,
+        services.FirstOrDefault(s => s.Id == r.ServiceId)?.Code ?? ServiceIds.DefaultCode);
 
     private static string State(RosterState state) => state switch
     {
@@ -96,11 +98,11 @@ internal static class RosterRequests
         using var buffer = new MemoryStream();
         using (var csv = CsvWriter.Create(buffer, new CsvWriterOptions { WriteByteOrderMark = true, Injection = CsvInjection.Escape }, leaveOpen: true))
         {
-            csv.WriteHeader(["time", "minutes", "seat", "code", "name", "phone", "language", "state", "at", "by"]);
+            csv.WriteHeader(["time", "minutes", "seat", "code", "name", "phone", "language", "state", "at", "by", "service"]);
             foreach (var r in rows)
             {
                 csv.WriteRecord([r.Time, r.Minutes.ToString(CultureInfo.InvariantCulture), r.Seat.ToString(CultureInfo.InvariantCulture), r.Code,
-                    r.Name, r.Phone, r.Language, r.State, r.At?.ToString("O", CultureInfo.InvariantCulture) ?? "", r.By ?? ""]);
+                    r.Name, r.Phone, r.Language, r.State, r.At?.ToString("O", CultureInfo.InvariantCulture) ?? "", r.By ?? "", r.Service]);
             }
         }
         return buffer.ToArray();

@@ -18,7 +18,8 @@ public sealed record RosterRowDto(
     [property: AllowedValues("sk", "en")] string Language,
     [property: AllowedValues("booked", "checked-in", "no-show", "cancelled", "cancelled-by-site")] string State,
     [property: Description("When it was checked in, marked a no-show, or cancelled.")] DateTimeOffset? At,
-    [property: Description("Who checked it in, or cancelled it for the site (the token's subject).")] string? By);
+    [property: Description("Who checked it in, or cancelled it for the site (the token's subject).")] string? By,
+    [property: Description("The service booked, by its code (GET /api/services).")] string Service);
 
 /// <summary>The day's bookings by state; cancelled counts cancels by the citizen and by the site.</summary>
 public sealed record RosterCountsDto(int Booked, int CheckedIn, int NoShow, int Cancelled);

@@ -1,4 +1,5 @@
 using Microsoft.AspNetCore.Http.HttpResults;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Staff;
@@ -30,9 +31,10 @@ internal static class StaffEndpoints
             .QueryTime("to", "The latest start.")
             .QueryOneOf("state", "Only bookings in this state.", "booked", "checked-in", "no-show", "cancelled", "cancelled-by-site")
             .QueryText("code", 32, "One booking code.")
+            .QueryText("service", 32, "Only bookings of this service, by its code (GET /api/services).")
             .QueryInteger("page", 1, 10_000, 1, "The page, from 1.")
             .QueryInteger("pageSize", 1, MaxPageSize, 100, "Rows per page.")
-            .Problems(ProblemTypes.UnknownPlace);
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService);
         place.MapGet("/roster.csv", Export).WithName("ExportRoster").RequireRateLimiting(RateLimits.Reads)
             .AtPlace(StaffRoles.SiteManager)
             .WithSummary("The day's roster as CSV")
@@ -67,14 +69,24 @@ internal static class StaffEndpoints
     }
 
     public static async Task<Results<Ok<RosterDto>, ProblemHttpResult, ValidationProblem>> Roster(
-        string placeId, string? day, string? from, string? to, string? state, string? code, string? page, string? pageSize,
-        StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+        string placeId, string? day, string? from, string? to, string? state, string? code, string? page, string? pageSize, string? service,
+        StaffService staff, PlaceDirectory places, ServiceDirectory services, TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
+        Reservations.ReservationRequests.ServiceCode(service, "service", v);
         var query = await RosterRequests.QueryAsync(placeId, day, from, to, state, code, page, pageSize, places, clock, v, ct);
         if (query is null)
         {
             return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
+        }
+        var catalogue = await services.AllAsync(ct);
+        if (service is not null)
+        {
+            if (catalogue.FirstOrDefault(s => s.Code == service) is not { } named)
+            {
+                return Reservations.ReservationProblems.UnknownService();
+            }
+            query = query with { ServiceId = named.Id };
         }
         if (await staff.RosterAsync(query, ct) is not { } roster)
         {
@@ -82,11 +94,12 @@ internal static class StaffEndpoints
         }
         var c = roster.Counts;
         return TypedResults.Ok(new RosterDto(query.PlaceId, Formats.Day(query.Day), new RosterCountsDto(c.Booked, c.CheckedIn, c.NoShow, c.Cancelled),
-            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(RosterRequests.Row)]));
+            query.Page, query.PageSize, roster.Total, [.. roster.Rows.Select(r => RosterRequests.Row(r, catalogue))]));
     }
 
     public static async Task<Results<FileContentHttpResult, ProblemHttpResult, ValidationProblem>> Export(
-        string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+        string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, ServiceDirectory services, TimeProvider clock,
+        CancellationToken ct)
     {
         var v = new Validation();
         var query = await RosterRequests.QueryAsync(placeId, day, null, null, null, null, null, null, places, clock, v, ct);
@@ -99,7 +112,9 @@ internal static class StaffEndpoints
             return Problem.UnknownPlace();
         }
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, query.PlaceId, AuditActions.RosterExport, Formats.Day(query.Day), null, ct);
-        return TypedResults.File(RosterRequests.Csv(roster.Rows.Select(RosterRequests.Row)), "text/csv; charset=utf-8", $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
+        var catalogue = await services.AllAsync(ct);
+        return TypedResults.File(RosterRequests.Csv(roster.Rows.Select(r => RosterRequests.Row(r, catalogue))), "text/csv; charset=utf-8",
+            $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
     }
 
     public static async Task<Results<Ok<CheckInDto>, ProblemHttpResult, ValidationProblem>> CheckIn(

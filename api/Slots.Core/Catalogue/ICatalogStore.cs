@@ -55,6 +55,15 @@ public interface ICatalogStore
     /// <summary>What every place offers, active or not, by place and service (the service directory's copy).</summary>
     Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct);
 
+    /// <summary>Adds a service to the catalogue under the next free id; null when its code is taken.</summary>
+    Task<ServiceInfo?> AddServiceAsync(ServiceInfo service, CancellationToken ct);
+
+    /// <summary>Sets the names, second dose and state of the service with this code; null when there is none.</summary>
+    Task<ServiceInfo?> UpdateServiceAsync(ServiceInfo service, CancellationToken ct);
+
+    /// <summary>Writes what a place offers of a service (seats, template, state), adding the offer or replacing it.</summary>
+    Task OfferAsync(PlaceOffer offer, CancellationToken ct);
+
     /// <summary>
     /// Per day of [first, last] with slots, at one place or (null) all: slots and seats from the
     /// catalogue, active reservations hot and cold, and the door's check-ins and no-shows.

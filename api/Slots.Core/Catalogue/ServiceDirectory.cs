@@ -42,6 +42,19 @@ public sealed class ServiceDirectory(IServiceScopeFactory scopes, TimeProvider c
         return snapshot.ByPlace.GetValueOrDefault(placeId) ?? [];
     }
 
+    /// <summary>The catalogue's service with this id, active or not; null when there is none.</summary>
+    public async ValueTask<ServiceInfo?> FindAsync(int serviceId, CancellationToken ct)
+    {
+        foreach (var service in await AllAsync(ct))
+        {
+            if (service.Id == serviceId)
+            {
+                return service;
+            }
+        }
+        return null;
+    }
+
     /// <summary>Forget the copy; the next read loads the tables again.</summary>
     public void Invalidate() => _snapshot = _snapshot with { LoadedAt = DateTimeOffset.MinValue };
 

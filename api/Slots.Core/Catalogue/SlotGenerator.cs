@@ -14,17 +14,25 @@ public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory,
 {
     public async Task<GenerateSlotsResult> GenerateAsync(GenerateSlots request, CancellationToken ct)
     {
-        var starts = request.Template.StartMinutes().ToList();
+        var offers = (await store.OffersAsync(ct))
+            .Where(o => o.ServiceId == request.ServiceId && o.Active)
+            .ToDictionary(o => o.PlaceId);
         var places = (await store.AllPlacesAsync(ct))
             .Where(p => p.ClosedAt is null) // a closed place gets no new slots: they would open to bookings
             .Where(p => request.PlaceIds.Count == 0 ? p.Active : request.PlaceIds.Contains(p.Id))
-            .OrderBy(p => p.Id)
+            // The default service's slots are written as before services; another service's only where the place offers it.
+            .Where(p => request.ServiceId == ServiceIds.Default || offers.ContainsKey(p.Id))
+            .Select(p => (Place: p, Template: request.Template ?? offers.GetValueOrDefault(p.Id)?.Template,
+                Capacity: request.Capacity ?? offers.GetValueOrDefault(p.Id)?.Seats))
+            .Where(p => p.Template is not null && p.Capacity is not null)
+            .OrderBy(p => p.Place.Id)
             .ToList();
         int created = 0, existing = 0, inWindow = 0;
         long seats = 0;
-        foreach (var place in places)
+        foreach (var (place, template, capacity) in places)
         {
             var zone = TimeZoneInfo.FindSystemTimeZoneById(place.TimeZone);
+            var starts = template!.StartMinutes().ToList();
             var slots = new List<SlotRow>();
             for (var day = request.From; day <= request.To; day = day.AddDays(1))
             {
@@ -33,8 +41,9 @@ public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory,
                     PlaceId = place.Id,
                     Day = day,
                     StartMinute = minute,
-                    Minutes = request.Template.LengthMinutes,
-                    Capacity = request.Capacity,
+                    ServiceId = request.ServiceId,
+                    Minutes = template.LengthMinutes,
+                    Capacity = capacity!.Value,
                     StartsAt = LocalClock.ToInstant(day, minute, zone).ToUnixTimeSeconds(),
                 }));
             }
@@ -42,7 +51,7 @@ public sealed class SlotGenerator(ICatalogStore store, PlaceDirectory directory,
             created += added.Created;
             existing += added.Existing;
             inWindow += added.CreatedInWindow;
-            seats += (long)added.CreatedInWindow * request.Capacity;
+            seats += (long)added.CreatedInWindow * capacity!.Value;
         }
         if (!request.DryRun)
         {

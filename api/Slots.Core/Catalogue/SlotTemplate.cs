@@ -14,6 +14,13 @@ public sealed record SlotTemplate(TimeOnly FirstStart, TimeOnly LastStart, int I
     }
 }
 
-public sealed record GenerateSlots(IReadOnlyList<int> PlaceIds, DateOnly From, DateOnly To, SlotTemplate Template, int Capacity, bool DryRun);
+/// <summary>
+/// Slots of one service for places × days. A null template or capacity takes each place's stored
+/// offer of the service (its template, its seats); a place that offers the service with neither
+/// given nor stored gets none.
+/// </summary>
+public sealed record GenerateSlots(
+    IReadOnlyList<int> PlaceIds, DateOnly From, DateOnly To, SlotTemplate? Template, int? Capacity, bool DryRun,
+    int ServiceId = ServiceIds.Default);
 
 public sealed record GenerateSlotsResult(int Places, int SlotsCreated, int SlotsExisting, long SeatsCreated, int SeatsInWindowSlots);

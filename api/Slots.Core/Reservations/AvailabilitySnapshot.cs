@@ -167,7 +167,12 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
 
         public void Change(SlotKey slot, Func<int, int> free)
         {
+            // Several services of the place may start at the same minute: the slot is among them.
             var i = IndexOf(slot.Day, slot.StartMinute);
+            while (i < slots.Length && slots[i].Slot != slot && slots[i].Slot.Day == slot.Day && slots[i].Slot.StartMinute == slot.StartMinute)
+            {
+                i++;
+            }
             if (i < slots.Length && slots[i].Slot == slot)
             {
                 int seen, next;

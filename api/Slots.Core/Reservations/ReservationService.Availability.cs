@@ -21,7 +21,7 @@ public sealed partial class ReservationService
         var to = wanted.Day.AddDays(3);
         var wantedAt = LocalClock.ToInstant(wanted.Day, wanted.StartMinute, place.TimeZone).ToUnixTimeSeconds();
         var nowUnix = now.ToUnixTimeSeconds();
-        var slots = await AvailabilityAsync(place, from, to, ct);
+        var slots = await AvailabilityAsync(place, wanted.ServiceId, from, to, ct);
         return slots
             .Where(s => s.Free > 0 && s.StartsAtUnix > nowUnix)
             .OrderBy(s => Math.Abs(s.StartsAtUnix - wantedAt))
@@ -31,10 +31,17 @@ public sealed partial class ReservationService
     }
 
     /// <summary>
-    /// Slots of a place in [from, to] with their free seats: hot days from this instance's
-    /// snapshot of the hot store, later days from the disk tables.
+    /// Slots of one service of a place in [from, to] with their free seats: hot days from this
+    /// instance's snapshot of the hot store, later days from the disk tables. Both hold every service
+    /// of the place; the one asked for is picked on read, so one entry serves every service.
     /// </summary>
-    public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
+    public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, int serviceId, DateOnly from, DateOnly to, CancellationToken ct)
+    {
+        var slots = await AllServicesAsync(place, from, to, ct);
+        return slots.All(s => s.Slot.ServiceId == serviceId) ? slots : slots.Where(s => s.Slot.ServiceId == serviceId).ToList();
+    }
+
+    private async Task<IReadOnlyList<SlotAvailability>> AllServicesAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
     {
         var (hotFrom, hotTo) = HotDays(place);
         if (to <= hotTo)

@@ -49,7 +49,7 @@ public sealed partial class ReservationService
         {
             return new RescheduleAnswer(RescheduleStatus.OutsideWindow, place, Window: WindowOf(place, now));
         }
-        var status = await RescheduleOnPathAsync(new RescheduleCommand(code, proof, target, now));
+        (var status, target) = await RescheduleOnPathAsync(new RescheduleCommand(code, proof, target, now));
         if (status == RescheduleStatus.Rescheduled)
         {
             snapshot.Forget(); // a seat moved from a slot this answer does not name
@@ -72,24 +72,32 @@ public sealed partial class ReservationService
     /// <summary>
     /// Hot to hot through the hot store, cold to cold through the cold path. A move across the
     /// horizon (one side hot, the other cold) is refused: no single atomic operation spans both.
+    /// A move stays within the booking's service: the target is that service's slot at the new time,
+    /// taken from the booking the path reads first (the hot store's read was there before services).
     /// </summary>
-    private async Task<RescheduleStatus> RescheduleOnPathAsync(RescheduleCommand command)
+    private async Task<(RescheduleStatus Status, SlotKey Target)> RescheduleOnPathAsync(RescheduleCommand command)
     {
-        if (await store.FindAsync(command.Code, CancellationToken.None) is not null)
+        if (await store.FindAsync(command.Code, CancellationToken.None) is { } hot)
         {
+            command = WithinService(command, hot);
             var targetHorizon = await cold.HorizonAsync(command.Target.PlaceId, CancellationToken.None);
-            return command.Target.Day < targetHorizon
+            return (command.Target.Day < targetHorizon
                 ? await store.RescheduleAsync(command, CancellationToken.None)
-                : RescheduleStatus.AcrossWindow;
+                : RescheduleStatus.AcrossWindow, command.Target);
         }
+        command = WithinService(command, await cold.FindAsync(command.Code, CancellationToken.None));
         var coldAnswer = await cold.RescheduleAsync(command, CancellationToken.None);
-        return coldAnswer.Route switch
+        if (coldAnswer.Route == ColdRoute.NowHot)
         {
-            ColdRoute.NowHot => await store.RescheduleAsync(command, CancellationToken.None),
-            ColdRoute.AcrossWindow => RescheduleStatus.AcrossWindow,
-            _ => coldAnswer.Value,
-        };
+            command = WithinService(command, await store.FindAsync(command.Code, CancellationToken.None));
+            return (await store.RescheduleAsync(command, CancellationToken.None), command.Target);
+        }
+        return (coldAnswer.Route == ColdRoute.AcrossWindow ? RescheduleStatus.AcrossWindow : coldAnswer.Value, command.Target);
     }
+
+    /// <summary>The move's target in the booking's service; unchanged when there is no booking to read it from (the store then answers not-found).</summary>
+    internal static RescheduleCommand WithinService(RescheduleCommand command, ReservationDetails? booking) =>
+        booking is null ? command : command with { Target = command.Target with { ServiceId = booking.Slot.ServiceId } };
 
     private static bool Owns(ReservationDetails found, ContactProof proof) =>
         (proof.Phone is not null && proof.Phone == found.Phone) ||

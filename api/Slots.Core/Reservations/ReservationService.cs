@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Security.Cryptography;
 using System.Text;
 using Microsoft.Extensions.Options;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Window;
 
@@ -18,6 +19,7 @@ public sealed partial class ReservationService(
     IColdReservationStore cold,
     AvailabilitySnapshot snapshot,
     PlaceDirectory places,
+    ServiceDirectory services,
     TimeProvider clock,
     IOptions<WindowOptions> window,
     IOptions<ReservationOptions> options)
@@ -28,6 +30,19 @@ public sealed partial class ReservationService(
 
     public async Task<BookingAnswer> ReserveAsync(BookingRequest request, string idempotencyKey, CancellationToken ct)
     {
+        var place = await places.FindAsync(request.Slot.PlaceId, ct);
+        if (place is not { Active: true })
+        {
+            return new BookingAnswer(ReservationStatus.UnknownPlace);
+        }
+        // The service is part of the slot's key, so it is settled before the fingerprint: an unnamed
+        // booking at a one-service place hashes as it did before services (the default service's key reads as before).
+        var choice = await ChooseServiceAsync(place.Id, request.Service, ct);
+        if (choice.Refusal is { } refused)
+        {
+            return new BookingAnswer(refused, Place: place, Services: choice.Codes);
+        }
+        request = request with { Slot = request.Slot with { ServiceId = choice.Service!.Id } };
         var fingerprint = Fingerprint(request);
         var mine = new TaskCompletionSource<BookingAnswer>(TaskCreationOptions.RunContinuationsAsynchronously);
         var entry = new InFlight(fingerprint, mine.Task);
@@ -39,7 +54,7 @@ public sealed partial class ReservationService(
         try
         {
             // Not the caller's token: once started, a booking completes even if this client has gone.
-            var answer = await DecideAsync(request, idempotencyKey, fingerprint, CancellationToken.None);
+            var answer = await DecideAsync(place, request, idempotencyKey, fingerprint, CancellationToken.None) with { Service = choice.Service };
             mine.SetResult(answer);
             return answer;
         }
@@ -71,13 +86,8 @@ public sealed partial class ReservationService(
         }
     }
 
-    private async Task<BookingAnswer> DecideAsync(BookingRequest request, string key, string fingerprint, CancellationToken ct)
+    private async Task<BookingAnswer> DecideAsync(PlaceInfo place, BookingRequest request, string key, string fingerprint, CancellationToken ct)
     {
-        var place = await places.FindAsync(request.Slot.PlaceId, ct);
-        if (place is not { Active: true })
-        {
-            return new BookingAnswer(ReservationStatus.UnknownPlace);
-        }
         var now = clock.GetUtcNow();
         var today = LocalClock.Today(place, now);
         if (request.Slot.Day < today)
@@ -136,9 +146,13 @@ public sealed partial class ReservationService(
         {
             return held.Minutes;
         }
-        var slots = await AvailabilityAsync(place, slot.Day, slot.Day, ct);
+        var slots = await AvailabilityAsync(place, slot.ServiceId, slot.Day, slot.Day, ct);
         return slots.FirstOrDefault(s => s.Slot == slot).Minutes;
     }
+
+    /// <summary>Which of the place's services a request means (<see cref="ServiceChoice"/>): read from the cached directory.</summary>
+    public async ValueTask<ServiceChoice> ChooseServiceAsync(int placeId, string? code, CancellationToken ct) =>
+        ServiceChoice.Of(await services.OfferedAtAsync(placeId, ct), code);
 
     /// <summary>
     /// What makes two requests "the same" for an idempotency key. Hashed: the key table holds no personal data.

@@ -14,7 +14,7 @@ public enum RosterState
     CancelledBySite = 5,
 }
 
-/// <summary>One booking on a place's day, as staff see it (the phone unmasked here; the API masks it).</summary>
+/// <summary>One booking on a place's day, as staff see it (the phone unmasked here; the API masks it), with the service booked.</summary>
 public sealed record RosterRow(
     string Code,
     int StartMinute,
@@ -25,10 +25,12 @@ public sealed record RosterRow(
     string Language,
     RosterState State,
     DateTimeOffset? At,
-    string? By);
+    string? By,
+    int ServiceId = Catalogue.ServiceIds.Default);
 
-/// <summary>A place's day, narrowed by start time, state and code; a page of it.</summary>
-public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, RosterState? State, string? Code, int Page, int PageSize);
+/// <summary>A place's day, narrowed by start time, state, code and service; a page of it.</summary>
+public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int ToMinute, RosterState? State, string? Code, int Page, int PageSize,
+    int? ServiceId = null);
 
 /// <summary>How many bookings of the day (before the state and code filters) are in each state.</summary>
 public sealed record RosterCounts(int Booked, int CheckedIn, int NoShow, int Cancelled)

@@ -17,6 +17,9 @@ public static class AuditActions
     public const string PlaceClosed = "place-closed";
     public const string PlaceReopened = "place-reopened";
     public const string SlotsGenerated = "slots-generated";
+    public const string ServiceCreated = "service-created";
+    public const string ServiceUpdated = "service-updated";
+    public const string ServiceOffered = "service-offered";
     public const string BlockCancel = "block-cancel";
     public const string MachineKeyCreated = "machine-key-created";
     public const string MachineKeyRevoked = "machine-key-revoked";

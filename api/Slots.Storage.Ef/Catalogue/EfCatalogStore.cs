@@ -11,7 +11,7 @@ namespace Slots.Storage.Ef;
 /// inside the window their hot seats in the same transaction: here through the window loader
 /// (SQLite and PostgreSQL); SQL Server overrides it with its proc beside the hot path's.
 /// </summary>
-public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatalogStore
+public partial class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatalogStore
 {
     protected SlotsDbContext Db => db;
 
@@ -96,23 +96,6 @@ public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatal
         await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day >= from)
             .Select(s => s.Day).Distinct().OrderBy(d => d).ToListAsync(ct);
 
-    public async Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) =>
-        (await db.Services.AsNoTracking().OrderBy(s => s.Id).ToListAsync(ct))
-            .Select(s => new ServiceInfo(s.Id, s.Code, s.NameSk, s.NameEn,
-                s is { DoseMinDays: { } min, DoseMaxDays: { } max } ? new DoseInterval(min, max) : null, s.Active))
-            .ToList();
-
-    public async Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) =>
-        (await db.PlaceServices.AsNoTracking().OrderBy(o => o.PlaceId).ThenBy(o => o.ServiceId).ToListAsync(ct))
-            .Select(o => new PlaceOffer(o.PlaceId, o.ServiceId, o.Seats, Template(o), o.Active))
-            .ToList();
-
-    /// <summary>The offer's slot template, when its four columns are set.</summary>
-    private static SlotTemplate? Template(PlaceServiceRecord o) =>
-        o is { FirstMinute: { } first, LastMinute: { } last, IntervalMinutes: { } interval, LengthMinutes: { } length }
-            ? new SlotTemplate(TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(first)), TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(last)), interval, length)
-            : null;
-
     public virtual async Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct)
     {
         if (slots.Count == 0)
@@ -126,11 +109,11 @@ public class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) : ICatal
         var horizon = await loader.LockHorizonAsync(placeId, ct);
         var taken = (await db.Slots.AsNoTracking()
                 .Where(s => s.PlaceId == placeId && s.Day >= from && s.Day <= to)
-                .Select(s => new { s.Day, s.StartMinute })
+                .Select(s => new { s.Day, s.StartMinute, s.ServiceId })
                 .ToListAsync(ct))
-            .Select(s => (s.Day, s.StartMinute))
+            .Select(s => (s.Day, s.StartMinute, s.ServiceId))
             .ToHashSet();
-        var fresh = slots.Where(s => !taken.Contains((s.Day, s.StartMinute))).ToList();
+        var fresh = slots.Where(s => !taken.Contains((s.Day, s.StartMinute, s.ServiceId))).ToList();
         var hot = fresh.Where(s => s.Day < horizon).ToList();
         var added = new SlotsAdded(fresh.Count, slots.Count - fresh.Count, hot.Count);
         if (dryRun)

@@ -19,8 +19,9 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
         var horizon = await db.Places.AsNoTracking().Where(p => p.Id == placeId).Select(p => p.HotUntil).SingleOrDefaultAsync(ct);
         var door = await db.Attendance.AsNoTracking().Where(a => a.PlaceId == placeId && a.Day == day).ToDictionaryAsync(a => a.Code, StringComparer.Ordinal, ct);
+        // Keyed by start and service: two services of the place may start at the same minute.
         var minutes = await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day)
-            .ToDictionaryAsync(s => s.StartMinute, s => s.Minutes, ct);
+            .ToDictionaryAsync(s => (s.StartMinute, s.ServiceId), s => s.Minutes, ct);
         // The hot tables hold today (in the place's zone) up to the horizon; a day before their first is
         // evicted, and its bookings are read from disk like a day beyond the horizon.
         var hotFrom = await db.HotSeats.AsNoTracking().Where(s => s.PlaceId == placeId).MinAsync(s => (DateOnly?)s.Day, ct);
@@ -36,21 +37,21 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
                              select r).ToListAsync(ct);
             foreach (var r in hot)
             {
-                rows.Add(Row(r.Code, r.StartMinute, r.Minutes, r.SeatNo, r.Name, r.Phone, r.Language, door));
+                rows.Add(Row(r.Code, r.StartMinute, r.ServiceId, r.Minutes, r.SeatNo, r.Name, r.Phone, r.Language, door));
             }
             // Cancelled ones: flushed to disk, or still a change record waiting for the flush.
             var cancelled = await db.Reservations.AsNoTracking()
                 .Where(r => r.PlaceId == placeId && r.Day == day && r.CancelledAt != null).ToListAsync(ct);
             foreach (var r in cancelled)
             {
-                rows.Add(Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, r.CancelledAt!.Value, door));
+                rows.Add(Cancelled(r.Code, r.StartMinute, r.ServiceId, minutes, r.SeatNo, r.Name, r.Phone, r.Language, r.CancelledAt!.Value, door));
             }
             var seen = cancelled.Select(r => r.Code).ToHashSet(StringComparer.Ordinal);
             var waiting = await db.Changes.AsNoTracking()
                 .Where(c => c.Kind == (int)ChangeKind.Cancelled && c.PlaceId == placeId && c.Day == day).ToListAsync(ct);
             foreach (var c in waiting.Where(c => seen.Add(c.Code)))
             {
-                rows.Add(Cancelled(c.Code, c.StartMinute, minutes, c.SeatNo, c.Name, c.Phone, c.Language, c.At, door));
+                rows.Add(Cancelled(c.Code, c.StartMinute, c.ServiceId, minutes, c.SeatNo, c.Name, c.Phone, c.Language, c.At, door));
             }
         }
         else
@@ -58,8 +59,9 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
             foreach (var r in await db.Reservations.AsNoTracking().Where(r => r.PlaceId == placeId && r.Day == day).ToListAsync(ct))
             {
                 rows.Add(r.CancelledAt is { } at
-                    ? Cancelled(r.Code, r.StartMinute, minutes, r.SeatNo, r.Name, r.Phone, r.Language, at, door)
-                    : Row(r.Code, r.StartMinute, minutes.GetValueOrDefault(r.StartMinute), r.SeatNo, r.Name, r.Phone, r.Language, door));
+                    ? Cancelled(r.Code, r.StartMinute, r.ServiceId, minutes, r.SeatNo, r.Name, r.Phone, r.Language, at, door)
+                    : Row(r.Code, r.StartMinute, r.ServiceId, minutes.GetValueOrDefault((r.StartMinute, r.ServiceId)), r.SeatNo, r.Name, r.Phone,
+                        r.Language, door));
             }
         }
         return rows;
@@ -72,7 +74,7 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         var mark = await db.Attendance.AsNoTracking().Where(a => a.Code == code).SingleOrDefaultAsync(ct);
         if (await db.HotReservations.AsNoTracking().Where(r => r.Code == code).SingleOrDefaultAsync(ct) is { } hot)
         {
-            var details = new ReservationDetails(hot.Code, new SlotKey(hot.PlaceId, hot.Day, hot.StartMinute), hot.Minutes, hot.SeatNo,
+            var details = new ReservationDetails(hot.Code, new SlotKey(hot.PlaceId, hot.Day, hot.StartMinute, hot.ServiceId), hot.Minutes, hot.SeatNo,
                 hot.Phone, hot.PersonHash, hot.Name, hot.Language, DateTimeOffset.FromUnixTimeSeconds(hot.CreatedAt));
             return Door(details, mark);
         }
@@ -80,13 +82,13 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
             .OrderByDescending(c => c.Id).FirstOrDefaultAsync(ct);
         if (changed is not null)
         {
-            var details = new ReservationDetails(changed.Code, new SlotKey(changed.PlaceId, changed.Day, changed.StartMinute), 0, changed.SeatNo,
+            var details = new ReservationDetails(changed.Code, new SlotKey(changed.PlaceId, changed.Day, changed.StartMinute, changed.ServiceId), 0, changed.SeatNo,
                 changed.Phone, changed.PersonHash, changed.Name, changed.Language, DateTimeOffset.FromUnixTimeSeconds(changed.CreatedAt));
             return new DoorBooking(details, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(changed.At), null);
         }
         if (await db.Reservations.AsNoTracking().Where(r => r.Code == code).SingleOrDefaultAsync(ct) is { } disk)
         {
-            var details = new ReservationDetails(disk.Code, new SlotKey(disk.PlaceId, disk.Day, disk.StartMinute), 0, disk.SeatNo,
+            var details = new ReservationDetails(disk.Code, new SlotKey(disk.PlaceId, disk.Day, disk.StartMinute, disk.ServiceId), 0, disk.SeatNo,
                 disk.Phone, disk.PersonHash, disk.Name, disk.Language, DateTimeOffset.FromUnixTimeSeconds(disk.CreatedAt));
             return disk.CancelledAt is { } at
                 ? new DoorBooking(details, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null)
@@ -151,17 +153,19 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
             ? new DoorBooking(details, RosterState.Booked, null, null)
             : new DoorBooking(details, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By);
 
-    private static RosterRow Row(string code, int start, int minutes, int seat, string name, string phone, string language,
+    private static RosterRow Row(string code, int start, int service, int minutes, int seat, string name, string phone, string language,
         Dictionary<string, AttendanceRecord> door) =>
         door.TryGetValue(code, out var mark)
-            ? new RosterRow(code, start, minutes, seat, name, phone, language, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By)
-            : new RosterRow(code, start, minutes, seat, name, phone, language, RosterState.Booked, null, null);
+            ? new RosterRow(code, start, minutes, seat, name, phone, language, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By,
+                service)
+            : new RosterRow(code, start, minutes, seat, name, phone, language, RosterState.Booked, null, null, service);
 
     /// <summary>A cancelled booking: by the site when the door's record says so (with who did it), by the citizen otherwise.</summary>
-    private static RosterRow Cancelled(string code, int start, Dictionary<int, int> minutes, int seat, string name, string phone, string language, long at,
-        Dictionary<string, AttendanceRecord> door) =>
+    private static RosterRow Cancelled(string code, int start, int service, Dictionary<(int, int), int> minutes, int seat, string name, string phone,
+        string language, long at, Dictionary<string, AttendanceRecord> door) =>
         door.TryGetValue(code, out var mark) && mark.State == (int)RosterState.CancelledBySite
-            ? new(code, start, minutes.GetValueOrDefault(start), seat, name, phone, language, RosterState.CancelledBySite,
-                DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By)
-            : new(code, start, minutes.GetValueOrDefault(start), seat, name, phone, language, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null);
+            ? new(code, start, minutes.GetValueOrDefault((start, service)), seat, name, phone, language, RosterState.CancelledBySite,
+                DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By, service)
+            : new(code, start, minutes.GetValueOrDefault((start, service)), seat, name, phone, language, RosterState.Cancelled,
+                DateTimeOffset.FromUnixTimeSeconds(at), null, service);
 }

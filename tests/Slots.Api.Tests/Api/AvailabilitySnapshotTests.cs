@@ -32,6 +32,24 @@ public sealed class AvailabilitySnapshotTests
     }
 
     [Fact]
+    public async Task A_booking_takes_a_seat_of_its_own_service_when_two_services_start_at_the_same_minute()
+    {
+        var pcrAtNine = Nine with { ServiceId = 2 };
+        var store = new CountingStore
+        {
+            Rows = [new SlotAvailability(Nine, 15, 3, 3, 0), new SlotAvailability(pcrAtNine, 15, 2, 2, 0), new SlotAvailability(Ten, 15, 1, 1, 0)],
+        };
+        var snapshot = new AvailabilitySnapshot(store, new ManualClock());
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today); // held now
+
+        snapshot.Taken(pcrAtNine);
+        var slots = await Read(snapshot, Today, Today);
+
+        Assert.Equal([3, 1, 1], slots.Select(s => s.Free));
+    }
+
+    [Fact]
     public async Task A_hundred_concurrent_reads_of_one_place_share_one_query_for_its_whole_window()
     {
         var store = new CountingStore { Delay = TimeSpan.FromMilliseconds(50) };
@@ -148,6 +166,7 @@ public sealed class AvailabilitySnapshotTests
         public List<(DateOnly, DateOnly)> Asked { get { lock (_asked) { return [.. _asked]; } } }
         public TimeSpan Delay { get; init; }
         public bool Fail { get; set; }
+        public IReadOnlyList<SlotAvailability>? Rows { get; init; }
 
         public async Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct)
         {
@@ -160,7 +179,7 @@ public sealed class AvailabilitySnapshotTests
             {
                 throw new TimeoutException("the database did not answer");
             }
-            return [new SlotAvailability(Nine, 15, 3, 3, 0), new SlotAvailability(Ten, 15, 1, 1, 0)];
+            return Rows ?? [new SlotAvailability(Nine, 15, 3, 3, 0), new SlotAvailability(Ten, 15, 1, 1, 0)];
         }
 
         public ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct) => throw new NotSupportedException();

@@ -9,7 +9,7 @@ namespace Slots.Api.Tests.Api;
 /// <summary>Regression: the 201 of a booking had minutes and name null where its lookup had both.</summary>
 public sealed class ReservationShapeTests : ApiTestBase
 {
-    private static readonly string[] Members = ["code", "placeId", "placeName", "address", "day", "time", "minutes", "name", "state"];
+    private static readonly string[] Members = ["code", "placeId", "placeName", "address", "day", "time", "minutes", "name", "state", "service"];
 
     [Fact]
     public async Task Booking_lookup_and_reschedule_answer_with_the_same_complete_reservation()

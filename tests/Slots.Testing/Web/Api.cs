@@ -40,11 +40,15 @@ public static class Api
         return id;
     }
 
-    public static HttpRequestMessage Reserve(int placeId, DateOnly day, string time, Person person, string? key = null, string language = "sk") =>
+    /// <summary>A booking; the body names a service only when <paramref name="service"/> is given (the body clients sent before services, otherwise).</summary>
+    public static HttpRequestMessage Reserve(int placeId, DateOnly day, string time, Person person, string? key = null, string language = "sk",
+        string? service = null) =>
         new(HttpMethod.Post, "/api/reservations")
         {
             Headers = { { "Idempotency-Key", key ?? Guid.NewGuid().ToString() } },
-            Content = JsonContent.Create(new { placeId, day = Day(day), time, name = person.Name, phone = person.Phone, nationalId = person.NationalId, language }),
+            Content = service is null
+                ? JsonContent.Create(new { placeId, day = Day(day), time, name = person.Name, phone = person.Phone, nationalId = person.NationalId, language })
+                : JsonContent.Create(new { placeId, day = Day(day), time, name = person.Name, phone = person.Phone, nationalId = person.NationalId, language, service }),
         };
 
     public static HttpRequestMessage WithPhone(HttpMethod method, string url, string phone, object? body = null)

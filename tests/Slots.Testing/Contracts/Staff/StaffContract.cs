@@ -376,7 +376,7 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
         Assert.Equal([0xEF, 0xBB, 0xBF], bytes[..3]);
         var text = Encoding.UTF8.GetString(bytes, 3, bytes.Length - 3);
         var lines = text.Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
-        Assert.Equal("time,minutes,seat,code,name,phone,language,state,at,by", lines[0]);
+        Assert.Equal("time,minutes,seat,code,name,phone,language,state,at,by,service", lines[0]);
         Assert.Contains(",\"Ľubomír \"\"Ľubo\"\" Šťastný, ml.\",", lines[1], StringComparison.Ordinal);
         Assert.DoesNotContain(",=HYPERLINK", lines[2], StringComparison.Ordinal);
         var trail = await ArrayAsync(await manager.GetAsync($"/api/staff/places/{place}/audit"));

@@ -1,0 +1,96 @@
+using Microsoft.EntityFrameworkCore;
+using Slots.Catalogue;
+
+namespace Slots.Storage.Ef;
+
+/// <summary>The service catalogue and what each place offers: read whole by the service directory, written by admins.</summary>
+public partial class EfCatalogStore
+{
+    // Two admins adding services at once may pick the same next id; the loser tries again.
+    private const int AddTries = 3;
+
+    public async Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) =>
+        (await Db.Services.AsNoTracking().OrderBy(s => s.Id).ToListAsync(ct)).Select(Info).ToList();
+
+    public async Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) =>
+        (await Db.PlaceServices.AsNoTracking().OrderBy(o => o.PlaceId).ThenBy(o => o.ServiceId).ToListAsync(ct))
+            .Select(o => new PlaceOffer(o.PlaceId, o.ServiceId, o.Seats, Template(o), o.Active))
+            .ToList();
+
+    public async Task<ServiceInfo?> AddServiceAsync(ServiceInfo service, CancellationToken ct)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            if (await Db.Services.AsNoTracking().AnyAsync(s => s.Code == service.Code, ct))
+            {
+                return null;
+            }
+            // The ids are the catalogue's own (no identity on every backend): the next after the greatest.
+            var id = (await Db.Services.MaxAsync(s => (int?)s.Id, ct) ?? 0) + 1;
+            var record = new ServiceRecord { Id = id, Code = service.Code, NameSk = service.NameSk, NameEn = service.NameEn };
+            Set(record, service);
+            Db.Services.Add(record);
+            try
+            {
+                await Db.SaveChangesAsync(ct);
+                Db.ChangeTracker.Clear();
+                return Info(record);
+            }
+            catch (DbUpdateException) when (attempt < AddTries)
+            {
+                Db.ChangeTracker.Clear(); // taken meanwhile: the id or the code; the next round tells which
+            }
+        }
+    }
+
+    public async Task<ServiceInfo?> UpdateServiceAsync(ServiceInfo service, CancellationToken ct)
+    {
+        var record = await Db.Services.SingleOrDefaultAsync(s => s.Code == service.Code, ct);
+        if (record is null)
+        {
+            return null;
+        }
+        Set(record, service);
+        await Db.SaveChangesAsync(ct);
+        Db.ChangeTracker.Clear();
+        return Info(record);
+    }
+
+    public async Task OfferAsync(PlaceOffer offer, CancellationToken ct)
+    {
+        var record = await Db.PlaceServices.SingleOrDefaultAsync(o => o.PlaceId == offer.PlaceId && o.ServiceId == offer.ServiceId, ct);
+        if (record is null)
+        {
+            record = new PlaceServiceRecord { PlaceId = offer.PlaceId, ServiceId = offer.ServiceId };
+            Db.PlaceServices.Add(record);
+        }
+        record.Seats = offer.Seats;
+        record.FirstMinute = offer.Template is { } t ? MinuteOf(t.FirstStart) : null;
+        record.LastMinute = offer.Template is { } l ? MinuteOf(l.LastStart) : null;
+        record.IntervalMinutes = offer.Template?.IntervalMinutes;
+        record.LengthMinutes = offer.Template?.LengthMinutes;
+        record.Active = offer.Active;
+        await Db.SaveChangesAsync(ct);
+        Db.ChangeTracker.Clear();
+    }
+
+    private static void Set(ServiceRecord record, ServiceInfo service)
+    {
+        record.NameSk = service.NameSk;
+        record.NameEn = service.NameEn;
+        record.DoseMinDays = service.SecondDose?.MinDays;
+        record.DoseMaxDays = service.SecondDose?.MaxDays;
+        record.Active = service.Active;
+    }
+
+    private static ServiceInfo Info(ServiceRecord s) =>
+        new(s.Id, s.Code, s.NameSk, s.NameEn, s is { DoseMinDays: { } min, DoseMaxDays: { } max } ? new DoseInterval(min, max) : null, s.Active);
+
+    private static int MinuteOf(TimeOnly time) => (time.Hour * 60) + time.Minute;
+
+    /// <summary>The offer's slot template, when its four columns are set.</summary>
+    private static SlotTemplate? Template(PlaceServiceRecord o) =>
+        o is { FirstMinute: { } first, LastMinute: { } last, IntervalMinutes: { } interval, LengthMinutes: { } length }
+            ? new SlotTemplate(TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(first)), TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(last)), interval, length)
+            : null;
+}
