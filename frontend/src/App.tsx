@@ -57,7 +57,8 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {/* A new place link (#/place/12, or a finder's #/place/12/2026-11-27/09:30) starts the booking over at that place. */}
         {route.name === 'book' && (
-          <BookingFlow key={`${route.placeId ?? ''}/${route.at?.day ?? ''}/${route.at?.time ?? ''}`} placeId={route.placeId} at={route.at} />
+          <BookingFlow key={`${route.placeId ?? ''}/${route.at?.day ?? ''}/${route.at?.time ?? ''}/${route.service ?? ''}`}
+            placeId={route.placeId} at={route.at} service={route.service} />
         )}
         {route.name !== 'book' && (
           <ScreenBoundary key={route.name} failed={<Notice kind="error">{t('loadFailed')} <button type="button" className="link" onClick={() => location.reload()}>{t('retry')}</button></Notice>}>

@@ -22,6 +22,8 @@ export type WriteOutcome<T> =
 
 export interface Booking extends SlotRef, Person {
   language: Language;
+  /** The service's code; left out at a place with one service, which the API then books. */
+  service?: string;
 }
 
 function proofHeaders(proof: Proof): Record<string, string> {
@@ -87,8 +89,9 @@ export class SlotsApi {
     return this.get(`/api/places/${id}`);
   }
 
-  availability(placeId: number, from?: string, to?: string): Promise<Availability> {
-    return this.get(`/api/places/${placeId}/availability${query({ from, to })}`);
+  /** Free seats of a place's days; of one service where the place offers several (service: its code). */
+  availability(placeId: number, from?: string, to?: string, service?: string): Promise<Availability> {
+    return this.get(`/api/places/${placeId}/availability${query({ from, to, service })}`);
   }
 
   /**

@@ -14,12 +14,15 @@ import type { DayRange } from '../waitlist/waitlist';
 import { Confirmation } from './Confirmation';
 import { PersonForm } from './PersonForm';
 import { PlacePicker } from './PlacePicker';
+import { ServicePicker } from './ServicePicker';
+import { needsServiceChoice, serviceName, servicesOf } from './services';
 import { type LinkedSlot, type PickedSlot, WeekView } from './WeekView';
 
 type Step =
   | { name: 'place'; notice?: MessageKey }
   | { name: 'link'; placeId: number }
   | { name: 'room'; place: Place; opening: Opening }
+  | { name: 'service'; place: Place; notice?: MessageKey; at?: LinkedSlot }
   | { name: 'slot'; place: Place; notice?: MessageKey; at?: LinkedSlot }
   | { name: 'person'; place: Place; slot: PickedSlot }
   | { name: 'waitlist'; place: Place; range: DayRange; today: string }
@@ -33,17 +36,27 @@ function todayOf(place: Place): string {
 const nobody: Person = { name: '', phone: '', nationalId: '' };
 
 /**
- * Place → (waiting room, while the place is in an opening) → week → person → confirmation; from a
+ * Place → (waiting room, while the place is in an opening) → (the service, where the place offers several)
+ * → week → person → confirmation; from a
  * week with no free seat (or a slot that filled meanwhile), the place's waiting list.
  * Personal data lives only in this component's memory. A link that names the place (placeId, from
  * a site's cancel SMS) starts at that place's week; one that also names a day and time (at, a vaccine
- * finder's deep link) opens the week of that day with that time picked.
+ * finder's deep link) opens the week of that day with that time picked, of the service it names.
  */
-export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: string; time: string } }) {
-  const { t } = useI18n();
+export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: { day: string; time: string }; service?: string }) {
+  const { t, lang } = useI18n();
+  // The service chosen (or named by the link) at a place with several; unused where the place has one.
+  const [chosen, setChosen] = useState<string | undefined>(service);
   const [step, setStep] = useState<Step>(placeId === undefined ? { name: 'place' } : { name: 'link', placeId });
   const [person, setPerson] = useState<Person>(nobody);
   const [admission, setAdmission] = useState<Admission | null>(null);
+
+  /** The place's week, once the person has chosen which of its services to book where it offers several. */
+  const week = (place: Place, extra: { notice?: MessageKey; at?: LinkedSlot } = {}): Step =>
+    needsServiceChoice(place) && !servicesOf(place).some((s) => s.code === chosen)
+      ? { name: 'service', place, ...extra }
+      : { name: 'slot', place, ...extra };
+  const shownService = (place: Place): string | undefined => (needsServiceChoice(place) ? chosen : undefined);
 
   const turnAt = (place: Place): Admission | null =>
     admission && admission.placeIds.includes(place.id) && admission.deadline > Date.now() ? admission : null;
@@ -63,7 +76,7 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
     if (refusedBy !== undefined) setAdmission(null);
     const hasTurn = refusedBy === undefined && opening !== undefined && turnAt(place)?.openingId === opening.id;
     setStep(opening && !hasTurn ? { name: 'room', place, opening }
-      : { name: 'slot', place, at: linked && { ...linked, today: todayOf(place), pick: true } });
+      : week(place, { at: linked && { ...linked, today: todayOf(place), pick: true } }));
   };
 
   useEffect(() => {
@@ -88,10 +101,10 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
       // The offer carries no length; the day's fresh availability does.
       const day = await api.availability(target.id, alternative.day, alternative.day);
       const minutes = day.days[0]?.slots.find((s) => s.time === alternative.time)?.minutes ?? current.minutes;
-      setStep({ name: 'person', place: target, slot: { day: alternative.day, time: alternative.time, minutes } });
+      setStep({ name: 'person', place: target, slot: { day: alternative.day, time: alternative.time, minutes, service: current.service } });
     } catch {
       // The week view loads fresh availability and shows its own failure and retry.
-      setStep({ name: 'slot', place });
+      setStep(week(place));
     }
   };
 
@@ -112,7 +125,10 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
         return (
           <>
             {step.notice && <Notice kind="info">{t(step.notice)}</Notice>}
-            <PlacePicker onPick={(place) => void enter(place)} />
+            <PlacePicker onPick={(place) => {
+              setChosen(undefined);
+              void enter(place);
+            }} />
           </>
         );
       case 'room':
@@ -125,13 +141,25 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
             onNationalIdChange={(nationalId) => setPerson({ ...person, nationalId })}
             onAdmitted={(admitted) => {
               setAdmission(admitted);
-              setStep({ name: 'slot', place: step.place });
+              setStep(week(step.place));
             }}
-            onClosed={() => setStep({ name: 'slot', place: step.place, notice: 'roomClosedNow' })}
+            onClosed={() => setStep(week(step.place, { notice: 'roomClosedNow' }))}
             onLeave={() => setStep({ name: 'place' })}
           />
         );
-      case 'slot':
+      case 'service':
+        return (
+          <>
+            {step.notice && <Notice kind="info">{t(step.notice)}</Notice>}
+            <ServicePicker place={step.place} onChangePlace={() => setStep({ name: 'place' })}
+              onPick={(code) => {
+                setChosen(code);
+                setStep({ name: 'slot', place: step.place, at: step.at });
+              }} />
+          </>
+        );
+      case 'slot': {
+        const shown = shownService(step.place);
         return (
           <section>
             <StepHeading>{t('stepSlot')}</StepHeading>
@@ -140,12 +168,20 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
               <strong>{step.place.name}</strong>, {step.place.address}{' '}
               <button type="button" className="link" onClick={() => setStep({ name: 'place' })}>{t('changePlace')}</button>
             </p>
+            {shown && (
+              <p className="chosen-service">
+                {t('service')}: <strong>{serviceName(step.place, shown, lang)}</strong>{' '}
+                <button type="button" className="link" onClick={() => setStep({ name: 'service', place: step.place })}>{t('changeService')}</button>
+              </p>
+            )}
             {step.place.openingHours && <p className="opening-hours">{t('openingHours')}: {step.place.openingHours}</p>}
             {step.place.closed && <Notice kind="info">{t('placeStateClosed')}</Notice>}
-            <WeekView placeId={step.place.id} linked={step.at} onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
+            <WeekView key={shown ?? ''} placeId={step.place.id} service={shown} linked={step.at}
+              onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
               onJoinWaitingList={(range, today) => setStep({ name: 'waitlist', place: step.place, range, today })} />
           </section>
         );
+      }
       case 'person':
         return (
           <PersonForm
@@ -174,11 +210,11 @@ export function BookingFlow({ placeId, at }: { placeId?: number; at?: { day: str
       case 'waitlist':
         return (
           <JoinWaitingListForm key={step.place.id} place={step.place} range={step.range} today={step.today}
-            person={person} onPersonChange={setPerson} onBack={() => setStep({ name: 'slot', place: step.place })} />
+            person={person} onPersonChange={setPerson} onBack={() => setStep(week(step.place))} />
         );
       case 'done':
         return (
-          <Confirmation reservation={step.reservation} place={step.place} minutes={step.slot.minutes}
+          <Confirmation reservation={step.reservation} place={step.place} minutes={step.slot.minutes} service={step.slot.service}
             onNew={() => setStep({ name: 'place' })} />
         );
     }

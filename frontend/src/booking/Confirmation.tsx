@@ -3,17 +3,20 @@ import { useI18n } from '../i18n/I18n';
 import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
 import { formatDay } from './dates';
+import { serviceName } from './services';
 import { bookingDescription, toIcs } from './ics';
 
 interface ConfirmationProps {
   reservation: Reservation;
   place: Place;
   minutes: number;
+  /** The service booked, where the place offers several. */
+  service?: string;
   onNew: () => void;
 }
 
 /** The booking as confirmed by the API, with a calendar file made in the browser. */
-export function Confirmation({ reservation, place, minutes, onNew }: ConfirmationProps) {
+export function Confirmation({ reservation, place, minutes, service, onNew }: ConfirmationProps) {
   const { t, lang } = useI18n();
 
   const download = () => {
@@ -42,6 +45,12 @@ export function Confirmation({ reservation, place, minutes, onNew }: Confirmatio
       <dl className="details">
         <dt>{t('code')}</dt>
         <dd className="code" data-testid="code">{reservation.code}</dd>
+        {service && (
+          <>
+            <dt>{t('service')}</dt>
+            <dd>{serviceName(place, service, lang)}</dd>
+          </>
+        )}
         <dt>{t('place')}</dt>
         <dd>{reservation.placeName}</dd>
         <dt>{t('address')}</dt>

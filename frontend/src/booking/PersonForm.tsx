@@ -7,6 +7,7 @@ import { StepHeading } from '../ui/StepHeading';
 import { Alternatives } from './Alternatives';
 import { formatDay } from './dates';
 import { PersonFields } from './PersonFields';
+import { serviceName } from './services';
 import type { PickedSlot } from './WeekView';
 import { useBookingAttempt } from './useBookingAttempt';
 import { personRules, validatePerson } from './validation';
@@ -63,7 +64,7 @@ export function PersonForm({
       (form.elements.namedItem(invalid) as HTMLInputElement | null)?.focus();
       return;
     }
-    const outcome = await submit({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang }, roomToken);
+    const outcome = await submit({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang, service: slot.service }, roomToken);
     switch (outcome.kind) {
       case 'done':
         return onBooked(outcome.value);
@@ -87,7 +88,8 @@ export function PersonForm({
     <section>
       <StepHeading>{t('stepPerson')}</StepHeading>
       <p className="chosen">
-        {t('chosenSlot', { place: place.name, day: formatDay(slot.day, lang, true), time: slot.time })}{' '}
+        {t('chosenSlot', { place: place.name, day: formatDay(slot.day, lang, true), time: slot.time })}
+        {slot.service && <> ({serviceName(place, slot.service, lang)})</>}{' '}
         <button type="button" className="link" onClick={onChangeSlot}>{t('changeSlot')}</button>
       </p>
       {message && <Notice kind="error">{message}</Notice>}

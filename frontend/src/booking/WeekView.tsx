@@ -11,6 +11,8 @@ export interface PickedSlot {
   day: string;
   time: string;
   minutes: number;
+  /** The service's code, where the place offers several and the person chose one. */
+  service?: string;
 }
 
 /**
@@ -29,6 +31,8 @@ const lastWeek = 4;
 
 interface WeekViewProps {
   placeId: number;
+  /** The service whose seats are shown, where the place offers several; the place's only one otherwise. */
+  service?: string;
   onPick: (slot: PickedSlot) => void;
   /** No seat is free on the shown days: onto the waiting list for them (from today, the place's). */
   onJoinWaitingList?: (range: DayRange, today: string) => void;
@@ -43,7 +47,7 @@ function weekOf({ today, day }: LinkedSlot): number {
 }
 
 /** A week of free seats at one place: days to choose from, then that day's times; the waiting list when none is free. */
-export function WeekView({ placeId, onPick, onJoinWaitingList, linked }: WeekViewProps) {
+export function WeekView({ placeId, service, onPick, onJoinWaitingList, linked }: WeekViewProps) {
   const { t, lang } = useI18n();
   const [week, setWeek] = useState(() => (linked ? weekOf(linked) : 0));
   const [firstDay, setFirstDay] = useState<string | undefined>(linked?.today);
@@ -52,10 +56,10 @@ export function WeekView({ placeId, onPick, onJoinWaitingList, linked }: WeekVie
   const linkPending = useRef(linked?.pick === true);
   const from = week === 0 || !firstDay ? undefined : addDays(firstDay, 7 * week);
   const availability = useLoad(async () => {
-    const result = await api.availability(placeId, from, from && addDays(from, 6));
+    const result = await api.availability(placeId, from, from && addDays(from, 6), service);
     if (week === 0) setFirstDay(result.from);
     return result;
-  }, [placeId, from]);
+  }, [placeId, from, service]);
 
   const data = availability.data;
   const days = data?.days ?? [];
@@ -65,7 +69,7 @@ export function WeekView({ placeId, onPick, onJoinWaitingList, linked }: WeekVie
     linkPending.current = false;
     // Taken meanwhile or gone: the person sees the day and chooses another time.
     const slot = data.days.find((d) => d.day === linked.day)?.slots.find((s) => s.time === linked.time);
-    if (slot && slot.free > 0) onPick({ day: linked.day, time: slot.time, minutes: slot.minutes });
+    if (slot && slot.free > 0) onPick({ day: linked.day, time: slot.time, minutes: slot.minutes, service });
   }, [data]);
   const shown = days.find((d) => d.day === chosenDay) ?? days.find((d) => freeOf(d.slots) > 0) ?? days[0];
   const changeWeek = (next: number) => {
@@ -113,7 +117,7 @@ export function WeekView({ placeId, onPick, onJoinWaitingList, linked }: WeekVie
             {shown.slots.map((s) => (
               <li key={s.time}>
                 <button type="button" className="slot" disabled={s.free === 0} data-time={s.time}
-                  onClick={() => onPick({ day: shown.day, time: s.time, minutes: s.minutes })}>
+                  onClick={() => onPick({ day: shown.day, time: s.time, minutes: s.minutes, service })}>
                   <strong>{s.time}</strong>
                   <span>{s.free > 0 ? t('freeSeats', { count: s.free }) : t('full')}</span>
                 </button>

@@ -24,6 +24,11 @@ export const sk = {
   noPlaces: 'Žiadne miesto nezodpovedá hľadaniu.',
   morePlaces: 'Ďalšie miesta',
 
+  stepService: 'Vyberte službu',
+  service: 'Služba',
+  serviceMinutes: '{minutes} min',
+  changeService: 'Zmeniť službu',
+
   stepSlot: 'Vyberte termín',
   weekOf: 'Týždeň {from} – {to}',
   prevWeek: 'Predchádzajúci týždeň',
@@ -317,6 +322,11 @@ export const en: Record<MessageKey, string> = {
   placesFound: 'Places found: {count}',
   noPlaces: 'No place matches the search.',
   morePlaces: 'More places',
+
+  stepService: 'Choose the service',
+  service: 'Service',
+  serviceMinutes: '{minutes} min',
+  changeService: 'Change service',
 
   stepSlot: 'Choose a time',
   weekOf: 'Week {from} – {to}',

@@ -26,7 +26,16 @@ describe('the hash route', () => {
     expect(parseRoute('#/place/12/2026-11-27/09:30')).toEqual({ name: 'book', placeId: 12, at: { day: '2026-11-27', time: '09:30' } });
     expect(parseRoute('#/place/12/2026-11-27/09:30/')).toEqual({ name: 'book', placeId: 12, at: { day: '2026-11-27', time: '09:30' } });
     for (const hash of ['#/place/12/2026-02-30/09:30', '#/place/12/2026-11-27/24:00', '#/place/12/2026-11-27/9:30', '#/place/0/2026-11-27/09:30',
-      '#/place/12/27.11.2026/09:30', '#/place/12/2026-11-27/09:30/x', '#/place/12/2026-11-27']) {
+      '#/place/12/27.11.2026/09:30', '#/place/12/2026-11-27/09:30/X', '#/place/12/2026-11-27/09:30/pcr/x', '#/place/12/2026-11-27']) {
+      expect(parseRoute(hash), hash).toEqual({ name: 'book' });
+    }
+  });
+
+  it('names the service of a deep link at a place with several, and nothing else after it', () => {
+    expect(parseRoute('#/place/12/2026-11-27/09:30/pcr')).toEqual({ name: 'book', placeId: 12, at: { day: '2026-11-27', time: '09:30' }, service: 'pcr' });
+    expect(parseRoute('#/place/12/2026-11-27/09:30/dose-1/')).toEqual({ name: 'book', placeId: 12, at: { day: '2026-11-27', time: '09:30' }, service: 'dose-1' });
+    for (const hash of ['#/place/12/2026-11-27/09:30/PCR', '#/place/12/2026-11-27/09:30/p%20cr', '#/place/12/2026-11-27/09:30/a_b',
+      `#/place/12/2026-11-27/09:30/${'a'.repeat(33)}`, '#/place/12/2026-11-27/25:30/pcr']) {
       expect(parseRoute(hash), hash).toEqual({ name: 'book' });
     }
   });

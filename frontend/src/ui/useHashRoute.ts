@@ -7,9 +7,11 @@ import { useEffect, useState } from 'react';
  * offer's SMS links to the entry by its token (#/waitlist/<32 hex>), which the page sends in a header.
  * A vaccine finder's booking deep link (SMART Scheduling Links, the API's /fhir/$bulk-publish) names the
  * place, day and time (#/place/12/2026-11-27/09:30): the place's week opens at that day with that time picked.
+ * At a place with several services the link also names the service's code (#/place/12/2026-11-27/09:30/pcr);
+ * without it the link means the place's only service.
  */
 export type Route =
-  | { name: 'book'; placeId?: number; at?: { day: string; time: string } }
+  | { name: 'book'; placeId?: number; at?: { day: string; time: string }; service?: string }
   | { name: 'manage'; code?: string }
   | { name: 'waitlist'; token: string }
   | { name: 'admin' }
@@ -50,11 +52,13 @@ function segment(text: string): string {
 export function parseRoute(hash: string, search = ''): Route {
   if (isSignInAnswer(search)) return { name: signInScreen(search) };
   const [first = '', second, ...rest] = hash.replace(/^#\/?/, '').replace(/\/$/, '').split('/');
-  if (first === 'place' && rest.length === 2) {
+  if (first === 'place' && (rest.length === 2 || rest.length === 3)) {
     const place = parseRoute(`#/place/${second}`);
-    const [day, time] = rest;
-    return place.name === 'book' && place.placeId !== undefined && isDay(day) && /^([01]\d|2[0-3]):[0-5]\d$/.test(time)
-      ? { ...place, at: { day, time } } : { name: 'book' };
+    const [day, time, service] = rest;
+    const linked = place.name === 'book' && place.placeId !== undefined && isDay(day) && /^([01]\d|2[0-3]):[0-5]\d$/.test(time)
+      && (service === undefined || /^[a-z0-9-]{1,32}$/.test(service));
+    if (!linked) return { name: 'book' };
+    return service === undefined ? { ...place, at: { day, time } } : { ...place, at: { day, time }, service };
   }
   if (rest.length > 0) return { name: 'book' };
   if (first === 'admin' || first === 'staff' || first === 'privacy') return second === undefined ? { name: first } : { name: 'book' };

@@ -1,0 +1,24 @@
+import type { Language, Place } from '../api/types';
+
+/** A service as a place offers it (PlaceDto.services): its code, names and appointment length. */
+export type PlaceService = NonNullable<Place['services']>[number];
+
+/** The services a place offers; a place the API lists without any offers its one default service. */
+export function servicesOf(place: Place): PlaceService[] {
+  return place.services ?? [];
+}
+
+/**
+ * Whether the person must choose a service before a time: only where the place offers several. A
+ * place with one service is booked without naming it, exactly as before services existed.
+ */
+export function needsServiceChoice(place: Place): boolean {
+  return servicesOf(place).length > 1;
+}
+
+/** The service's name in the page's language; the code when the place does not list it. */
+export function serviceName(place: Place, code: string, lang: Language): string {
+  const service = servicesOf(place).find((s) => s.code === code);
+  if (!service) return code;
+  return lang === 'sk' ? service.nameSk : service.nameEn;
+}
