@@ -14,8 +14,8 @@ internal sealed class FhirResources(FinderOptions options)
     public const string CapacityUrl = "http://fhir-registry.smarthealthit.org/StructureDefinition/slot-capacity";
 
     /// <summary>
-    /// The one service every place offers until places name their services: it is already part of each Schedule's and
-    /// Slot's id, so a second service becomes a second Schedule beside this one without renaming anything published.
+    /// The code of the service every place offered before places named their services (services.id 1). Its Schedules
+    /// and deep links keep the form they had then; every other service's deep link names its code.
     /// </summary>
     public const string DefaultService = "default";
 
@@ -45,15 +45,28 @@ internal sealed class FhirResources(FinderOptions options)
         return location;
     }
 
-    public Schedule Schedule(PublishedPlace published, string service) => new()
+    /// <summary>
+    /// One Schedule per place and service. Its serviceType is the configured one (what finders filter by, e.g. 57
+    /// Immunization); a service other than the default one adds its own code from this site's service list
+    /// (GET /api/services), so finders can tell a place's services apart.
+    /// </summary>
+    public Schedule Schedule(PublishedPlace published, PublishedSchedule service)
     {
-        Id = ScheduleId(published.Place.Id, service),
-        Meta = Meta(published.LocationUpdatedMs),
-        ServiceType = [new CodeableConcept(options.ServiceSystem, options.ServiceCode, options.ServiceDisplay, null)],
-        Actor = [new ResourceReference("Location/" + published.Place.Id.ToString(CultureInfo.InvariantCulture))],
-    };
+        var schedule = new Schedule
+        {
+            Id = ScheduleId(published.Place.Id, service.Code),
+            Meta = Meta(service.UpdatedMs),
+            ServiceType = [new CodeableConcept(options.ServiceSystem, options.ServiceCode, options.ServiceDisplay, null)],
+            Actor = [new ResourceReference("Location/" + published.Place.Id.ToString(CultureInfo.InvariantCulture))],
+        };
+        if (service.Code != DefaultService)
+        {
+            schedule.ServiceType.Add(new CodeableConcept(_site + "api/services", service.Code, service.Name, service.Name));
+        }
+        return schedule;
+    }
 
-    public Slot Slot(PublishedPlace published, string service, in PublishedSlot s)
+    public Slot Slot(PublishedPlace published, PublishedSchedule service, in PublishedSlot s)
     {
         var place = published.Place;
         var start = DateTimeOffset.FromUnixTimeSeconds(s.StartsAtUnix);
@@ -64,15 +77,15 @@ internal sealed class FhirResources(FinderOptions options)
         var time = Formats.Time(s.StartMinute);
         var slot = new Slot
         {
-            Id = $"{ScheduleId(place.Id, service)}-{day.Replace("-", "", StringComparison.Ordinal)}-{time.Replace(":", "", StringComparison.Ordinal)}",
+            Id = $"{ScheduleId(place.Id, service.Code)}-{day.Replace("-", "", StringComparison.Ordinal)}-{time.Replace(":", "", StringComparison.Ordinal)}",
             Meta = Meta(s.UpdatedMs),
-            Schedule = new ResourceReference("Schedule/" + ScheduleId(place.Id, service)),
+            Schedule = new ResourceReference("Schedule/" + ScheduleId(place.Id, service.Code)),
             Status = s.IsFree ? Hl7.Fhir.Model.Slot.SlotStatus.Free : Hl7.Fhir.Model.Slot.SlotStatus.Busy,
             Start = start,
             End = end,
             Extension =
             [
-                new Extension(DeepLinkUrl, new FhirUrl(DeepLink(place.Id, day, time))),
+                new Extension(DeepLinkUrl, new FhirUrl(DeepLink(place.Id, day, time, service.Code))),
                 new Extension(CapacityUrl, new Integer(s.PublishedCapacity)),
             ],
         };
@@ -83,8 +96,12 @@ internal sealed class FhirResources(FinderOptions options)
         return slot;
     }
 
-    /// <summary>The booking page opened at the place's week of that day with the time chosen (frontend/src/ui/useHashRoute.ts).</summary>
-    public string DeepLink(int placeId, string day, string time) => $"{PlacePage(placeId)}/{day}/{time}";
+    /// <summary>
+    /// The booking page opened at the place's week of that day with the time chosen (frontend/src/ui/useHashRoute.ts),
+    /// of the service named last; the default service's links name none, as they did before services.
+    /// </summary>
+    public string DeepLink(int placeId, string day, string time, string service) =>
+        service == DefaultService ? $"{PlacePage(placeId)}/{day}/{time}" : $"{PlacePage(placeId)}/{day}/{time}/{service}";
 
     private string PlacePage(int placeId) => $"{_site}#/place/{placeId.ToString(CultureInfo.InvariantCulture)}";
 

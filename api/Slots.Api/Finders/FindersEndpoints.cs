@@ -32,7 +32,7 @@ internal static partial class FindersEndpoints
             .Problems(ProblemTypes.Shedding);
         group.MapGet("/$bulk-publish", Manifest).WithName("GetBulkPublishManifest")
             .WithSummary("SMART Scheduling Links manifest")
-            .WithDescription("The bulk publication manifest of SMART Scheduling Links: FHIR R4 Location, Schedule (one per place) and "
+            .WithDescription("The bulk publication manifest of SMART Scheduling Links: FHIR R4 Location, Schedule (one per place and service) and "
                 + "Slot NDJSON files, one of each per region (extension.state). Made at most once a minute and shared by every "
                 + "finder; Cache-Control says how long to wait before polling again. With _since, each file lists only the resources "
                 + "changed after that instant (files with none are left out).")

@@ -1,3 +1,4 @@
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 
@@ -25,31 +26,68 @@ internal readonly record struct PublishedSlot(int Day, short StartMinute, short 
         && IsFree == other.IsFree && PublishedCapacity == other.PublishedCapacity;
 }
 
-/// <summary>What a place looked like in the last publication: its Location's fields, when they last changed, and its slots.</summary>
-internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, PublishedSlot[] Slots)
+/// <summary>
+/// One of a place's services as last published: its Schedule's fields, when they last changed, and where its slots lie
+/// in the place's slot array ([First, First + Count), in start order).
+/// </summary>
+internal sealed record PublishedSchedule(int ServiceId, string Code, string Name, long UpdatedMs, int First, int Count);
+
+/// <summary>
+/// What a place looked like in the last publication: its Location's fields and when they last changed, a Schedule per
+/// service it offers, and the slots of all of them in one array (service by service, each in start order), so that a
+/// region's slots are still ordered by two ints each while its file is written.
+/// </summary>
+internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, PublishedSchedule[] Schedules, PublishedSlot[] Slots)
 {
+    /// <summary>The schedule whose range holds slot <paramref name="index"/>.</summary>
+    public PublishedSchedule ScheduleOf(int index)
+    {
+        foreach (var schedule in Schedules)
+        {
+            if (index < schedule.First + schedule.Count)
+            {
+                return schedule;
+            }
+        }
+        throw new ArgumentOutOfRangeException(nameof(index));
+    }
+
     /// <summary>
     /// The place as read now, each resource keeping the lastUpdated of the publication that last saw it differ: a Slot
-    /// whose status or capacity is as before keeps its time, so <c>_since</c> leaves it out.
+    /// whose status or capacity is as before keeps its time, so <c>_since</c> leaves it out. Only the services the place
+    /// offers are published; a slot of another service (one the place stopped offering) is left out.
     /// </summary>
-    public static PublishedPlace Next(PublishedPlace? previous, PlaceInfo place, IReadOnlyList<SlotAvailability> slots, long readMs)
+    public static PublishedPlace Next(PublishedPlace? previous, PlaceInfo place, IReadOnlyList<ServiceInfo> services,
+        IReadOnlyList<SlotAvailability> slots, long readMs)
     {
         var locationUpdated = previous is not null && SameLocation(previous.Place, place) ? previous.LocationUpdatedMs : readMs;
-        var seen = previous?.Slots ?? [];
-        var next = new PublishedSlot[slots.Count];
-        var j = 0;
-        for (var i = 0; i < slots.Count; i++)
+        var schedules = new PublishedSchedule[services.Count];
+        var next = new List<PublishedSlot>(slots.Count);
+        for (var k = 0; k < services.Count; k++)
         {
-            var s = slots[i];
-            var now = new PublishedSlot(s.Slot.Day.DayNumber, (short)s.Slot.StartMinute, (short)s.Minutes, s.Capacity, s.Free, s.StartsAtUnix, readMs);
-            // Both lists are in start order: walk the previous one alongside.
-            while (j < seen.Length && Before(seen[j], now))
+            var service = services[k];
+            var before = previous?.Schedules.FirstOrDefault(s => s.ServiceId == service.Id);
+            var seen = before is null ? [] : previous!.Slots.AsSpan(before.First, before.Count);
+            var first = next.Count;
+            var j = 0;
+            foreach (var s in slots)
             {
-                j++;
+                if (s.Slot.ServiceId != service.Id)
+                {
+                    continue;
+                }
+                var now = new PublishedSlot(s.Slot.Day.DayNumber, (short)s.Slot.StartMinute, (short)s.Minutes, s.Capacity, s.Free, s.StartsAtUnix, readMs);
+                // Both lists are in start order: walk the previous one alongside.
+                while (j < seen.Length && Before(seen[j], now))
+                {
+                    j++;
+                }
+                next.Add(j < seen.Length && seen[j].SameAs(now) ? now with { UpdatedMs = seen[j].UpdatedMs } : now);
             }
-            next[i] = j < seen.Length && seen[j].SameAs(now) ? now with { UpdatedMs = seen[j].UpdatedMs } : now;
+            var updated = before is not null && before.Code == service.Code && before.Name == service.NameEn ? before.UpdatedMs : readMs;
+            schedules[k] = new PublishedSchedule(service.Id, service.Code, service.NameEn, updated, first, next.Count - first);
         }
-        return new PublishedPlace(place, locationUpdated, next);
+        return new PublishedPlace(place, locationUpdated, schedules, [.. next]);
     }
 
     private static bool Before(PublishedSlot a, PublishedSlot b) =>

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using Hl7.Fhir.Model;
 using Hl7.Fhir.Serialization;
 using Microsoft.Extensions.Options;
+using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.Window;
@@ -17,6 +18,7 @@ namespace Slots.Api.Finders;
 /// </summary>
 internal sealed partial class Publisher(
     PlaceDirectory places,
+    ServiceDirectory services,
     ReservationService reservations,
     TimeProvider clock,
     IOptions<FinderOptions> options,
@@ -102,21 +104,26 @@ internal sealed partial class Publisher(
     private async Task<PublishedPlace> ReadAsync(PlaceInfo place, int days, CancellationToken ct)
     {
         var today = LocalClock.Today(place, clock.GetUtcNow());
-        // One Schedule per place, the default service's, until the publication names each service (issue 41, item 6).
-        var slots = await reservations.AvailabilityAsync(place, Slots.Catalogue.ServiceIds.Default, today, today.AddDays(days - 1), ct);
+        var offered = (await services.OfferedAtAsync(place.Id, ct)).Select(o => o.Service).ToList();
+        // Service by service, each in start order: the snapshot serves each read from the place's one entry.
+        var slots = new List<SlotAvailability>();
+        foreach (var service in offered)
+        {
+            slots.AddRange(await reservations.AvailabilityAsync(place, service.Id, today, today.AddDays(days - 1), ct));
+        }
         var read = clock.GetUtcNow();
         var now = read.ToUnixTimeSeconds();
         // A slot that has started cannot be booked any more (as the availability endpoint says).
         var open = slots.Where(s => s.StartsAtUnix > now).ToList();
-        var next = PublishedPlace.Next(_places.GetValueOrDefault(place.Id), place, open, read.ToUnixTimeMilliseconds());
+        var next = PublishedPlace.Next(_places.GetValueOrDefault(place.Id), place, offered, open, read.ToUnixTimeMilliseconds());
         _places[place.Id] = next;
         return next;
     }
 
     private async Task<NdjsonFile[]> WriteRegionAsync(string folder, string region, string slug, PublishedPlace[] group, CancellationToken ct)
     {
-        var service = FhirResources.DefaultService;
         var byLocation = group.OrderByDescending(p => p.LocationUpdatedMs).ToList();
+        var schedules = group.SelectMany(p => p.Schedules.Select(s => (Place: p, Schedule: s))).OrderByDescending(x => x.Schedule.UpdatedMs).ToList();
         // Every slot of the region by lastUpdated, newest first: 8 bytes each while the file is written.
         var order = new List<(int Place, int Slot)>(group.Sum(p => p.Slots.Length));
         for (var p = 0; p < group.Length; p++)
@@ -130,12 +137,12 @@ internal sealed partial class Publisher(
         return
         [
             await Write("Location", byLocation.Select(p => (p.LocationUpdatedMs, (Resource)_resources.Location(p)))),
-            await Write("Schedule", byLocation.Select(p => (p.LocationUpdatedMs, (Resource)_resources.Schedule(p, service)))),
+            await Write("Schedule", schedules.Select(x => (x.Schedule.UpdatedMs, (Resource)_resources.Schedule(x.Place, x.Schedule)))),
             await Write("Slot", order.Select(i =>
             {
                 var place = group[i.Place];
                 var slot = place.Slots[i.Slot];
-                return (slot.UpdatedMs, (Resource)_resources.Slot(place, service, slot));
+                return (slot.UpdatedMs, (Resource)_resources.Slot(place, place.ScheduleOf(i.Slot), slot));
             })),
         ];
 
