@@ -23,7 +23,20 @@ public static class LocalCa
         }
 
         using var certificate = X509Certificate2.CreateFromPem(text.AsSpan(from, to + End.Length - from));
-        return certificate.SerialNumber;
+        return AsOpenSsl(certificate.SerialNumber);
+    }
+
+    /// <summary>A serial as openssl prints it (and scripts/tls.sh renew reports it): .NET keeps the DER integer's
+    /// leading zero byte, openssl drops it.</summary>
+    public static string AsOpenSsl(string serial)
+    {
+        var trimmed = serial;
+        while (trimmed.Length > 2 && trimmed.StartsWith("00", StringComparison.Ordinal))
+        {
+            trimmed = trimmed[2..];
+        }
+
+        return trimmed;
     }
 
     /// <summary>The serial of the certificate 127.0.0.1:<paramref name="port"/> serves, or null when nothing
@@ -40,7 +53,7 @@ public static class LocalCa
 #pragma warning restore CA5359
             await tls.AuthenticateAsClientAsync(new SslClientAuthenticationOptions { TargetHost = "localhost" }, ct);
             using var served = tls.RemoteCertificate is { } remote ? new X509Certificate2(remote) : null;
-            return served?.SerialNumber;
+            return served is null ? null : AsOpenSsl(served.SerialNumber);
         }
         catch (Exception ex) when (ex is SocketException or IOException or System.Security.Authentication.AuthenticationException)
         {

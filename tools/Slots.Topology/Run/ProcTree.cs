@@ -45,11 +45,29 @@ public static class ProcTree
     public static IReadOnlyList<int> Children(int parent) =>
         [.. Pids().Where(pid => Stat(pid) is { } s && s.Parent == parent).Order()];
 
-    /// <summary>The Erlang VM running the RabbitMQ node <paramref name="nodeName"/> (pgrep -f "beam.smp.*NODE").</summary>
-    public static IReadOnlyList<int> Beam(string nodeName) =>
-        [.. Pids().Where(pid => CommandLine(pid) is { } args
-            && args.Any(a => a.EndsWith("beam.smp", StringComparison.Ordinal))
-            && args.Contains(nodeName, StringComparer.Ordinal)).Order()];
+    /// <summary>Every process under <paramref name="root"/>: children, their children, and so on.</summary>
+    public static IReadOnlyList<int> Descendants(int root)
+    {
+        var parents = Pids().Select(pid => (Pid: pid, Stat: Stat(pid))).Where(p => p.Stat is not null)
+            .ToLookup(p => p.Stat!.Value.Parent, p => p.Pid);
+        var found = new List<int>();
+        var next = new Queue<int>([root]);
+        while (next.TryDequeue(out var pid))
+        {
+            foreach (var child in parents[pid])
+            {
+                found.Add(child);
+                next.Enqueue(child);
+            }
+        }
+
+        return found;
+    }
+
+    /// <summary>The Erlang VM (beam.smp) under a RabbitMQ start script: its command line does not name the node
+    /// (RabbitMQ passes the name in the environment), so it is found as the script's descendant.</summary>
+    public static IReadOnlyList<int> Beam(int script) =>
+        [.. Descendants(script).Where(pid => CommandLine(pid) is [var program, ..] && program.EndsWith("beam.smp", StringComparison.Ordinal))];
 
     /// <summary>The process's arguments (NUL-separated in /proc/PID/cmdline), or null when it is gone.</summary>
     public static IReadOnlyList<string>? CommandLine(int pid)

@@ -39,8 +39,8 @@ public sealed partial class Stack
         {
             PidSource.Postmaster => Postgres.Postmaster(node) is { } pm ? [pm, .. ProcTree.Children(pm)] : null,
             PidSource.WithChildren => ProcTree.AlivePid(PidFile(node.Name)) is { } pid ? [pid, .. ProcTree.Children(pid)] : null,
-            PidSource.Beam beam => ProcTree.AlivePid(PidFile(node.Name)) is { } pid
-                ? [.. new[] { pid }.Concat(ProcTree.Children(pid)).Concat(ProcTree.Beam(beam.NodeName)).Distinct()]
+            PidSource.Beam => ProcTree.AlivePid(PidFile(node.Name)) is { } pid
+                ? [.. new[] { pid }.Concat(ProcTree.Children(pid)).Concat(ProcTree.Beam(pid)).Distinct()]
                 : null,
             PidSource.PidFile => ProcTree.AlivePid(PidFile(node.Name)) is { } pid ? [pid] : null,
             _ => throw new StackUsageException($"{part} runs no process"),

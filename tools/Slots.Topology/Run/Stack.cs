@@ -37,6 +37,11 @@ public sealed partial class Stack(StackOptions options, Action<string> say) : IS
         }
 
         say($"Starting the {(Options.Shape == Shape.Ha ? "high-availability " : "")}stack in {Options.StateDir}");
+        if (Options.Shape == Shape.Ha && Options.Backup)
+        {
+            await Backup.PrepareAsync(Options);
+        }
+
         var started = Topology.Nodes.ToDictionary(n => n.Name, _ => new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
         var ready = Topology.Nodes.ToDictionary(n => n.Name, _ => new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously));
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
@@ -74,6 +79,14 @@ public sealed partial class Stack(StackOptions options, Action<string> say) : IS
         await StartNodeAsync(node, ct);
         started[node.Name].TrySetResult();
         await WaitReadyAsync(node, ct);
+        // Once a leader and a synchronous standby run, the stanza the nodes archive into (before the broker starts,
+        // as the script has it: the apps' first writes are archived).
+        if (node.Name == "pg-synced" && Options.Backup)
+        {
+            var leader = await PrimaryAsync(ct) ?? throw new StackStartException("pgbackrest: no primary to create the stanza on");
+            await Backup.CreateStanzaAsync(Options, leader, say);
+        }
+
         ready[node.Name].TrySetResult();
     }
 
