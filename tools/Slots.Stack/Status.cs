@@ -17,6 +17,13 @@ internal static class Status
             await output.WriteLineAsync(Line(part.Part, part.Pid?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "-",
                 part.Up ? "up" : "down", $"{health}, {part.Detail}"));
         }
+
+        await output.WriteLineAsync();
+        await output.WriteLineAsync("Key figures (each process's /metrics, counted since it started)");
+        foreach (var (part, figures) in await stack.FiguresAsync(ct))
+        {
+            await output.WriteLineAsync($"  {part}: {figures}");
+        }
     }
 
     private static string Line(string part, string pid, string state, string health) =>

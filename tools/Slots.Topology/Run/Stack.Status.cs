@@ -15,6 +15,15 @@ public sealed partial class Stack
         return await Task.WhenAll(parts.Select(n => StatusOfAsync(n, members, ct)));
     }
 
+    /// <summary>Each API's and scheduler's key figures from its /metrics (<see cref="Metrics.Figures"/>).</summary>
+    public async Task<IReadOnlyList<(string Part, string Figures)>> FiguresAsync(CancellationToken ct)
+    {
+        var hosts = Topology.Nodes.Where(n => n.Kind is NodeKind.Api or NodeKind.Scheduler).ToList();
+        var texts = await Task.WhenAll(hosts.Select(n =>
+            Probes.GetTextAsync(_http, new Uri($"http://127.0.0.1:{n.Binds[0].Number}/metrics"), ct)));
+        return [.. hosts.Zip(texts, (n, text) => (n.Name, text is null ? "no metrics" : Metrics.Figures(text)))];
+    }
+
     private async Task<PartStatus> StatusOfAsync(Node node, IReadOnlyList<PatroniCluster.Member>? members, CancellationToken ct)
     {
         var pid = node.Pid is PidSource.Postmaster ? ProcTree.ReadPidFile(Postgres.PostmasterPid(node)) : ProcTree.ReadPidFile(PidFile(node.Name));
