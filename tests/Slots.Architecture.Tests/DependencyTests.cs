@@ -72,6 +72,34 @@ public sealed class DependencyTests
         }
     }
 
+    // The loopback stack's description and runtime (tools/Slots.Topology) start the hosts from outside; a host that
+    // referenced it would carry process launching and the stack's ports into what ships.
+    [Fact]
+    public void No_api_or_scheduler_project_references_the_topology_tool()
+    {
+        var hosts = new[] { "api", "scheduler" }
+            .SelectMany(folder => Directory.EnumerateFiles(Path.Combine(Repository.Root, folder), "*.csproj", SearchOption.AllDirectories))
+            .ToList();
+
+        Assert.NotEmpty(hosts);
+        Assert.All(hosts, project => Assert.DoesNotContain(ProjectReferences(project), IsTopology));
+        // The check finds what it looks for: the stack's command line references the library.
+        Assert.Contains(ProjectReferences(Path.Combine(Repository.Root, "tools", "Slots.Stack", "Slots.Stack.csproj")), IsTopology);
+    }
+
+    [Fact]
+    public void Api_and_scheduler_assemblies_do_not_reference_the_topology_tool()
+    {
+        var api = Assembly.Load("Slots.Api").GetReferencedAssemblies().Select(a => a.Name!);
+        var scheduler = Assembly.Load("Slots.Scheduler").GetReferencedAssemblies().Select(a => a.Name!);
+        Assert.DoesNotContain("Slots.Topology", api.Concat(scheduler));
+    }
+
+    private static bool IsTopology(string reference) => reference.Contains("Slots.Topology", StringComparison.Ordinal);
+
+    private static List<string> ProjectReferences(string path) =>
+        XDocument.Load(path).Descendants("ProjectReference").Select(p => (string)p.Attribute("Include")!).ToList();
+
     internal static bool IsAdapter(string name) => Adapters.Any(a => name.StartsWith(a, StringComparison.OrdinalIgnoreCase));
 
     internal static List<string> PackageReferences(string project) =>
