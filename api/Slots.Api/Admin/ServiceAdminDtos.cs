@@ -39,16 +39,20 @@ public sealed record AdminServiceDto(
     [property: RegularExpression(ServiceDto.CodePattern)] string Code,
     string NameSk,
     string NameEn,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] DoseIntervalDto? SecondDose,
-    bool Active);
+    bool Active,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
+        Description("For a service given in two doses: the days from the first appointment to the second; absent for one appointment.")]
+    DoseIntervalDto? SecondDose = null);
 
 /// <summary>What a place offers of a service.</summary>
 public sealed record OfferDto(
     int PlaceId,
     [property: RegularExpression(ServiceDto.CodePattern)] string Service,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] int? Seats,
-    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] TemplateDto? Template,
-    bool Active);
+    bool Active,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
+        Description("Seats per slot that slot generation uses when its request names none; absent: none stored.")] int? Seats = null,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
+        Description("The daily slot template that slot generation uses when its request brings none; absent: none stored.")] TemplateDto? Template = null);
 
 /// <summary>A daily slot template: from firstStart, every intervalMinutes, up to and including lastStart.</summary>
 public sealed record TemplateDto([property: TimeOfDay] string FirstStart, [property: TimeOfDay] string LastStart, int IntervalMinutes, int LengthMinutes);

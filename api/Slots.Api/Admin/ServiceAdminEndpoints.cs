@@ -102,11 +102,10 @@ internal static class ServiceAdminEndpoints
                 return Api.Reservations.ReservationProblems.UnknownService();
         }
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, placeId, AuditActions.ServiceOffered, code, null, ct);
-        return TypedResults.Ok(new OfferDto(placeId, code, offer!.Seats,
+        return TypedResults.Ok(new OfferDto(placeId, code, offer!.Active, offer.Seats,
             offer.Template is { } t
                 ? new TemplateDto(Formats.Time(SlotKey.MinuteOf(t.FirstStart)), Formats.Time(SlotKey.MinuteOf(t.LastStart)), t.IntervalMinutes, t.LengthMinutes)
-                : null,
-            offer.Active));
+                : null));
     }
 
     /// <summary>The service as sent, or field errors: names required, a second dose 1 ≤ minDays ≤ maxDays.</summary>
@@ -135,5 +134,5 @@ internal static class ServiceAdminEndpoints
     }
 
     internal static AdminServiceDto ToDto(ServiceInfo s) =>
-        new(s.Code, s.NameSk, s.NameEn, s.SecondDose is { } dose ? new DoseIntervalDto(dose.MinDays, dose.MaxDays) : null, s.Active);
+        new(s.Code, s.NameSk, s.NameEn, s.Active, s.SecondDose is { } dose ? new DoseIntervalDto(dose.MinDays, dose.MaxDays) : null);
 }

@@ -72,6 +72,7 @@ internal static class WaitingListEndpoints
             }
         }
         var person = requests.Person(request.Name, request.Phone, request.NationalId, request.Language, v);
+        ReservationRequests.ServiceCode(request.Service, "service", v);
         if (!v.IsValid)
         {
             return v.ToProblem();
