@@ -184,7 +184,6 @@ public sealed class ServiceKeyTests : IAsyncDisposable
         await SqliteSchema.MigrateAsync(_connectionString, ct);
         await using var connection = new SqliteConnection(_connectionString);
         await connection.OpenAsync(ct);
-        await KeySlotsByServiceAsync(connection, ct);
         await using var insert = connection.CreateCommand();
         insert.CommandText = """
             INSERT INTO places (id, name, address, region, time_zone, hot_until) VALUES (1, 'Site', 'Street 1', 'BA', 'UTC', $horizon);
@@ -202,35 +201,6 @@ public sealed class ServiceKeyTests : IAsyncDisposable
         await insert.ExecuteNonQueryAsync(ct);
         await using var scope = _services.CreateAsyncScope();
         await scope.ServiceProvider.GetRequiredService<HotWindowLoader>().LoadSeatsAsync(Place, HotDay, HotDay, ct);
-    }
-
-    /// <summary>
-    /// The catalogue's key with the service, where the migrations have not given it one yet: the
-    /// slots key is another package's script (111_slot_service_key.sql, #41), and this file's tests
-    /// need two services' slots at one minute. The table is empty here, so it is simply made again.
-    /// </summary>
-    private static async Task KeySlotsByServiceAsync(SqliteConnection connection, CancellationToken ct)
-    {
-        await using var keyed = new SqliteCommand("SELECT pk FROM pragma_table_info('slots') WHERE name = 'service_id'", connection);
-        if ((long)(await keyed.ExecuteScalarAsync(ct))! > 0)
-        {
-            return;
-        }
-        await using var rebuild = new SqliteCommand("""
-            DROP TABLE slots;
-            CREATE TABLE slots (
-                place_id     INTEGER NOT NULL REFERENCES places (id),
-                day          TEXT    NOT NULL,
-                start_minute INTEGER NOT NULL,
-                minutes      INTEGER NOT NULL CHECK (minutes > 0),
-                capacity     INTEGER NOT NULL CHECK (capacity >= 1),
-                starts_at    INTEGER NOT NULL,
-                closed_by    INTEGER NULL,
-                service_id   INTEGER NOT NULL DEFAULT 1,
-                PRIMARY KEY (place_id, day, start_minute, service_id)
-            ) WITHOUT ROWID;
-            """, connection);
-        await rebuild.ExecuteNonQueryAsync(ct);
     }
 
     private static long StartsAt(DateOnly day) => new DateTimeOffset(day.ToDateTime(new TimeOnly(9, 0)), TimeSpan.Zero).ToUnixTimeSeconds();

@@ -5,7 +5,7 @@ using System.Net.Sockets;
 namespace Slots.Topology.Run;
 
 /// <summary>
-/// An attached server process (the test fixtures'; moved here from tests/Slots.Testing, whose copy goes in round 2): output goes to a log file (its tail explains a failure), and
+/// An attached server process (the test fixtures'): output goes to a log file (its tail explains a failure), and
 /// it is stopped when the test disposes it or, failing that, when the test process exits.
 /// </summary>
 public sealed class ChildProcess : IAsyncDisposable
