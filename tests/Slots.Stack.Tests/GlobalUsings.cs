@@ -1,2 +1,2 @@
-global using Xunit;
 global using Slots.Topology.Run;
+global using Xunit;
