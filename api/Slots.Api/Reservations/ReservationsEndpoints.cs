@@ -176,6 +176,6 @@ internal static class ReservationsEndpoints
             service);
 
     /// <summary>The code of the slot's service, from the cached catalogue.</summary>
-    private static async Task<string> CodeOfAsync(ServiceDirectory services, SlotKey slot, CancellationToken ct) =>
+    internal static async Task<string> CodeOfAsync(ServiceDirectory services, SlotKey slot, CancellationToken ct) =>
         (await services.FindAsync(slot.ServiceId, ct))?.Code ?? ServiceIds.DefaultCode;
 }

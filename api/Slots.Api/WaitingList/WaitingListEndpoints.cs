@@ -142,7 +142,7 @@ internal static class WaitingListEndpoints
     }
 
     public static async Task<Results<Created<ReservationDto>, ProblemHttpResult, ValidationProblem>> Claim(
-        HttpRequest request, WaitingListService lists, PlaceDirectory places, CancellationToken ct)
+        HttpRequest request, WaitingListService lists, PlaceDirectory places, ServiceDirectory services, CancellationToken ct)
     {
         var v = new Validation();
         if (Token(request, v) is not { } token)
@@ -155,7 +155,8 @@ internal static class WaitingListEndpoints
             case ClaimStatus.Claimed when await places.FindAsync(answer.Slot!.Value.PlaceId, ct) is { } place:
                 var found = await lists.FindAsync(token, ct);
                 return TypedResults.Created($"/api/reservations/{answer.Code}",
-                    ReservationsEndpoints.ToDto(answer.Code!, answer.Slot.Value, place, answer.Minutes, found?.Name ?? ""));
+                    ReservationsEndpoints.ToDto(answer.Code!, answer.Slot.Value, place, answer.Minutes, found?.Name ?? "",
+                        await ReservationsEndpoints.CodeOfAsync(services, answer.Slot.Value, ct)));
             case ClaimStatus.Expired:
                 return Problem.Of(ProblemTypes.OfferExpired, "The hold ran out: the seat went to the next in line.");
             case ClaimStatus.AlreadyBooked:

@@ -12,7 +12,7 @@ internal sealed class PostgresWaitingListStore(IServiceScopeFactory scopes, Npgs
 {
     public override async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct)
     {
-        await using var call = dataSource.CreateCommand("SELECT o_status, o_code, o_place, o_day, o_minute, o_minutes FROM waitlist_claim($1, $2, $3)");
+        await using var call = dataSource.CreateCommand("SELECT o_status, o_code, o_place, o_day, o_minute, o_minutes, o_service FROM waitlist_claim($1, $2, $3)");
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = token });
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = newCode });
         call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bigint, Value = now.ToUnixTimeSeconds() });
@@ -21,7 +21,7 @@ internal sealed class PostgresWaitingListStore(IServiceScopeFactory scopes, Npgs
         var status = (ClaimStatus)row.GetInt32(0);
         return status != ClaimStatus.Claimed
             ? new ClaimAnswer(status)
-            : new ClaimAnswer(status, row.GetString(1), new SlotKey(row.GetInt32(2), row.GetFieldValue<DateOnly>(3), row.GetInt32(4)),
+            : new ClaimAnswer(status, row.GetString(1), new SlotKey(row.GetInt32(2), row.GetFieldValue<DateOnly>(3), row.GetInt32(4), row.GetInt32(6)),
                 row.IsDBNull(5) ? 0 : row.GetInt32(5));
     }
 }

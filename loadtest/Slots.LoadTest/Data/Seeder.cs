@@ -56,6 +56,10 @@ public static class Seeder
                   INSERT INTO places (name, address, region, time_zone, active, hot_until)
                   SELECT 'Load site ' || n, 'Street ' || n || ', 811 01 Bratislava', 'Region ' || (n % 8 + 1), @p0, 1, @p1 FROM g
                   """, ct, o.Zone, horizonValue, o.Places);
+            // Every place offers the default service, as a place the admin API creates does: a booking or an
+            // availability read that names no service gets it.
+            await Database.ExecuteAsync(db, "INSERT INTO place_services (place_id, service_id, seats) SELECT id, 1, @p0 FROM places ORDER BY id",
+                ct, o.Capacity);
             await Database.ExecuteAsync(db, """
                 INSERT INTO slots (place_id, day, start_minute, minutes, capacity, starts_at)
                 SELECT p.id, t.day, t.start_minute, @p0, @p1, t.starts_at FROM places p CROSS JOIN seed_times t

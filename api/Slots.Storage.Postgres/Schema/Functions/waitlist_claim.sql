@@ -6,7 +6,8 @@
 -- sub-transaction, under an Idempotency-Key of the offer's own: if the booking does not happen, the
 -- sub-transaction rolls back and the seat stays held.
 CREATE OR REPLACE FUNCTION waitlist_claim(p_token text, p_code text, p_now bigint,
-    OUT o_status integer, OUT o_code text, OUT o_place integer, OUT o_day date, OUT o_minute integer, OUT o_minutes integer)
+    OUT o_status integer, OUT o_code text, OUT o_place integer, OUT o_day date, OUT o_minute integer, OUT o_minutes integer,
+    OUT o_service integer)
 LANGUAGE plpgsql AS $$
 DECLARE
     w waitlist%ROWTYPE;
@@ -28,6 +29,7 @@ BEGIN
         o_place := o.place_id;
         o_day := o.day;
         o_minute := o.start_minute;
+        o_service := o.service_id;
         SELECT s.minutes INTO o_minutes FROM slots s
         WHERE s.place_id = o.place_id AND s.day = o.day AND s.start_minute = o.start_minute AND s.service_id = o.service_id;
         RETURN;
@@ -44,6 +46,7 @@ BEGIN
     o_place := o.place_id;
     o_day := o.day;
     o_minute := o.start_minute;
+    o_service := o.service_id;
     BEGIN
         UPDATE hot_seats SET hold = 0, offer_id = NULL
         WHERE place_id = o.place_id AND day = o.day AND start_minute = o.start_minute AND service_id = o.service_id

@@ -2,7 +2,10 @@ using System.Globalization;
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 using Slots.Testing.Web;
+using Slots.WaitingList;
 using static Slots.Testing.Web.Api;
 
 namespace Slots.Testing.Contracts.Campaign;
@@ -251,6 +254,44 @@ public abstract class ServiceContract<TBackend>(TBackend backend) : BackendContr
         var audit = await _rows!.QueryAsync("SELECT action, target FROM staff_audit WHERE action LIKE 'service-%' ORDER BY id",
             r => (r.GetString(0), r.GetString(1)));
         Assert.Equal([("service-created", "vaccine"), ("service-offered", "vaccine")], audit);
+    }
+
+    [Fact]
+    public async Task A_waiting_list_offer_of_a_service_is_claimed_as_a_booking_of_that_service_and_the_answer_names_it()
+    {
+        var host = await StartAsync();
+        var ct = TestContext.Current.CancellationToken;
+        var day = Today.AddDays(2);
+        var place = await TwoServicePlaceAsync(host, day, pcrSeats: 1);
+        var booked = new List<(string Code, Person Person)>();
+        foreach (var time in new[] { "09:00", "09:15", "09:30" })
+        {
+            var person = People.Next();
+            var response = await host.Client().SendAsync(Reserve(place, day, time, person, service: "pcr"), ct);
+            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+            booked.Add(((await JsonAsync(response))["code"]!.GetValue<string>(), person));
+        }
+        var waiter = People.Next();
+        var joined = await host.Client().SendAsync(new HttpRequestMessage(HttpMethod.Post, "/api/waiting-list")
+        {
+            Content = JsonContent.Create(new { placeId = place, from = Day(day), to = Day(day), name = waiter.Name, phone = waiter.Phone, nationalId = waiter.NationalId, service = "pcr" }),
+        }, ct);
+        Assert.Equal(HttpStatusCode.Created, joined.StatusCode);
+        var token = (await JsonAsync(joined))["token"]!.GetValue<string>();
+
+        Assert.Equal(HttpStatusCode.NoContent,
+            (await host.Client().SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{booked[0].Code}", booked[0].Person.Phone), ct)).StatusCode);
+        await host.Services.GetRequiredService<IWaitingListStore>().StepAsync(
+            DateTimeOffset.FromUnixTimeSeconds(DateTimeOffset.UtcNow.ToUnixTimeSeconds()),
+            host.Services.GetRequiredService<IOptions<WaitingListOptions>>().Value, ct);
+        var claimed = await host.Client().SendAsync(
+            new HttpRequestMessage(HttpMethod.Post, "/api/waiting-list/entry/claim") { Headers = { { "Slots-Waiting-List-Token", token } } }, ct);
+
+        Assert.Equal(HttpStatusCode.Created, claimed.StatusCode);
+        var booking = await JsonAsync(claimed);
+        Assert.Equal(("09:00", "pcr"), (booking["time"]!.GetValue<string>(), booking["service"]!.GetValue<string>()));
+        Assert.Equal(1, await _rows!.CountAsync(
+            "SELECT COUNT(*) FROM hot_reservations WHERE code = @code AND service_id = 2", ("@code", booking["code"]!.GetValue<string>())));
     }
 
     /// <summary>
