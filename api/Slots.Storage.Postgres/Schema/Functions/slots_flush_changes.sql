@@ -8,7 +8,8 @@
 --   2. new bookings, which are their own change record (flush_pending on the hot row): written
 --      to the disk only where it has no row for the code yet, so a later change applied first is
 --      never undone; the rows are taken SKIP LOCKED (one being cancelled or checked in waits for
---      the next call) and their mark cleared.
+--      the next call) and their mark cleared. A booking whose seat the disk still gives to another
+--      active booking (whose cancel or move this call did not see) waits for the next call too.
 CREATE OR REPLACE FUNCTION slots_flush_changes(p_batch integer)
 RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
@@ -40,6 +41,14 @@ BEGIN
                    h.language, h.created_at
             FROM hot_reservations h
             WHERE h.flush_pending
+              -- The seat's previous holder may still be active on disk: its cancel or move committed
+              -- after the loop above read the changes (each statement sees the commits before it), so
+              -- it waits for the next call; the new booking waits with it rather than break the disk's
+              -- one-booking-per-seat index.
+              AND NOT EXISTS (SELECT 1 FROM reservations r
+                              WHERE r.place_id = h.place_id AND r.day = h.day AND r.start_minute = h.start_minute
+                                AND r.service_id = h.service_id AND r.seat_no = h.seat_no
+                                AND r.cancelled_at IS NULL AND r.code <> h.code)
             ORDER BY h.event_id
             LIMIT p_batch - cardinality(v_ids)
             FOR UPDATE SKIP LOCKED),
