@@ -46,8 +46,19 @@ public static class Tool
             throw new InvalidOperationException($"{name} {string.Join(' ', args)} took longer than {timeout.TotalSeconds} s");
         }
 
+        // A daemon it started with the output pipes inherited would keep them open forever.
+        var outputs = Task.WhenAll(stdout, stderr);
+        if (await Task.WhenAny(outputs, Task.Delay(OutputGrace)) != outputs)
+        {
+            throw new InvalidOperationException(
+                $"{name} {string.Join(' ', args)} exited with {process.ExitCode}, but a process it started still holds its output open");
+        }
+
         return (process.ExitCode, await stdout, await stderr);
     }
+
+    /// <summary>How long output may go on arriving after the tool exited.</summary>
+    public static readonly TimeSpan OutputGrace = TimeSpan.FromSeconds(15);
 
     /// <summary>A described command run to completion: its environment on top of the caller's, its folder, and
     /// as the postgres user when it says so and the caller is root (runuser, which returns).</summary>
