@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Availability, Place, Reservation } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
-import { fillPerson, getJson, newPerson } from './steps';
+import { chooseSlot, fillPerson, getJson, newPerson } from './steps';
 
 // A place with two services (an antigen and a PCR test) through the served page: the person chooses the
 // service before the week, sees that service's seats only, and books it; a finder's deep link that names a
@@ -28,6 +28,9 @@ describe('a place with two services', () => {
   const antigen = `antigen-${run}`;
   const pcr = `pcr-${run}`;
   const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const nextDay = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const pcrPerson = newPerson('Peter Testovací');
+  let pcrCode = '';
 
   beforeAll(async () => {
     place = await send<Place>('POST', `${apiUrl}/api/admin/places`,
@@ -37,7 +40,8 @@ describe('a place with two services', () => {
       await send('PUT', `${apiUrl}/api/admin/places/${place.id}/services/${code}`, {
         seats: 2, template: { firstStart: first, lastStart: first, intervalMinutes: 15, lengthMinutes: 15 },
       });
-      await send('POST', `${apiUrl}/api/admin/slots/generate`, { placeIds: [place.id], from: day, to: day, service: code });
+      // PCR also the day after: a PCR booking moves there.
+      await send('POST', `${apiUrl}/api/admin/slots/generate`, { placeIds: [place.id], from: day, to: code === pcr ? nextDay : day, service: code });
     }
     // The place offers the two tests only.
     await send('PUT', `${apiUrl}/api/admin/places/${place.id}/services/default`, { active: false });
@@ -61,11 +65,12 @@ describe('a place with two services', () => {
     await expect.poll(() => page.locator('button.slot').evaluateAll((b) => b.map((e) => e.getAttribute('data-time')))).toEqual(['09:00']);
     await page.locator('button.slot[data-time="09:00"]').click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('Vaše údaje');
-    await fillPerson(page, newPerson());
+    await fillPerson(page, pcrPerson);
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Potvrdiť rezerváciu' }).click();
     const booked = (await (await answered).json()) as Reservation & { service?: string };
     expect(booked.service).toBe(pcr);
+    pcrCode = booked.code;
     await expect.poll(() => page.locator('h1').textContent()).toBe('Rezervácia je potvrdená');
     expect(await page.locator('.details').textContent()).toContain('PCR test');
     expect(await freeAt(place.id, pcr, day, '09:00')).toBe(1);
@@ -82,5 +87,50 @@ describe('a place with two services', () => {
     await expect.poll(() => page.locator('h1').textContent()).toBe('Rezervácia je potvrdená');
     expect(await freeAt(place.id, antigen, day, '08:00')).toBe(1);
     expect(await freeAt(place.id, pcr, day, '09:00')).toBe(1);
+  });
+
+  it('names the service on the booking\'s page and moves the booking to another time of that service', async () => {
+    const { page } = browser;
+    await page.goto(`${appUrl}/#/manage`);
+    await page.getByLabel('Kód rezervácie').fill(pcrCode);
+    await page.getByLabel('Telefón', { exact: true }).fill(pcrPerson.phone);
+    await page.getByRole('button', { name: 'Vyhľadať' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Vaša rezervácia');
+    await expect.poll(() => page.getByTestId('reservation-service').textContent()).toBe('PCR test');
+    await expectAccessible(page, 'reservation with its service');
+
+    // The week to move to is PCR's: without the service the place's availability is refused (it offers two).
+    await page.getByRole('button', { name: 'Presunúť na iný termín' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Nový termín');
+    await chooseSlot(page, nextDay, '09:00');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Rezervácia je presunutá.' }).count()).toBe(1);
+    expect(await freeAt(place.id, pcr, day, '09:00')).toBe(2);
+    expect(await freeAt(place.id, pcr, nextDay, '09:00')).toBe(1);
+    expect(await page.getByTestId('reservation-service').textContent()).toBe('PCR test');
+  });
+
+  it('joins the waiting list of the service whose seats are gone, naming it', async () => {
+    const { page } = browser;
+    // The last antigen seat goes through the API: the antigen week is full, PCR's is not.
+    const last = await fetch(`${apiUrl}/api/reservations`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+      body: JSON.stringify({ placeId: place.id, day, time: '08:00', ...newPerson(), service: antigen }),
+    });
+    expect(last.status).toBe(201);
+    expect(await freeAt(place.id, antigen, day, '08:00')).toBe(0);
+
+    await page.goto(`${appUrl}/#/place/${place.id}`);
+    await page.getByRole('button', { name: /Antigénový test/ }).click();
+    await page.getByRole('button', { name: 'Zapísať sa na čakaciu listinu' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Čakacia listina');
+    expect(await page.locator('.chosen-service strong').textContent()).toBe('Antigénový test');
+    await fillPerson(page, newPerson());
+    const joined = page.waitForResponse((r) => r.url().endsWith('/api/waiting-list') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Zapísať sa', exact: true }).click();
+    const answer = await joined;
+    expect(answer.status()).toBe(201);
+    expect((answer.request().postDataJSON() as { service?: string }).service).toBe(antigen);
+    await page.waitForURL((url) => /#\/waitlist\/[0-9a-f]{32}$/.test(url.hash));
   });
 });

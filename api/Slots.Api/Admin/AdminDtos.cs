@@ -42,7 +42,11 @@ public sealed record DemoDataDto(int PlacesCreated, int SlotsCreated, long Seats
 
 public sealed record DayStatsDto([property: Day] string Day, int Slots, long Seats, long FreeSeats, long Reservations, long CheckedIn, long NoShows);
 
-public sealed record StatsDto([property: Day] string From, [property: Day] string To, IReadOnlyList<DayStatsDto> Days);
+public sealed record StatsDto(
+    [property: Day] string From,
+    [property: Day] string To,
+    [property: NullWhenNone, Description("The service counted, by its code; null when every service is.")] string? Service,
+    IReadOnlyList<DayStatsDto> Days);
 
 public sealed record JobRunDto(string Job, DateTimeOffset LastRunAt, long DurationMs, long Rows, bool Ok, string Instance);
 

@@ -1,5 +1,6 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Places;
+using Slots.Api.Reservations;
 using Slots.Api.Staff;
 using Slots.Catalogue;
 using Slots.Places;
@@ -42,7 +43,8 @@ internal static class AdminEndpoints
             .QueryDay("from", "The first day (UTC); today when left out.")
             .QueryDay("to", "The last day; 29 days after from when left out, at most 365 days after it.")
             .QueryId("placeId", "Only this place (active or not); every place when left out.")
-            .Problems([.. viewer, ProblemTypes.ValidationFailed, ProblemTypes.UnknownPlace]);
+            .QueryText("service", 32, "Only this service, by its code (GET /api/services; an inactive one too); every service when left out.")
+            .Problems([.. viewer, ProblemTypes.ValidationFailed, ProblemTypes.UnknownPlace, ProblemTypes.UnknownService]);
         app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Scheduler jobs and flush lag")
             .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewers and admins: the role in a token or a key.")
@@ -74,7 +76,8 @@ internal static class AdminEndpoints
     }
 
     public static async Task<Results<Ok<StatsDto>, ProblemHttpResult, ValidationProblem>> Stats(
-        string? from, string? to, string? placeId, ICatalogStore catalogue, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+        string? from, string? to, string? placeId, string? service, ICatalogStore catalogue, PlaceDirectory places, ServiceDirectory services,
+        TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
         var today = DateOnly.FromDateTime(clock.GetUtcNow().UtcDateTime);
@@ -100,6 +103,7 @@ internal static class AdminEndpoints
                 v.Add("placeId", Formats.PlaceIdExpected);
             }
         }
+        ReservationRequests.ServiceCode(service, "service", v);
         if (v.IsValid && (last < first || last.DayNumber - first.DayNumber >= 366))
         {
             v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
@@ -113,8 +117,12 @@ internal static class AdminEndpoints
         {
             return Problem.UnknownPlace();
         }
-        var days = await catalogue.DayTotalsAsync(first, last, place, ct);
-        return TypedResults.Ok(new StatsDto(Formats.Day(first), Formats.Day(last),
+        if (!ReservationRequests.TryServiceFilter(service, await services.AllAsync(ct), out var serviceId))
+        {
+            return ReservationProblems.UnknownService();
+        }
+        var days = await catalogue.DayTotalsAsync(first, last, place, serviceId, ct);
+        return TypedResults.Ok(new StatsDto(Formats.Day(first), Formats.Day(last), service,
             days.Select(d => new DayStatsDto(Formats.Day(d.Day), d.Slots, d.Seats, d.FreeSeats, d.Reservations, d.CheckedIn, d.NoShows)).ToList()));
     }
 

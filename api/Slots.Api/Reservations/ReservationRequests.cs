@@ -42,6 +42,21 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         return code;
     }
 
+    /// <summary>
+    /// A read's optional service filter: null (every service) when none is named, the named service's id when the
+    /// catalogue has it (active or not: a filter reads history), false when it has not.
+    /// </summary>
+    public static bool TryServiceFilter(string? code, IReadOnlyList<Catalogue.ServiceInfo> catalogue, out int? serviceId)
+    {
+        serviceId = null;
+        if (code is null)
+        {
+            return true;
+        }
+        serviceId = catalogue.FirstOrDefault(s => s.Code == code)?.Id;
+        return serviceId is not null;
+    }
+
     /// <summary>Who a person is, as a booking or a waiting-list entry keeps it: name, phone, the national id's keyed hash, SMS language.</summary>
     public PersonFields? Person(string? rawName, string? rawPhone, string? rawNationalId, string? rawLanguage, Validation v)
     {

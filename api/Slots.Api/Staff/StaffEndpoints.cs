@@ -41,8 +41,9 @@ internal static class StaffEndpoints
             .WithDescription("RFC 4180, UTF-8 with a byte-order mark (spreadsheet programs then show Slovak letters right), the same rows "
                 + "and filters as the roster without paging. Site managers and admins; each export is recorded in the audit trail.")
             .QueryDay("day", "The day; today at the place when left out.")
+            .QueryText("service", 32, "Only bookings of this service, by its code (GET /api/services).")
             .Produces<string>(StatusCodes.Status200OK, "text/csv")
-            .Problems(ProblemTypes.UnknownPlace);
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService);
         place.MapPost("/check-ins", CheckIn).WithName("CheckIn").RequireRateLimiting(RateLimits.Writes)
             .AtPlace(StaffRoles.SiteStaff)
             .WithJsonBody<CheckInRequest>()
@@ -80,15 +81,11 @@ internal static class StaffEndpoints
             return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
         }
         var catalogue = await services.AllAsync(ct);
-        if (service is not null)
+        if (!Reservations.ReservationRequests.TryServiceFilter(service, catalogue, out var serviceId))
         {
-            if (catalogue.FirstOrDefault(s => s.Code == service) is not { } named)
-            {
-                return Reservations.ReservationProblems.UnknownService();
-            }
-            query = query with { ServiceId = named.Id };
+            return Reservations.ReservationProblems.UnknownService();
         }
-        if (await staff.RosterAsync(query, ct) is not { } roster)
+        if (await staff.RosterAsync(query with { ServiceId = serviceId }, ct) is not { } roster)
         {
             return Problem.UnknownPlace();
         }
@@ -98,21 +95,26 @@ internal static class StaffEndpoints
     }
 
     public static async Task<Results<FileContentHttpResult, ProblemHttpResult, ValidationProblem>> Export(
-        string placeId, string? day, HttpContext http, StaffService staff, PlaceDirectory places, ServiceDirectory services, TimeProvider clock,
-        CancellationToken ct)
+        string placeId, string? day, string? service, HttpContext http, StaffService staff, PlaceDirectory places, ServiceDirectory services,
+        TimeProvider clock, CancellationToken ct)
     {
         var v = new Validation();
+        Reservations.ReservationRequests.ServiceCode(service, "service", v);
         var query = await RosterRequests.QueryAsync(placeId, day, null, null, null, null, null, null, places, clock, v, ct);
         if (query is null)
         {
             return v.IsValid ? Problem.UnknownPlace() : v.ToProblem();
         }
-        if (await staff.RosterAsync(query with { Page = 1, PageSize = int.MaxValue }, ct) is not { } roster)
+        var catalogue = await services.AllAsync(ct);
+        if (!Reservations.ReservationRequests.TryServiceFilter(service, catalogue, out var serviceId))
+        {
+            return Reservations.ReservationProblems.UnknownService();
+        }
+        if (await staff.RosterAsync(query with { Page = 1, PageSize = int.MaxValue, ServiceId = serviceId }, ct) is not { } roster)
         {
             return Problem.UnknownPlace();
         }
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, query.PlaceId, AuditActions.RosterExport, Formats.Day(query.Day), null, ct);
-        var catalogue = await services.AllAsync(ct);
         return TypedResults.File(RosterRequests.Csv(roster.Rows.Select(r => RosterRequests.Row(r, catalogue))), "text/csv; charset=utf-8",
             $"roster-{query.PlaceId}-{Formats.Day(query.Day)}.csv");
     }

@@ -86,26 +86,15 @@ internal static class WaitingListEndpoints
             v.Add("from", "A day that has passed: the first day is today at the place or later.");
             return v.ToProblem();
         }
-        var offered = await services.OfferedAtAsync(place.Id, ct);
-        int serviceId;
-        if (request.Service is { } code)
+        // The same choice as a booking's (ServiceChoice): the one named, or the place's only service.
+        var choice = ServiceChoice.Of(await services.OfferedAtAsync(place.Id, ct), request.Service);
+        if (choice.Refusal is { } refused)
         {
-            if (offered.FirstOrDefault(o => o.Service.Code == code) is not { } named)
-            {
-                return Problem.Of(ProblemTypes.UnknownService, "This place does not offer that service.");
-            }
-            serviceId = named.Service.Id;
+            return refused == ReservationStatus.ServiceRequired
+                ? ReservationProblems.ServiceRequired(choice.Codes)
+                : ReservationProblems.UnknownService();
         }
-        else if (offered.Count > 1)
-        {
-            v.Add("service", "This place offers several services; name the one to wait for: "
-                + string.Join(", ", offered.Select(o => o.Service.Code)) + ".");
-            return v.ToProblem();
-        }
-        else
-        {
-            serviceId = offered.Count == 1 ? offered[0].Service.Id : ServiceIds.Default;
-        }
+        var serviceId = choice.Service!.Id;
         var answer = await lists.JoinAsync(place.Id, serviceId, from.Value, to!.Value, person!.PersonHash, person.Phone, person.Name,
             person.Language, ct);
         return answer.Status switch

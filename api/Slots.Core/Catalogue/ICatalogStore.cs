@@ -65,8 +65,8 @@ public interface ICatalogStore
     Task OfferAsync(PlaceOffer offer, CancellationToken ct);
 
     /// <summary>
-    /// Per day of [first, last] with slots, at one place or (null) all: slots and seats from the
-    /// catalogue, active reservations hot and cold, and the door's check-ins and no-shows.
+    /// Per day of [first, last] with slots, at one place or (null) all, of one service or (null) all:
+    /// slots and seats from the catalogue, active reservations hot and cold, and the door's check-ins and no-shows.
     /// </summary>
-    Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct);
+    Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, int? serviceId, CancellationToken ct);
 }

@@ -37,11 +37,12 @@ public sealed partial class ReservationService
     /// </summary>
     public async Task<IReadOnlyList<SlotAvailability>> AvailabilityAsync(PlaceInfo place, int serviceId, DateOnly from, DateOnly to, CancellationToken ct)
     {
-        var slots = await AllServicesAsync(place, from, to, ct);
+        var slots = await EveryServiceAsync(place, from, to, ct);
         return slots.All(s => s.Slot.ServiceId == serviceId) ? slots : slots.Where(s => s.Slot.ServiceId == serviceId).ToList();
     }
 
-    private async Task<IReadOnlyList<SlotAvailability>> AllServicesAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
+    /// <summary>Slots of every service of a place in [from, to], as <see cref="AvailabilityAsync"/> reads them, in one read.</summary>
+    public async Task<IReadOnlyList<SlotAvailability>> EveryServiceAsync(PlaceInfo place, DateOnly from, DateOnly to, CancellationToken ct)
     {
         var (hotFrom, hotTo) = HotDays(place);
         if (to <= hotTo)

@@ -133,15 +133,15 @@ public partial class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) 
 
     private HotWindowLoader Loader => loader ?? throw new InvalidOperationException("This backend's catalogue generates slots without the window loader.");
 
-    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, CancellationToken ct)
+    public async Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, int? serviceId, CancellationToken ct)
     {
         var catalogue = await db.Slots.AsNoTracking()
-            .Where(s => s.Day >= first && s.Day <= last && (placeId == null || s.PlaceId == placeId))
+            .Where(s => s.Day >= first && s.Day <= last && (placeId == null || s.PlaceId == placeId) && (serviceId == null || s.ServiceId == serviceId))
             .GroupBy(s => s.Day)
             .Select(g => new { Day = g.Key, Slots = g.Count(), Seats = g.Sum(s => (long)s.Capacity) })
             .ToListAsync(ct);
         var hot = await db.HotReservations.AsNoTracking()
-            .Where(r => r.Day >= first && r.Day <= last && (placeId == null || r.PlaceId == placeId))
+            .Where(r => r.Day >= first && r.Day <= last && (placeId == null || r.PlaceId == placeId) && (serviceId == null || r.ServiceId == serviceId))
             .GroupBy(r => r.Day)
             .Select(g => new { Day = g.Key, Count = g.Count() })
             .ToDictionaryAsync(x => x.Day, x => (long)x.Count, ct);
@@ -150,13 +150,17 @@ public partial class EfCatalogStore(SlotsDbContext db, HotWindowLoader? loader) 
                 from r in db.Reservations.AsNoTracking()
                 join p in db.Places on r.PlaceId equals p.Id
                 where r.Day >= first && r.Day <= last && r.CancelledAt == null && r.Day >= p.HotUntil
-                    && (placeId == null || r.PlaceId == placeId)
+                    && (placeId == null || r.PlaceId == placeId) && (serviceId == null || r.ServiceId == serviceId)
                 group r by r.Day into g
                 select new { Day = g.Key, Count = g.Count() })
             .ToDictionaryAsync(x => x.Day, x => (long)x.Count, ct);
         var door = (await db.Attendance.AsNoTracking()
                 .Where(a => a.Day >= first && a.Day <= last && (placeId == null || a.PlaceId == placeId)
-                    && (a.State == (int)RosterState.CheckedIn || a.State == (int)RosterState.NoShow))
+                    && (a.State == (int)RosterState.CheckedIn || a.State == (int)RosterState.NoShow)
+                    // The door's record names no service: its booking does, hot or on disk.
+                    && (serviceId == null
+                        || db.HotReservations.Any(h => h.Code == a.Code && h.ServiceId == serviceId)
+                        || db.Reservations.Any(r => r.Code == a.Code && r.ServiceId == serviceId)))
                 .GroupBy(a => new { a.Day, a.State })
                 .Select(g => new { g.Key.Day, g.Key.State, Count = g.Count() })
                 .ToListAsync(ct))

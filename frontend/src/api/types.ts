@@ -45,6 +45,8 @@ export interface JoinWaitingList extends Person {
   from: string;
   to: string;
   language: Language;
+  /** The service waited for: needed where the place offers several, left out where it offers one. */
+  service?: string;
 }
 
 /** An opening as people see it: the places whose booking goes through its waiting room. */

@@ -25,7 +25,7 @@ type Step =
   | { name: 'service'; place: Place; notice?: MessageKey; at?: LinkedSlot }
   | { name: 'slot'; place: Place; notice?: MessageKey; at?: LinkedSlot }
   | { name: 'person'; place: Place; slot: PickedSlot }
-  | { name: 'waitlist'; place: Place; range: DayRange; today: string }
+  | { name: 'waitlist'; place: Place; range: DayRange; today: string; service?: string }
   | { name: 'done'; place: Place; slot: PickedSlot; reservation: Reservation };
 
 /** Today on the place's own clock (yyyy-MM-dd). */
@@ -178,7 +178,7 @@ export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: {
             {step.place.closed && <Notice kind="info">{t('placeStateClosed')}</Notice>}
             <WeekView key={shown ?? ''} placeId={step.place.id} service={shown} linked={step.at}
               onPick={(slot) => setStep({ name: 'person', place: step.place, slot })}
-              onJoinWaitingList={(range, today) => setStep({ name: 'waitlist', place: step.place, range, today })} />
+              onJoinWaitingList={(range, today) => setStep({ name: 'waitlist', place: step.place, range, today, service: shown })} />
           </section>
         );
       }
@@ -204,12 +204,13 @@ export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: {
             onChangeSlot={() => setStep({ name: 'slot', place: step.place,
               at: at && { ...step.slot, today: todayOf(step.place), pick: false } })}
             onPickAlternative={(alternative) => void takeAlternative(step.place, step.slot, alternative)}
-            onJoinWaitingList={() => setStep({ name: 'waitlist', place: step.place, range: { from: step.slot.day, to: step.slot.day }, today: todayOf(step.place) })}
+            onJoinWaitingList={() => setStep({ name: 'waitlist', place: step.place, range: { from: step.slot.day, to: step.slot.day },
+              today: todayOf(step.place), service: step.slot.service })}
           />
         );
       case 'waitlist':
         return (
-          <JoinWaitingListForm key={step.place.id} place={step.place} range={step.range} today={step.today}
+          <JoinWaitingListForm key={step.place.id} place={step.place} service={step.service} range={step.range} today={step.today}
             person={person} onPersonChange={setPerson} onBack={() => setStep(week(step.place))} />
         );
       case 'done':

@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Wait } from '../api/retry';
 import { api, type WriteOutcome } from '../api/slotsApi';
-import type { Alternative, Problem, Proof, Reservation, SlotRef } from '../api/types';
+import type { Alternative, Place, Problem, Proof, Reservation, SlotRef } from '../api/types';
 import { Alternatives } from '../booking/Alternatives';
 import { formatDay } from '../booking/dates';
+import { needsServiceChoice, serviceName } from '../booking/services';
 import { WaitingScreen } from '../booking/WaitingScreen';
 import { WeekView } from '../booking/WeekView';
 import { useI18n } from '../i18n/I18n';
@@ -31,6 +32,15 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
   const [notice, setNotice] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
   const [alternatives, setAlternatives] = useState<Alternative[] | null>(null);
   const controller = useRef<AbortController | null>(null);
+  // The place, for the service's name where it offers several; the details show without it meanwhile.
+  const [place, setPlace] = useState<Place | null>(null);
+  useEffect(() => {
+    let current = true;
+    api.place(reservation.placeId).then((p) => current && setPlace(p), () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [reservation.placeId]);
 
   async function run<T>(write: (hooks: { signal: AbortSignal; onWait: (w: Wait) => void }) => Promise<WriteOutcome<T>>) {
     controller.current = new AbortController();
@@ -91,7 +101,8 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
           <button type="button" className="link" onClick={() => setMode('view')}>{t('back')}</button>
         </p>
         {messages}
-        <WeekView placeId={reservation.placeId}
+        {/* A move stays within the service booked: its week shows that service's seats. */}
+        <WeekView placeId={reservation.placeId} service={reservation.service}
           onPick={(slot) => void moveTo({ placeId: reservation.placeId, day: slot.day, time: slot.time })} />
       </section>
     );
@@ -108,6 +119,12 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
         <dd>{reservation.placeName}</dd>
         <dt>{t('address')}</dt>
         <dd>{reservation.address}</dd>
+        {place && needsServiceChoice(place) && (
+          <>
+            <dt>{t('service')}</dt>
+            <dd data-testid="reservation-service">{serviceName(place, reservation.service, lang)}</dd>
+          </>
+        )}
         <dt>{t('date')}</dt>
         <dd data-testid="reservation-day">{formatDay(reservation.day, lang, true)}</dd>
         <dt>{t('time')}</dt>

@@ -3,6 +3,7 @@ import { ApiError } from '../api/http';
 import { api } from '../api/slotsApi';
 import type { Person, Place, Problem } from '../api/types';
 import { PersonFields } from '../booking/PersonFields';
+import { serviceName } from '../booking/services';
 import { personRules, validatePerson } from '../booking/validation';
 import { useI18n } from '../i18n/I18n';
 import { Field } from '../ui/Field';
@@ -13,6 +14,8 @@ import { type DayRange, lastDayFrom, rangeErrors, saveEntryToken, savedEntryToke
 
 interface JoinWaitingListFormProps {
   place: Place;
+  /** The service waited for, where the place offers several (the one whose week or slot was full). */
+  service?: string;
   /** The days offered at first (the shown week's from today, or the full slot's day). */
   range: DayRange;
   /** Today at the place: the first day one may ask for. */
@@ -26,7 +29,7 @@ type Touched = Partial<Record<keyof Person | keyof DayRange, boolean>>;
 const personFields: (keyof Person)[] = ['name', 'phone', 'nationalId'];
 
 /** Onto a full place's waiting list: the days one could come and who one is; then the entry's screen. */
-export function JoinWaitingListForm({ place, range: initial, today, person, onPersonChange, onBack }: JoinWaitingListFormProps) {
+export function JoinWaitingListForm({ place, service, range: initial, today, person, onPersonChange, onBack }: JoinWaitingListFormProps) {
   const { t, lang } = useI18n();
   const [range, setRange] = useState<DayRange>(initial);
   const [touched, setTouched] = useState<Touched>({});
@@ -60,7 +63,7 @@ export function JoinWaitingListForm({ place, range: initial, today, person, onPe
     }
     setInFlight(true);
     try {
-      const entry = await api.joinWaitingList({ placeId: place.id, ...range, ...person, language: lang });
+      const entry = await api.joinWaitingList({ placeId: place.id, ...range, ...person, language: lang, service });
       if (entry.token) {
         saveEntryToken(place.id, entry.token);
         onPersonChange({ name: '', phone: '', nationalId: '' });
@@ -79,6 +82,7 @@ export function JoinWaitingListForm({ place, range: initial, today, person, onPe
     <section>
       <StepHeading>{t('wlTitle')}</StepHeading>
       <p className="chosen"><strong>{place.name}</strong>, {place.address}</p>
+      {service && <p className="chosen-service">{t('service')}: <strong>{serviceName(place, service, lang)}</strong></p>}
       <p>{t('wlJoinLead', { place: place.name })}</p>
       {saved && (
         <Notice kind="info">

@@ -48,7 +48,8 @@ public sealed class CatalogueSqlTests
         ["find place"] = (s, ct) => s.FindPlaceAsync(7, ct),
         ["all places"] = (s, ct) => s.AllPlacesAsync(ct),
         ["regions"] = (s, ct) => s.RegionsAsync(ct),
-        ["day totals"] = (s, ct) => s.DayTotalsAsync(new DateOnly(2099, 1, 1), new DateOnly(2099, 1, 31), 7, ct),
+        ["day totals"] = (s, ct) => s.DayTotalsAsync(new DateOnly(2099, 1, 1), new DateOnly(2099, 1, 31), 7, null, ct),
+        ["day totals of a service"] = (s, ct) => s.DayTotalsAsync(new DateOnly(2099, 1, 1), new DateOnly(2099, 1, 31), null, 2, ct),
     };
 
     [Theory]

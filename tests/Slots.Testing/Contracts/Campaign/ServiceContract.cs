@@ -157,6 +157,54 @@ public abstract class ServiceContract<TBackend>(TBackend backend) : BackendContr
         Assert.Equal([pcr["code"]!.GetValue<string>()], onlyPcr!["rows"]!.AsArray().Select(r => r!["code"]!.GetValue<string>()));
         var unknown = await host.AdminClient().GetAsync($"/api/staff/places/{place}/roster?day={Day(day)}&service=booster", ct);
         Assert.Equal("unknown-service", await ProblemCodeAsync(unknown));
+        var pcrCsv = await host.AdminClient().GetStringAsync($"/api/staff/places/{place}/roster.csv?day={Day(day)}&service=pcr", ct);
+        var pcrLines = pcrCsv.TrimStart('\uFEFF').Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal(2, pcrLines.Length);
+        Assert.Contains(pcr["code"]!.GetValue<string>(), pcrLines[1], StringComparison.Ordinal);
+        var unknownCsv = await host.AdminClient().GetAsync($"/api/staff/places/{place}/roster.csv?day={Day(day)}&service=booster", ct);
+        Assert.Equal("unknown-service", await ProblemCodeAsync(unknownCsv));
+    }
+
+    [Fact]
+    public async Task Statistics_count_each_service_apart_and_every_service_together()
+    {
+        var host = await StartAsync();
+        var ct = TestContext.Current.CancellationToken;
+        var day = Today.AddDays(2);
+        var place = await TwoServicePlaceAsync(host, day); // default: 6 slots of 2 seats; PCR: 3 of 2
+        var codes = new List<string>();
+        foreach (var (time, service) in new[] { ("08:00", "default"), ("09:00", "pcr"), ("09:15", "pcr") })
+        {
+            var booked = await host.Client().SendAsync(Reserve(place, day, time, People.Next(), service: service), ct);
+            Assert.Equal(HttpStatusCode.Created, booked.StatusCode);
+            codes.Add((await JsonAsync(booked))["code"]!.GetValue<string>());
+        }
+        // The door's records name no service (their booking does): one check-in of each service.
+        foreach (var code in codes.Take(2))
+        {
+            await _rows!.ExecuteAsync("INSERT INTO attendance (code, place_id, day, state, at, by) VALUES (@code, @place, @day, 2, 0, 'door')",
+                ("@code", code), ("@place", place), ("@day", day));
+        }
+        var range = $"/api/admin/stats?from={Day(day)}&to={Day(day)}&placeId={place}";
+
+        var every = await host.AdminClient().GetFromJsonAsync<JsonObject>(range, ct);
+        var pcr = await host.AdminClient().GetFromJsonAsync<JsonObject>(range + "&service=pcr", ct);
+        var unknown = await host.AdminClient().GetAsync(range + "&service=booster", ct);
+        var malformed = await host.AdminClient().GetAsync(range + "&service=PCR!", ct);
+
+        static (int, long, long, long, long) Totals(JsonObject stats)
+        {
+            var d = stats["days"]!.AsArray().Single()!;
+            return (d["slots"]!.GetValue<int>(), d["seats"]!.GetValue<long>(), d["freeSeats"]!.GetValue<long>(),
+                d["reservations"]!.GetValue<long>(), d["checkedIn"]!.GetValue<long>());
+        }
+        Assert.Equal((9, 18L, 15L, 3L, 2L), Totals(every!));
+        Assert.Null(every!["service"]);
+        Assert.Equal((3, 6L, 4L, 2L, 1L), Totals(pcr!));
+        Assert.Equal("pcr", pcr!["service"]!.GetValue<string>());
+        Assert.Equal((HttpStatusCode.NotFound, "unknown-service"), (unknown.StatusCode, await ProblemCodeAsync(unknown)));
+        Assert.Equal(HttpStatusCode.BadRequest, malformed.StatusCode);
+        Assert.True((await JsonAsync(malformed))["errors"]!.AsObject().ContainsKey("service"));
     }
 
     [Fact]
