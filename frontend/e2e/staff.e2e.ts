@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from 'vitest';
-import type { Place } from '../src/api/types';
+import type { Availability, Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
 import { writeQrVideo } from './fakeCamera';
 import { type RunningApi, startApiWithProvider } from './stack';
-import { chooseSlot, choosePlace, fillPerson, newPerson, signInThroughProvider } from './steps';
+import { chooseSlot, choosePlace, fillPerson, getJson, newPerson, signInThroughProvider } from './steps';
 
 // The door, signed in through a real OpenID provider (tools/oidc-test-provider, another origin): the SPA
 // built with that provider's address, an API that trusts it, and a place whose day is at noon now, so
@@ -35,6 +35,12 @@ function skipOrFail(ctx: TestContext, reason: string): never {
 function sentSms(path: string): { to: string; text: string }[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string; text: string });
+}
+
+/** Free seats of the slot; 0 where the availability leaves it out (closed by a block). */
+async function freeAt(apiUrl: string, placeId: number, day: string, time: string): Promise<number> {
+  const availability = await getJson<Availability>(`${apiUrl}/api/places/${placeId}/availability?from=${day}&to=${day}`);
+  return availability.days[0]?.slots.find((s) => s.time === time)?.free ?? 0;
 }
 
 async function placeOpenNow(apiUrl: string): Promise<{ place: Place; day: string; soon: string; later: string }> {
@@ -243,6 +249,20 @@ describe('staff at the door', () => {
       await expect.poll(() => toCancelled().length, { timeout: 20_000 }).toBe(1);
       expect(toCancelled()[0].text).toContain(`#/place/${open.place.id}`);
       expect(sentSms(smsFile).filter((sms) => sms.text.includes(code) && sms.text.includes(reason))).toEqual([]);
+
+      // The block stands in the card's list; opened again, its times take bookings and the cancelled booking stays cancelled.
+      const standing = card.getByTestId('standing-block');
+      await expect.poll(() => standing.count()).toBe(1);
+      expect(await standing.textContent()).toContain(reason);
+      expect(await freeAt(api.url, open.place.id, open.day, open.later)).toBe(0);
+      await standing.getByRole('button', { name: 'Otvoriť znova' }).click();
+      await expect.poll(() => card.locator('.standing-blocks').getByRole('status').textContent()).toContain('sú znova otvorené na rezerváciu');
+      expect(await standing.count()).toBe(0);
+      await expect.poll(() => page.locator('table.audit tr[data-action="block-reopened"]').count()).toBe(1);
+      expect(await page.locator(`tr[data-code="${cancelled}"]`).getAttribute('data-state')).toBe('cancelled-by-site');
+      // The cancelled booking's seat is free again with the others (capacity 5).
+      await expect.poll(() => freeAt(api.url, open.place.id, open.day, open.later)).toBe(5);
+      await expectAccessible(page, 'block opened again');
     } finally {
       await manager.close();
     }

@@ -24,7 +24,51 @@ internal static class BlockCancelEndpoints
                 + "stands (created false), finishing it first if its run was cut off; a run cut off by a crash is finished by the "
                 + "scheduler. Site managers and admins; recorded in the audit trail.")
             .Problems(ProblemTypes.UnknownPlace);
+        place.MapGet("/block-cancels", Standing).WithName("ListBlockCancels").RequireRateLimiting(RateLimits.Reads)
+            .AtPlace(StaffRoles.SiteManager)
+            .WithSummary("The place's blocks that stand")
+            .WithDescription("The site's cancelled blocks of the place from today on that have not been opened again, by day and start; "
+                + "the blocks of a place's close are not among them (they open with the place). Site managers and admins.");
+        place.MapPost("/block-cancels/{blockId}/reopen", Reopen).WithName("ReopenBlock").RequireRateLimiting(RateLimits.Writes)
+            .AtPlace(StaffRoles.SiteManager)
+            .WithSummary("Open a cancelled block again")
+            .WithDescription("The block's slots take bookings again at once and the seats they lack come back free; a slot that another "
+                + "standing block covers stays closed. The bookings it cancelled stay cancelled (their people were told). Site managers "
+                + "and admins; recorded in the audit trail.")
+            .Produces(StatusCodes.Status204NoContent)
+            .Problems(ProblemTypes.ValidationFailed, ProblemTypes.BlockNotFound);
         return place;
+    }
+
+    public static async Task<Results<Ok<IReadOnlyList<BlockCancelDto>>, ProblemHttpResult>> Standing(
+        string placeId, BlockCancels blocks, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+    {
+        Formats.TryId(placeId, out int id); // the place filter has checked it
+        if (await places.FindAsync(id, ct) is not { } place)
+        {
+            return Problem.UnknownPlace();
+        }
+        var standing = await blocks.StandingAsync(id, LocalClock.Today(place, clock.GetUtcNow()), ct);
+        return TypedResults.Ok<IReadOnlyList<BlockCancelDto>>([.. standing.Select(b => ToDto(b, created: false))]);
+    }
+
+    public static async Task<Results<NoContent, ProblemHttpResult, ValidationProblem>> Reopen(
+        string placeId, string blockId, HttpContext http, BlockCancels blocks, PlaceDirectory places, TimeProvider clock, CancellationToken ct)
+    {
+        Formats.TryId(placeId, out int id); // the place filter has checked it
+        if (!long.TryParse(blockId, NumberStyles.None, CultureInfo.InvariantCulture, out var block) || block < 1)
+        {
+            return Problem.Invalid("blockId", "A block's id: a whole number from 1, as the block's cancel answered it.");
+        }
+        if (await places.FindAsync(id, ct) is not { } place)
+        {
+            return Problem.UnknownPlace();
+        }
+        var today = LocalClock.Today(place, clock.GetUtcNow());
+        // Opened whatever the caller does next: the slots take bookings at once.
+        return await blocks.ReopenAsync(id, block, today, StaffMember.Of(http.User).Subject, CancellationToken.None)
+            ? TypedResults.NoContent()
+            : Problem.Of(ProblemTypes.BlockNotFound, "No standing block of this place has that id.");
     }
 
     public static async Task<Results<Ok<BlockCancelDto>, ProblemHttpResult, ValidationProblem>> Cancel(
@@ -75,10 +119,12 @@ internal static class BlockCancelEndpoints
         var actor = StaffMember.Of(http.User).Subject;
         // The run goes on when the caller hangs up: the block is closed already and its people must be told.
         var opened = await blocks.CancelAsync(new BlockCancelRequest(id, day, from, to, reason!, actor, now), CancellationToken.None);
-        var b = opened.Block;
-        return TypedResults.Ok(new BlockCancelDto(b.Id, b.PlaceId, Formats.Day(b.Day), Clock(b.FromMinute), Clock(b.ToMinute), b.Reason,
-            b.Cancelled, b.Kept, b.Finished, opened.Created, b.CreatedAt, b.FinishedAt));
+        return TypedResults.Ok(ToDto(opened.Block, opened.Created));
     }
+
+    private static BlockCancelDto ToDto(BlockCancel b, bool created) =>
+        new(b.Id, b.PlaceId, Formats.Day(b.Day), Clock(b.FromMinute), Clock(b.ToMinute), b.Reason,
+            b.Cancelled, b.Kept, b.Finished, created, b.CreatedAt, b.FinishedAt);
 
     private static int Minute(string? value, int otherwise, string field, Validation v)
     {

@@ -1,4 +1,6 @@
+using System.Globalization;
 using Microsoft.Extensions.Options;
+using Slots.Reservations;
 
 namespace Slots.Staff;
 
@@ -8,7 +10,8 @@ namespace Slots.Staff;
 /// it (running it to the end if its first runner died). Stopped half-way (the caller gone, the
 /// process killed), a block is finished by <see cref="ResumeBlockCancelsJob"/>.
 /// </summary>
-public sealed class BlockCancels(IStaffStore store, TimeProvider clock, IOptions<BlockCancelOptions> options, StaffMetrics metrics)
+public sealed class BlockCancels(
+    IStaffStore store, TimeProvider clock, IOptions<BlockCancelOptions> options, StaffMetrics metrics, AvailabilitySnapshot availability)
 {
     public async Task<OpenedBlock> CancelAsync(BlockCancelRequest request, CancellationToken ct)
     {
@@ -27,5 +30,33 @@ public sealed class BlockCancels(IStaffStore store, TimeProvider clock, IOptions
         }
         while (taken > 0);
         return await store.FinishBlockCancelAsync(blockId, clock.GetUtcNow(), ct);
+    }
+
+    /// <summary>The site's own blocks of the place from <paramref name="today"/> on that stand, by day and start.</summary>
+    public Task<IReadOnlyList<BlockCancel>> StandingAsync(int placeId, DateOnly today, CancellationToken ct) =>
+        store.StandingSiteBlocksAsync(placeId, today, ct);
+
+    /// <summary>
+    /// Opens one of the site's standing blocks of the place again: its slots take bookings (one that another
+    /// standing block covers stays closed), the seats they lack come back free, cancelled bookings stay
+    /// cancelled; recorded in the trail. A block of a place's close opens with the place (PlaceClosing).
+    /// </summary>
+    /// <param name="today">today at the place: a block of a day that has passed is not opened again</param>
+    public async Task<bool> ReopenAsync(int placeId, long blockId, DateOnly today, string actor, CancellationToken ct)
+    {
+        if (!(await store.StandingSiteBlocksAsync(placeId, today, ct)).Any(b => b.Id == blockId))
+        {
+            return false;
+        }
+        var now = DateTimeOffset.FromUnixTimeSeconds(clock.GetUtcNow().ToUnixTimeSeconds());
+        // False: another manager opened it a moment ago; theirs is the entry in the trail.
+        if (!await store.ReopenBlockCancelAsync(blockId, actor, now, ct))
+        {
+            return false;
+        }
+        availability.Forget();
+        await store.AppendAuditAsync(new AuditEntry(0, now, actor, placeId, AuditActions.BlockReopened,
+            blockId.ToString(CultureInfo.InvariantCulture), null), ct);
+        return true;
     }
 }

@@ -44,6 +44,9 @@ public interface IStaffStore
     /// </summary>
     Task<IReadOnlyList<long>> StandingBlocksAsync(int placeId, DateOnly fromDay, bool closesPlace, CancellationToken ct);
 
+    /// <summary>The site's own blocks of the place from <paramref name="fromDay"/> on that stand (not a place's close), by day and start.</summary>
+    Task<IReadOnlyList<BlockCancel>> StandingSiteBlocksAsync(int placeId, DateOnly fromDay, CancellationToken ct);
+
     /// <summary>
     /// Opens the block again in one step: marked opened (and finished: it cancels nothing more), its
     /// slots take bookings again (one that another standing block covers stays closed), and on a hot

@@ -21,6 +21,7 @@ public static class AuditActions
     public const string ServiceUpdated = "service-updated";
     public const string ServiceOffered = "service-offered";
     public const string BlockCancel = "block-cancel";
+    public const string BlockReopened = "block-reopened";
     public const string MachineKeyCreated = "machine-key-created";
     public const string MachineKeyRevoked = "machine-key-revoked";
     public const string DemoDataCreated = "demo-data-created";

@@ -1,5 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
+using Slots.Staff;
 
 namespace Slots.Storage.Ef.Staff;
 
@@ -18,6 +19,17 @@ public abstract partial class EfStaffStore
         return await db.SiteCancels.AsNoTracking()
             .Where(b => b.PlaceId == placeId && b.Day >= fromDay && b.ReopenedAt == null && (!closesPlace || b.ClosesPlace))
             .OrderBy(b => b.Id).Select(b => b.Id).ToListAsync(ct);
+    }
+
+    public async Task<IReadOnlyList<BlockCancel>> StandingSiteBlocksAsync(int placeId, DateOnly fromDay, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        var rows = await db.SiteCancels.AsNoTracking()
+            .Where(b => b.PlaceId == placeId && b.Day >= fromDay && b.ReopenedAt == null && !b.ClosesPlace)
+            .OrderBy(b => b.Day).ThenBy(b => b.FromMinute).ThenBy(b => b.Id)
+            .ToListAsync(ct);
+        return [.. rows.Select(Block)];
     }
 
     public virtual async Task<bool> ReopenBlockCancelAsync(long blockId, string actor, DateTimeOffset now, CancellationToken ct)

@@ -71,6 +71,20 @@ export class StaffApi {
     }));
   }
 
+  /** The site's cancelled blocks of the place from today on that have not been opened again. */
+  async standingBlocks(placeId: number): Promise<BlockCancel[]> {
+    return readJson(await this.get(`/api/staff/places/${placeId}/block-cancels`));
+  }
+
+  /** Opens a cancelled block again: its slots take bookings; the bookings it cancelled stay cancelled. */
+  async reopenBlock(placeId: number, blockId: number): Promise<void> {
+    const response = await fetch(`${this.base}/api/staff/places/${placeId}/block-cancels/${blockId}/reopen`, {
+      method: 'POST',
+      headers: this.auth(),
+    });
+    if (!response.ok) throw new ApiError(await readProblem(response));
+  }
+
   async audit(placeId: number, from?: string, to?: string): Promise<AuditEntry[]> {
     return readJson(await this.get(`/api/staff/places/${placeId}/audit${query({ from, to })}`));
   }

@@ -7,6 +7,7 @@ import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { affectedQuery, type BlockDraft, type BlockErrors, blockProblemErrors, blockRequest, confirmKey, localToday, reasonMax, validateBlock } from './blockCancel';
 import { staffError } from './staffMessages';
+import { StandingBlocks } from './StandingBlocks';
 import { useStaffI18n } from './staffTexts';
 
 interface BlockCancelCardProps {
@@ -30,6 +31,8 @@ export function BlockCancelCard({ api, placeId, onCancelled, onSignedOut }: Bloc
   const [stage, setStage] = useState<Stage>({ name: 'form' });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // Read the standing blocks again after each cancel.
+  const [cancels, setCancels] = useState(0);
   const set = (field: keyof BlockDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
 
   // A refusal naming fields goes beside them (and back to the form); any other is said once.
@@ -69,6 +72,7 @@ export function BlockCancelCard({ api, placeId, onCancelled, onSignedOut }: Bloc
       const block = await api.cancelBlock(placeId, blockRequest(draft));
       setStage({ name: 'done', block });
       setDraft((d) => ({ ...d, from: '', to: '', reason: '' }));
+      setCancels((n) => n + 1);
       onCancelled();
     } catch (error) {
       refused(error);
@@ -125,6 +129,7 @@ export function BlockCancelCard({ api, placeId, onCancelled, onSignedOut }: Bloc
           {t(stage.block.created ? 'blockDone' : 'blockDoneBefore', { cancelled: stage.block.cancelled, kept: stage.block.kept })}
         </Notice>
       )}
+      <StandingBlocks api={api} placeId={placeId} version={cancels} onReopened={onCancelled} onSignedOut={onSignedOut} />
     </section>
   );
 }

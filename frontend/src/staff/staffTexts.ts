@@ -107,6 +107,11 @@ const staffSk = {
   blockErrToAfterFrom: 'Čas „do“ musí byť po čase „od“.',
   blockErrReason: 'Zadajte dôvod (najviac 100 znakov).',
   blockFormErrors: 'Skontrolujte vyznačené polia.',
+  blockStandingTitle: 'Zrušené termíny',
+  blockStandingNone: 'Od dnes tu nie je zrušený žiadny čas.',
+  blockStandingItem: '{day}, {from} – {to}: {reason} (zrušené rezervácie: {cancelled})',
+  blockReopen: 'Otvoriť znova',
+  blockReopened: 'Termíny {day}, {from} – {to} sú znova otvorené na rezerváciu. Zrušené rezervácie zostávajú zrušené.',
 };
 
 export type StaffKey = keyof typeof staffSk;
@@ -211,6 +216,11 @@ const staffEn: Record<StaffKey, string> = {
   blockErrToAfterFrom: '“Until” must be after “from”.',
   blockErrReason: 'Enter a reason (at most 100 characters).',
   blockFormErrors: 'Check the marked fields.',
+  blockStandingTitle: 'Cancelled times',
+  blockStandingNone: 'No time here is cancelled from today on.',
+  blockStandingItem: '{day}, {from} – {to}: {reason} (bookings cancelled: {cancelled})',
+  blockReopen: 'Open again',
+  blockReopened: '{day}, {from} – {to} is open for booking again. The cancelled bookings stay cancelled.',
 };
 
 export type StaffTranslate = (key: MessageKey | StaffKey, values?: Record<string, string | number>) => string;

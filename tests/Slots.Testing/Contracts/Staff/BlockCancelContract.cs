@@ -98,6 +98,47 @@ public abstract class BlockCancelContract<TBackend>(TBackend backend) : BackendC
     }
 
     [Fact]
+    public async Task A_block_opened_again_takes_bookings_its_cancels_stay_and_the_trail_says_who()
+    {
+        var host = await StartAsync();
+        var ct = TestContext.Current.CancellationToken;
+        var day = Today.AddDays(2);
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 2, day: day);
+        var cancelled = (await BookManyAsync(host.Client(), place, day, "08:00", 2)).Order().ToList();
+        var manager = Manager(place);
+        var id = (await JsonAsync(await CancelBlockAsync(manager, place, day, "08:00", "08:20")))["id"]!.GetValue<long>();
+        // A place's close is opened with the place, not block by block.
+        var closed = await host.AdminClient().PostAsJsonAsync($"/api/admin/places/{place}/close", new { reason = "Zatvorené", keepBookings = true }, ct);
+        closed.EnsureSuccessStatusCode();
+        var standing = await manager.GetFromJsonAsync<JsonArray>($"/api/staff/places/{place}/block-cancels", ct);
+        var closeBlock = await _rows!.CountAsync("SELECT MIN(id) FROM site_cancels WHERE closes_place = @yes", ("@yes", true));
+        var ofTheClose = await manager.PostAsync($"/api/staff/places/{place}/block-cancels/{closeBlock}/reopen", null, ct);
+        (await host.AdminClient().PostAsync($"/api/admin/places/{place}/reopen", null, ct)).EnsureSuccessStatusCode();
+
+        var reopened = await manager.PostAsync($"/api/staff/places/{place}/block-cancels/{id}/reopen", null, ct);
+        var again = await manager.PostAsync($"/api/staff/places/{place}/block-cancels/{id}/reopen", null, ct);
+        var malformed = await manager.PostAsync($"/api/staff/places/{place}/block-cancels/first/reopen", null, ct);
+
+        Assert.Equal([id], standing!.Select(b => b!["id"]!.GetValue<long>()));
+        Assert.Equal(("08:00", "08:20"), (standing![0]!["from"]!.GetValue<string>(), standing[0]!["to"]!.GetValue<string>()));
+        Assert.Equal(HttpStatusCode.NoContent, reopened.StatusCode);
+        Assert.Equal((HttpStatusCode.NotFound, "block-not-found"), (again.StatusCode, await ProblemCodeAsync(again)));
+        Assert.Equal((HttpStatusCode.NotFound, "block-not-found"), (ofTheClose.StatusCode, await ProblemCodeAsync(ofTheClose)));
+        Assert.Equal(HttpStatusCode.BadRequest, malformed.StatusCode);
+        Assert.True((await JsonAsync(malformed))["errors"]!.AsObject().ContainsKey("blockId"));
+        Assert.Empty((await manager.GetFromJsonAsync<JsonArray>($"/api/staff/places/{place}/block-cancels", ct))!);
+        // Its slots take bookings again, every seat free; the bookings it cancelled stay cancelled, with one SMS each.
+        Assert.Equal(2, await FreeSeatsAsync(host.Client(), place, day, "08:00"));
+        Assert.Equal(HttpStatusCode.Created, (await host.Client().SendAsync(Reserve(place, day, "08:00", People.Next()), ct)).StatusCode);
+        var roster = await JsonAsync(await manager.GetAsync($"/api/staff/places/{place}/roster?day={Day(day)}&state=cancelled-by-site", ct));
+        Assert.Equal(cancelled, roster["rows"]!.AsArray().Select(r => r!["code"]!.GetValue<string>()).Order());
+        Assert.Equal(cancelled, (await SiteCancelSmsAsync(place)).Select(s => s.Code));
+        var trail = JsonNode.Parse(await manager.GetStringAsync($"/api/staff/places/{place}/audit", ct))!.AsArray();
+        var entry = Assert.Single(trail, e => e!["action"]!.GetValue<string>() == "block-reopened");
+        Assert.Equal((id.ToString(System.Globalization.CultureInfo.InvariantCulture), "lead"), (entry!["target"]!.GetValue<string>(), entry["actor"]!.GetValue<string>()));
+    }
+
+    [Fact]
     public async Task The_same_block_asked_again_answers_the_first_and_queues_nothing_more()
     {
         var host = await StartAsync();

@@ -109,6 +109,7 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
             {
                 Content = JsonContent.Create(new { day = Day(Today.AddDays(2)), from = "08:00", to = "08:20", reason = "Matrix" }),
             },
+            "block-reopen" => new HttpRequestMessage(HttpMethod.Post, $"/api/staff/places/{place}/block-cancels/1/reopen"),
             _ => CheckIn(place, "AAAA-BBBB-CC"),
         };
 
@@ -422,6 +423,11 @@ public static class StaffMatrix
         { "audit", "site-manager", false, HttpStatusCode.Forbidden, "place-forbidden" },
         { "audit", "admin", false, HttpStatusCode.OK, null },
         { "audit", "admin-key", false, HttpStatusCode.OK, null },
+        { "block-reopen", "nobody", true, HttpStatusCode.Unauthorized, "unauthenticated" },
+        { "block-reopen", "site-staff", true, HttpStatusCode.Forbidden, "forbidden" },
+        { "block-reopen", "site-manager", false, HttpStatusCode.Forbidden, "place-forbidden" },
+        { "block-reopen", "site-manager", true, HttpStatusCode.NotFound, "block-not-found" },
+        { "block-reopen", "admin-key", false, HttpStatusCode.NotFound, "block-not-found" },
         { "block-cancel", "nobody", true, HttpStatusCode.Unauthorized, "unauthenticated" },
         { "block-cancel", "viewer-key", true, HttpStatusCode.Forbidden, "forbidden" },
         { "block-cancel", "site-staff", true, HttpStatusCode.Forbidden, "forbidden" },
