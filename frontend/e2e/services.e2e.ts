@@ -98,6 +98,7 @@ describe('a place with two services', () => {
     await expect.poll(() => page.locator('h1').textContent()).toBe('Vaša rezervácia');
     await expect.poll(() => page.getByTestId('reservation-service').textContent()).toBe('PCR test');
     await expectAccessible(page, 'reservation with its service');
+    await screenshot(page, 'reservation-service');
 
     // The week to move to is PCR's: without the service the place's availability is refused (it offers two).
     await page.getByRole('button', { name: 'Presunúť na iný termín' }).click();

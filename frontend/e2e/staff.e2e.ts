@@ -263,6 +263,7 @@ describe('staff at the door', () => {
       // The cancelled booking's seat is free again with the others (capacity 5).
       await expect.poll(() => freeAt(api.url, open.place.id, open.day, open.later)).toBe(5);
       await expectAccessible(page, 'block opened again');
+      await screenshot(page, 'staff-block-reopen');
     } finally {
       await manager.close();
     }
