@@ -116,9 +116,9 @@ export function ServicesCard({ admin, catalogue }: ServicesCardProps) {
                   <td>{name(service)}</td>
                   <td>{doses(service)}</td>
                   <td>{t(active ? 'serviceStateActive' : 'serviceStateInactive')}</td>
-                  <td className="actions">
+                  <td>
                     <button type="button" className="secondary" disabled={busy} onClick={() => startEdit(service, active)}
-                      aria-label={t('editServiceNamed', { code: service.code })}>{t('editService')}</button>
+                      aria-label={t('editServiceNamed', { code: service.code })}>{t('editService')}</button>{' '}
                     {active && (
                       <button type="button" className="secondary" disabled={busy} onClick={() => void switchOff(service)}
                         aria-label={t('deactivateServiceNamed', { code: service.code })}>{t('deactivateService')}</button>
