@@ -178,5 +178,11 @@ describe('an admin sets up a service', () => {
     await expect.poll(() => services.getByTestId(`service-${code}`).textContent()).toContain('vypnutá');
     expect((await getJson<Service[]>(`${api.url}/api/services`)).map((s) => s.code)).not.toContain(code);
     await expectAccessible(page, 'admin services with one switched off');
+
+    await page.getByRole('button', { name: 'English' }).click();
+    await expect.poll(() => card(page, 'Services').getByTestId(`service-${code}`).textContent()).toContain('switched off');
+    expect(await card(page, 'A place\'s services').getByRole('button', { name: 'Save the offer' }).count()).toBe(1);
+    await expectAccessible(page, 'admin services in English');
+    await page.getByRole('button', { name: 'Slovensky' }).click();
   });
 });
