@@ -8,7 +8,10 @@ import { DemoDataForm } from './DemoDataForm';
 import { GenerateSlotsForm } from './GenerateSlotsForm';
 import { OpeningsCard } from './OpeningsCard';
 import { PlaceChangesCard } from './PlaceChangesCard';
+import { PlaceServicesCard } from './PlaceServicesCard';
+import { ServicesCard } from './ServicesCard';
 import { StatsTable } from './StatsTable';
+import { useCatalogue } from './useCatalogue';
 
 /**
  * What the signed-in person may use: an admin everything, a viewer the statistics only, anyone else
@@ -19,6 +22,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
   const { t } = useSignInI18n();
   const role = adminRole(token);
   const subject = tokenSubject(token) ?? '—';
+  const catalogue = useCatalogue(admin);
 
   return (
     <>
@@ -30,15 +34,17 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
         <Notice kind="error">{t('missingRole', { subject })}</Notice>
       ) : role === 'viewer' ? (
         <div className="cards">
-          <StatsTable admin={admin} />
+          <StatsTable admin={admin} catalogue={catalogue.services} />
         </div>
       ) : (
         <div className="cards">
-          <GenerateSlotsForm admin={admin} />
-          <StatsTable admin={admin} />
+          <GenerateSlotsForm admin={admin} catalogue={catalogue.services} />
+          <StatsTable admin={admin} catalogue={catalogue.services} />
           <OpeningsCard admin={admin} />
           <CreatePlaceForm admin={admin} />
           <PlaceChangesCard admin={admin} />
+          <ServicesCard admin={admin} catalogue={catalogue} />
+          <PlaceServicesCard admin={admin} catalogue={catalogue.services} />
           <DemoDataForm admin={admin} />
         </div>
       )}

@@ -1,24 +1,30 @@
 import { type FormEvent, useState } from 'react';
 import type { AdminApi } from '../api/adminApi';
-import type { Stats } from '../api/types';
+import type { Service, Stats } from '../api/types';
 import { addDays, formatDay } from '../booking/dates';
-import { useI18n } from '../i18n/I18n';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { adminError } from './adminError';
+import { useServiceI18n } from './serviceTexts';
 
-export function StatsTable({ admin }: { admin: AdminApi }) {
-  const { t, lang } = useI18n();
+/** Counts per day, of every service or of the one chosen. */
+export function StatsTable({ admin, catalogue }: { admin: AdminApi; catalogue: Service[] }) {
+  const { t, lang } = useServiceI18n();
   const today = new Date().toISOString().slice(0, 10);
-  const [range, setRange] = useState({ from: today, to: addDays(today, 13) });
+  const [range, setRange] = useState({ from: today, to: addDays(today, 13), service: '' });
   const [stats, setStats] = useState<Stats | null>(null);
   const [error, setError] = useState<string | null>(null);
+
+  const serviceLabel = (code: string) => {
+    const service = catalogue.find((s) => s.code === code);
+    return service ? `${lang === 'sk' ? service.nameSk : service.nameEn} (${code})` : code;
+  };
 
   const show = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     try {
-      setStats(await admin.stats(range.from, range.to));
+      setStats(await admin.stats(range.from, range.to, range.service || undefined));
     } catch (err) {
       setError(adminError(err, t));
     }
@@ -30,9 +36,17 @@ export function StatsTable({ admin }: { admin: AdminApi }) {
       <form onSubmit={show} className="row">
         <Field label={t('from')} type="date" value={range.from} onChange={(from) => setRange((r) => ({ ...r, from }))} required />
         <Field label={t('to')} type="date" value={range.to} onChange={(to) => setRange((r) => ({ ...r, to }))} required />
+        <div className="field">
+          <label htmlFor="stats-service">{t('statsService')}</label>
+          <select id="stats-service" value={range.service} onChange={(e) => setRange((r) => ({ ...r, service: e.target.value }))}>
+            <option value="">{t('statsAllServices')}</option>
+            {catalogue.map((s) => <option key={s.code} value={s.code}>{lang === 'sk' ? s.nameSk : s.nameEn} ({s.code})</option>)}
+          </select>
+        </div>
         <button type="submit" className="primary">{t('show')}</button>
       </form>
       {error && <Notice kind="error">{error}</Notice>}
+      {stats && <p data-testid="stats-service">{stats.service ? t('statsOfService', { name: serviceLabel(stats.service) }) : t('statsAllServices')}</p>}
       {stats && stats.days.length === 0 && <p>{t('noStats')}</p>}
       {stats && stats.days.length > 0 && (
         <div className="table-scroll">

@@ -1,7 +1,7 @@
 import { query, readJson } from './http';
 import type {
-  ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, Place, PlaceEdit,
-  ReopenPlaceResult, StaffOpening, Stats,
+  AdminService, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, NewService,
+  Offer, Place, PlaceEdit, ReopenPlaceResult, Service, ServiceEdit, ServiceOffer, StaffOpening, Stats,
 } from './types';
 
 /** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
@@ -18,9 +18,10 @@ export class AdminApi {
     return readJson(await this.post('/api/admin/places', place));
   }
 
-  /** A place as its public page shows it (opening hours, closed or not). */
+  /** A place as its public page shows it (opening hours, closed or not, the services it offers). */
   async place(id: number): Promise<Place> {
-    return readJson(await fetch(`${this.base}/api/places/${id}`));
+    // Revalidated: an admin reads it again right after changing it.
+    return readJson(await fetch(`${this.base}/api/places/${id}`, { cache: 'no-cache' }));
   }
 
   async editPlace(id: number, edit: PlaceEdit): Promise<Place> {
@@ -58,8 +59,27 @@ export class AdminApi {
     return readJson(await this.post(`/api/admin/openings/${id}/close`, {}));
   }
 
-  async stats(from: string, to: string): Promise<Stats> {
-    return readJson(await fetch(`${this.base}/api/admin/stats${query({ from, to })}`, { headers: this.auth() }));
+  /** Every service's counts, or one service's when its code is given. */
+  async stats(from: string, to: string, service?: string): Promise<Stats> {
+    return readJson(await fetch(`${this.base}/api/admin/stats${query({ from, to, service })}`, { headers: this.auth() }));
+  }
+
+  /** The catalogue's active services; revalidated (the list is cached 30 s) so a service just added is in it. */
+  async services(): Promise<Service[]> {
+    return readJson(await fetch(`${this.base}/api/services`, { cache: 'no-cache' }));
+  }
+
+  async createService(service: NewService): Promise<AdminService> {
+    return readJson(await this.post('/api/admin/services', service));
+  }
+
+  async editService(code: string, edit: ServiceEdit): Promise<AdminService> {
+    return readJson(await this.send('PUT', `/api/admin/services/${encodeURIComponent(code)}`, edit));
+  }
+
+  /** Sets what the place offers of the service: seats, template, and whether it is offered at all. */
+  async offerService(placeId: number, code: string, offer: ServiceOffer): Promise<Offer> {
+    return readJson(await this.send('PUT', `/api/admin/places/${placeId}/services/${encodeURIComponent(code)}`, offer));
   }
 
   private post(path: string, body: unknown): Promise<Response> {

@@ -83,13 +83,15 @@ export interface SlotTemplate {
   lengthMinutes: number;
 }
 
+/** Template and capacity left out: each place's stored offer of the service gives them; service left out: default. */
 export interface GenerateSlots {
   placeIds: number[];
   from: string;
   to: string;
-  template: SlotTemplate;
-  capacity: number;
+  template?: SlotTemplate;
+  capacity?: number;
   dryRun: boolean;
+  service?: string;
 }
 
 export type GenerateResult = Schemas['GenerateSlotsDto'];
@@ -143,6 +145,42 @@ export interface NewOpening {
 
 export type Stats = Schemas['StatsDto'];
 
+/** An active service of the catalogue, as GET /api/services lists it. */
+export type Service = Schemas['ServiceDto'];
+
+/** A service as admins see it, active or not (the answer of a create or a change). */
+export type AdminService = Schemas['AdminServiceDto'];
+
+export interface DoseInterval {
+  minDays: number;
+  maxDays: number;
+}
+
+export interface NewService {
+  code: string;
+  nameSk: string;
+  nameEn: string;
+  secondDose?: DoseInterval;
+  active: boolean;
+}
+
+/** A service as it is to be: every field (secondDose left out makes it one appointment). */
+export interface ServiceEdit {
+  nameSk: string;
+  nameEn: string;
+  secondDose?: DoseInterval;
+  active: boolean;
+}
+
+/** What a place offers of a service, as it is to be (seats or template left out: none stored). */
+export interface ServiceOffer {
+  seats?: number;
+  template?: SlotTemplate;
+  active: boolean;
+}
+
+export type Offer = Schemas['OfferDto'];
+
 // What the page sends must be what the API reads: each request shape is checked against the document's.
 type Fits<T extends U, U> = T;
 export type RequestsFitTheContract = [
@@ -157,6 +195,9 @@ export type RequestsFitTheContract = [
   Fits<JoinWaitingList, Schemas['JoinWaitingListRequest']>,
   Fits<NewOpening, Schemas['CreateOpeningRequest']>,
   Fits<CancelBlockRequest, Schemas['CancelBlockRequest']>,
+  Fits<NewService, Schemas['CreateServiceRequest']>,
+  Fits<ServiceEdit, Schemas['EditServiceRequest']>,
+  Fits<ServiceOffer, Schemas['OfferServiceRequest']>,
 ];
 
 // And the document's required fields are required here: a booking or a move lacking one does not

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AdminApi } from './adminApi';
+
+function answering(body: unknown) {
+  const calls: { url: string; init?: RequestInit }[] = [];
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    calls.push({ url, init });
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  });
+  return calls;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('AdminApi and services', () => {
+  const admin = new AdminApi('https://slots.example/', 'token-1');
+
+  it('asks for one service\'s statistics, or every service\'s', async () => {
+    const calls = answering({ from: '2030-01-07', to: '2030-01-08', days: [] });
+    await admin.stats('2030-01-07', '2030-01-08', 'pcr-2');
+    await admin.stats('2030-01-07', '2030-01-08');
+    expect(calls.map((c) => c.url)).toEqual([
+      'https://slots.example/api/admin/stats?from=2030-01-07&to=2030-01-08&service=pcr-2',
+      'https://slots.example/api/admin/stats?from=2030-01-07&to=2030-01-08',
+    ]);
+    expect(new Headers(calls[0].init?.headers).get('Authorization')).toBe('Bearer token-1');
+  });
+
+  it('offers a service at a place with PUT, the offer as the body', async () => {
+    const calls = answering({ placeId: 12, service: 'pcr', active: true });
+    await admin.offerService(12, 'pcr', { seats: 2, active: true });
+    expect(calls[0].url).toBe('https://slots.example/api/admin/places/12/services/pcr');
+    expect(calls[0].init?.method).toBe('PUT');
+    expect(calls[0].init?.body).toBe('{"seats":2,"active":true}');
+    expect(new Headers(calls[0].init?.headers).get('Content-Type')).toBe('application/json');
+  });
+
+  it('creates with POST and changes with PUT under the code', async () => {
+    const calls = answering({ code: 'pcr', nameSk: 'PCR', nameEn: 'PCR', active: false });
+    await admin.createService({ code: 'pcr', nameSk: 'PCR', nameEn: 'PCR', active: true });
+    await admin.editService('pcr', { nameSk: 'PCR', nameEn: 'PCR', active: false });
+    expect(calls.map((c) => `${c.init?.method} ${c.url}`)).toEqual([
+      'POST https://slots.example/api/admin/services',
+      'PUT https://slots.example/api/admin/services/pcr',
+    ]);
+  });
+
+  it('reads the catalogue revalidated, as it is cached for 30 seconds', async () => {
+    const calls = answering([]);
+    await admin.services();
+    expect(calls[0].url).toBe('https://slots.example/api/services');
+    expect(calls[0].init?.cache).toBe('no-cache');
+  });
+});
