@@ -113,24 +113,24 @@ internal static class PlacesEndpoints
         {
             return InvalidId();
         }
+        // What is malformed is said whatever the place; the defaults need its today.
+        var v = new Validation();
+        var fromDay = Day(from, "from", v);
+        var toDay = Day(to, "to", v);
+        Reservations.ReservationRequests.ServiceCode(service, "service", v);
+        if (!v.IsValid)
+        {
+            return v.ToProblem();
+        }
         var place = await places.FindAsync(placeId, ct);
         if (place is not { Active: true })
         {
             return Problem.UnknownPlace();
         }
-        var v = new Validation();
         var today = LocalClock.Today(place, clock.GetUtcNow());
-        var first = today;
-        if (from is not null && !Formats.TryDay(from, out first))
-        {
-            v.Add("from", $"Use {Formats.DayFormat}.");
-        }
-        var last = first.AddDays(6);
-        if (to is not null && !Formats.TryDay(to, out last))
-        {
-            v.Add("to", $"Use {Formats.DayFormat}.");
-        }
-        if (v.IsValid && last < first)
+        var first = fromDay ?? today;
+        var last = toDay ?? first.AddDays(6);
+        if (last < first)
         {
             v.Add("to", "'to' must not be before 'from'.");
         }
@@ -138,7 +138,6 @@ internal static class PlacesEndpoints
         {
             v.Add("to", $"Ask for at most {MaxDays} days at once.");
         }
-        Reservations.ReservationRequests.ServiceCode(service, "service", v);
         if (!v.IsValid)
         {
             return v.ToProblem();
@@ -178,4 +177,19 @@ internal static class PlacesEndpoints
     private static ValidationProblem InvalidId() => Problem.Invalid("id", Formats.PlaceIdExpected);
 
     internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active, p.OpeningHours, p.ClosedAt is not null);
+
+    /// <summary>A day as sent (null: none), or a field error when it is not one.</summary>
+    private static DateOnly? Day(string? value, string field, Validation v)
+    {
+        if (value is null)
+        {
+            return null;
+        }
+        if (Formats.TryDay(value, out var day))
+        {
+            return day;
+        }
+        v.Add(field, $"Use {Formats.DayFormat}.");
+        return null;
+    }
 }
