@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Availability, Place, Service, Stats } from '../src/api/types';
+import type { Availability, Offer, Place, Service, Stats } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
 import { type RunningApi, startApiWithProvider } from './stack';
 import { getJson, newPerson, signInThroughProvider } from './steps';
@@ -98,7 +98,14 @@ describe('an admin sets up a service', () => {
     await offers.getByRole('button', { name: 'Uložiť ponuku' }).click();
     await expect.poll(() => offers.getByRole('status').textContent())
       .toBe(`Ponuka služby ${code}: ponúka sa, miest v termíne: 3, 09:00 – 10:00 každých 30 min, dĺžka 20 min.`);
-    await expect.poll(() => offers.getByTestId(`offer-${code}`).textContent()).toContain('20 min');
+    await expect.poll(() => offers.getByTestId(`offer-${code}`).textContent()).toContain('09:00 – 10:00, každých 30 min, termín 20 min');
+    const stored = (await getJson<Offer[]>(`${api.url}/api/admin/places/${place.id}/services`, adminKey)).find((o) => o.service === code);
+    expect(stored).toEqual({ placeId: place.id, service: code, active: true, seats: 3,
+      template: { firstStart: '09:00', lastStart: '10:00', intervalMinutes: 30, lengthMinutes: 20 } });
+    // "Change" fills the form in from the stored offer.
+    await offers.getByRole('button', { name: `Zmeniť ponuku služby ${code}` }).click();
+    expect(await offers.getByLabel('Miest v termíne').inputValue()).toBe('3');
+    expect(await offers.getByLabel('Interval (min)').inputValue()).toBe('30');
     const offered = (await getJson<Place>(`${api.url}/api/places/${place.id}`)).services ?? [];
     expect(offered.map((s) => s.code)).toEqual(['default', code]);
     expect(offered.find((s) => s.code === code)?.minutes).toBe(20);
@@ -184,5 +191,8 @@ describe('an admin sets up a service', () => {
     expect(await card(page, 'A place\'s services').getByRole('button', { name: 'Save the offer' }).count()).toBe(1);
     await expectAccessible(page, 'admin services in English');
     await page.getByRole('button', { name: 'Slovensky' }).click();
+    // Listed as stored (GET /api/admin/services), after a reload too.
+    await page.reload();
+    await expect.poll(() => card(page, 'Služby').getByTestId(`service-${code}`).textContent()).toContain('vypnutá');
   });
 });

@@ -45,6 +45,12 @@ internal static class AdminEndpoints
             .QueryId("placeId", "Only this place (active or not); every place when left out.")
             .QueryText("service", 32, "Only this service, by its code (GET /api/services; an inactive one too); every service when left out.")
             .Problems([.. viewer, ProblemTypes.ValidationFailed, ProblemTypes.UnknownPlace, ProblemTypes.UnknownService]);
+        app.MapGet("/api/admin/services", ServiceAdminEndpoints.List).WithTags("Admin").WithName("ListAdminServices")
+            .RequireAuthorization(AdminAuth.ViewerPolicy)
+            .WithSummary("Every service, active or not")
+            .WithDescription("The whole catalogue as stored now, inactive services too (GET /api/services lists the active ones, "
+                + "from a copy up to 30 seconds old), for the statistics' filter and the admin screens. Viewers and admins.")
+            .Problems(viewer);
         app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Scheduler jobs and flush lag")
             .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewers and admins: the role in a token or a key.")

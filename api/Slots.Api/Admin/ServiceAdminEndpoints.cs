@@ -2,6 +2,7 @@ using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Places;
 using Slots.Api.Staff;
 using Slots.Catalogue;
+using Slots.Places;
 using Slots.Reservations;
 using Slots.Staff;
 
@@ -12,6 +13,12 @@ internal static class ServiceAdminEndpoints
 {
     public static RouteGroupBuilder MapServiceAdmin(this RouteGroupBuilder admin)
     {
+        admin.MapGet("/places/{id}/services", Offers).WithName("ListOffers")
+            .PathId("The place's id.")
+            .WithSummary("What a place offers")
+            .WithDescription("Each service the place has an offer of, offered or stopped, with its stored seats per slot and slot "
+                + "template, in the catalogue's order. Admins only.")
+            .Problems(ProblemTypes.UnknownPlace);
         admin.MapPost("/services", Create).WithName("CreateService").WithJsonBody<CreateServiceRequest>().Location()
             .WithSummary("Add a service")
             .WithDescription("A new service of the catalogue (for example an antigen test or a vaccine dose), under a code that cannot change; "
@@ -30,6 +37,28 @@ internal static class ServiceAdminEndpoints
                 + "every booking to name one. Admins only; recorded in the audit trail.")
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService);
         return admin;
+    }
+
+    public static async Task<Ok<IReadOnlyList<AdminServiceDto>>> List(ICatalogStore store, CancellationToken ct) =>
+        TypedResults.Ok<IReadOnlyList<AdminServiceDto>>([.. (await store.AllServicesAsync(ct)).OrderBy(s => s.Id).Select(ToDto)]);
+
+    public static async Task<Results<Ok<IReadOnlyList<OfferDto>>, ProblemHttpResult, ValidationProblem>> Offers(
+        string id, ICatalogStore store, PlaceDirectory places, CancellationToken ct)
+    {
+        if (!Formats.TryId(id, out int placeId))
+        {
+            return Problem.Invalid("id", Formats.PlaceIdExpected);
+        }
+        if (await places.FindAsync(placeId, ct) is null)
+        {
+            return Problem.UnknownPlace();
+        }
+        var services = (await store.AllServicesAsync(ct)).ToDictionary(s => s.Id);
+        var offers = (await store.OffersAsync(ct))
+            .Where(o => o.PlaceId == placeId && services.ContainsKey(o.ServiceId))
+            .OrderBy(o => o.ServiceId)
+            .Select(o => ToDto(o, services[o.ServiceId].Code));
+        return TypedResults.Ok<IReadOnlyList<OfferDto>>([.. offers]);
     }
 
     public static async Task<Results<Created<AdminServiceDto>, ValidationProblem>> Create(
@@ -102,11 +131,14 @@ internal static class ServiceAdminEndpoints
                 return Api.Reservations.ReservationProblems.UnknownService();
         }
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, placeId, AuditActions.ServiceOffered, code, null, ct);
-        return TypedResults.Ok(new OfferDto(placeId, code, offer!.Active, offer.Seats,
+        return TypedResults.Ok(ToDto(offer!, code));
+    }
+
+    private static OfferDto ToDto(PlaceOffer offer, string code) =>
+        new(offer.PlaceId, code, offer.Active, offer.Seats,
             offer.Template is { } t
                 ? new TemplateDto(Formats.Time(SlotKey.MinuteOf(t.FirstStart)), Formats.Time(SlotKey.MinuteOf(t.LastStart)), t.IntervalMinutes, t.LengthMinutes)
-                : null));
-    }
+                : null);
 
     /// <summary>The service as sent, or field errors: names required, a second dose 1 ≤ minDays ≤ maxDays.</summary>
     private static ServiceInfo? Service(string code, string? nameSk, string? nameEn, DoseIntervalRequest? dose, bool? active, Validation v)

@@ -28,7 +28,8 @@ internal static class BlockCancelEndpoints
             .AtPlace(StaffRoles.SiteManager)
             .WithSummary("The place's blocks that stand")
             .WithDescription("The site's cancelled blocks of the place from today on that have not been opened again, by day and start; "
-                + "the blocks of a place's close are not among them (they open with the place). Site managers and admins.");
+                + "the blocks of a place's close are not among them (they open with the place). Site managers and admins.")
+            .Problems(ProblemTypes.UnknownPlace);
         place.MapPost("/block-cancels/{blockId}/reopen", Reopen).WithName("ReopenBlock").RequireRateLimiting(RateLimits.Writes)
             .AtPlace(StaffRoles.SiteManager)
             .WithSummary("Open a cancelled block again")
@@ -36,7 +37,7 @@ internal static class BlockCancelEndpoints
                 + "standing block covers stays closed. The bookings it cancelled stay cancelled (their people were told). Site managers "
                 + "and admins; recorded in the audit trail.")
             .Produces(StatusCodes.Status204NoContent)
-            .Problems(ProblemTypes.ValidationFailed, ProblemTypes.BlockNotFound);
+            .Problems(ProblemTypes.ValidationFailed, ProblemTypes.UnknownPlace, ProblemTypes.BlockNotFound);
         return place;
     }
 

@@ -23,6 +23,8 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
   const role = adminRole(token);
   const subject = tokenSubject(token) ?? '—';
   const catalogue = useCatalogue(admin);
+  // New slots are of active services; the statistics count any, inactive ones too.
+  const active = catalogue.services.filter((s) => s.active);
 
   return (
     <>
@@ -38,7 +40,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
         </div>
       ) : (
         <div className="cards">
-          <GenerateSlotsForm admin={admin} catalogue={catalogue.services} />
+          <GenerateSlotsForm admin={admin} catalogue={active} />
           <StatsTable admin={admin} catalogue={catalogue.services} />
           <OpeningsCard admin={admin} />
           <CreatePlaceForm admin={admin} />

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AdminApi } from '../api/adminApi';
 import { ApiError } from '../api/http';
-import type { Offer, Place, Service } from '../api/types';
+import type { AdminService, Offer, Place } from '../api/types';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { adminError } from './adminError';
@@ -11,22 +11,29 @@ import { useServiceI18n } from './serviceTexts';
 type Result = { kind: 'success' | 'error'; text: string };
 
 /**
- * What one place offers: its services as its page lists them, and a form that offers a service there
- * (seats per slot and the daily template that generation uses), changes the offer, or stops it.
+ * What one place offers: each service it has an offer of, offered or stopped, with the seats per slot
+ * and daily template that generation uses, and a form that offers a service there, changes the offer
+ * (filled in from it), or stops it.
  */
-export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catalogue: Service[] }) {
+export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catalogue: AdminService[] }) {
   const { t, lang } = useServiceI18n();
   const [id, setId] = useState('');
   const [place, setPlace] = useState<Place | null>(null);
+  const [offers, setOffers] = useState<Offer[]>([]);
   const [draft, setDraft] = useState<OfferDraft>(emptyOffer);
   const [errors, setErrors] = useState<FieldErrors<OfferField>>({});
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const set = (field: keyof OfferDraft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
-  const offered = place?.services ?? [];
-  // The form offers any active service of the catalogue, and those the place lists (whatever the catalogue's state).
-  const choices = [...offered, ...catalogue.filter((s) => !offered.some((o) => o.code === s.code))];
-  const chosen = draft.service || choices[0]?.code || '';
+  const named = (code: string) => catalogue.find((s) => s.code === code);
+  // The form offers the services the place has an offer of, and any other active service of the catalogue.
+  const choices = [...offers.map((o) => o.service),
+    ...catalogue.filter((s) => s.active && !offers.some((o) => o.service === s.code)).map((s) => s.code)];
+  const chosen = draft.service || choices[0] || '';
+  const label = (code: string) => {
+    const service = named(code);
+    return service ? `${lang === 'sk' ? service.nameSk : service.nameEn} (${code})` : code;
+  };
 
   const attempt = async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
     setBusy(true);
@@ -46,8 +53,12 @@ export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catal
   const load = async (e: FormEvent) => {
     e.preventDefault();
     setErrors({});
-    const loaded = await attempt(() => admin.place(Number(id)));
-    if (loaded) setPlace(loaded);
+    const loaded = await attempt(() => Promise.all([admin.place(Number(id)), admin.offers(Number(id))]));
+    if (loaded) {
+      setPlace(loaded[0]);
+      setOffers(loaded[1]);
+      setDraft(emptyOffer);
+    }
   };
 
   const describe = (o: Offer) => t('offerSaved', {
@@ -68,15 +79,24 @@ export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catal
     if (Object.keys(found).length > 0) return setResult({ kind: 'error', text: t('formErrors') });
     const saved = await attempt(async () => {
       const offer = await admin.offerService(place.id, chosen, serviceOffer(draft));
-      // The place's page as it now stands: the services it offers, in the catalogue's order.
-      setPlace(await admin.place(place.id));
+      // The offers as they now stand, in the catalogue's order.
+      setOffers(await admin.offers(place.id));
       return offer;
     });
     if (saved) setResult({ kind: 'success', text: describe(saved) });
   };
 
-  const change = (code: string, minutes?: number | null) => {
-    setDraft((d) => ({ ...d, service: code, length: minutes ? String(minutes) : d.length, active: true }));
+  // The form filled in from the offer as stored: a stopped one is offered again by saving it ticked.
+  const change = (o: Offer) => {
+    setDraft({
+      service: o.service,
+      seats: o.seats ? String(o.seats) : emptyOffer.seats,
+      firstStart: o.template?.firstStart ?? emptyOffer.firstStart,
+      lastStart: o.template?.lastStart ?? emptyOffer.lastStart,
+      interval: o.template ? String(o.template.intervalMinutes) : emptyOffer.interval,
+      length: o.template ? String(o.template.lengthMinutes) : emptyOffer.length,
+      active: true,
+    });
     setErrors({});
     document.getElementById('offer-service')?.focus();
   };
@@ -92,7 +112,7 @@ export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catal
       {place && (
         <>
           <h3>{t('placeServicesOf', { name: place.name })}</h3>
-          {offered.length === 0 ? <p>{t('placeServicesNone')}</p> : (
+          {offers.length === 0 ? <p>{t('placeServicesNone')}</p> : (
             <div className="table-wrap">
               <table>
                 <caption className="sr-only">{t('placeServicesOf', { name: place.name })}</caption>
@@ -100,19 +120,26 @@ export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catal
                   <tr>
                     <th scope="col">{t('serviceCode')}</th>
                     <th scope="col">{t('serviceName')}</th>
-                    <th scope="col">{t('offerLength')}</th>
+                    <th scope="col">{t('offerSeats')}</th>
+                    <th scope="col">{t('offerTemplate')}</th>
+                    <th scope="col">{t('serviceState')}</th>
                     <th scope="col"><span className="sr-only">{t('serviceActions')}</span></th>
                   </tr>
                 </thead>
                 <tbody>
-                  {offered.map((s) => (
-                    <tr key={s.code} data-testid={`offer-${s.code}`}>
-                      <th scope="row">{s.code}</th>
-                      <td>{lang === 'sk' ? s.nameSk : s.nameEn}</td>
-                      <td>{s.minutes ? t('offerLengthValue', { minutes: s.minutes }) : t('offerNoTemplate')}</td>
+                  {offers.map((o) => (
+                    <tr key={o.service} data-testid={`offer-${o.service}`} data-active={o.active}>
+                      <th scope="row">{o.service}</th>
+                      <td>{named(o.service) ? (lang === 'sk' ? named(o.service)!.nameSk : named(o.service)!.nameEn) : ''}</td>
+                      <td>{o.seats ?? '—'}</td>
+                      <td>{o.template
+                        ? t('offerTemplateValue', { first: o.template.firstStart, last: o.template.lastStart, interval: o.template.intervalMinutes,
+                          length: o.template.lengthMinutes })
+                        : t('offerNoTemplate')}</td>
+                      <td>{t(o.active ? 'offerStateOn' : 'offerStateOff')}</td>
                       <td>
-                        <button type="button" className="secondary" disabled={busy} onClick={() => change(s.code, s.minutes)}
-                          aria-label={t('changeOfferNamed', { code: s.code })}>{t('changeOffer')}</button>
+                        <button type="button" className="secondary" disabled={busy} onClick={() => change(o)}
+                          aria-label={t('changeOfferNamed', { code: o.service })}>{t('changeOffer')}</button>
                       </td>
                     </tr>
                   ))}
@@ -124,7 +151,7 @@ export function PlaceServicesCard({ admin, catalogue }: { admin: AdminApi; catal
             <div className="field">
               <label htmlFor="offer-service">{t('offerService')}</label>
               <select id="offer-service" value={chosen} onChange={(e) => setDraft((d) => ({ ...d, service: e.target.value }))}>
-                {choices.map((s) => <option key={s.code} value={s.code}>{lang === 'sk' ? s.nameSk : s.nameEn} ({s.code})</option>)}
+                {choices.map((code) => <option key={code} value={code}>{label(code)}</option>)}
               </select>
             </div>
             <Field label={t('offerSeats')} type="number" min={1} max={10000} value={draft.seats} onChange={set('seats')} required

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AdminApi } from '../api/adminApi';
 import { ApiError } from '../api/http';
-import type { AdminService, Service } from '../api/types';
+import type { AdminService } from '../api/types';
 import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { adminError } from './adminError';
@@ -13,31 +13,26 @@ import { useServiceI18n } from './serviceTexts';
 
 interface ServicesCardProps {
   admin: AdminApi;
-  catalogue: { services: Service[]; error: unknown; reload: () => Promise<void> };
+  catalogue: { services: AdminService[]; error: unknown; reload: () => Promise<void> };
 }
 
 type Result = { kind: 'success' | 'error'; text: string };
 
 /**
- * The catalogue's services: the list, a form that adds one or changes one (names, second dose, state),
- * and switching one off. GET /api/services lists active services only, so one switched off here stays
- * in the list, marked, until the page is reloaded: the admin can switch it on again.
+ * The catalogue's services, active or not (GET /api/admin/services): the list, a form that adds one or
+ * changes one (names, second dose, state), and switching one off.
  */
 export function ServicesCard({ admin, catalogue }: ServicesCardProps) {
   const { t, lang } = useServiceI18n();
   const [draft, setDraft] = useState<ServiceDraft>(emptyService);
   const [editing, setEditing] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors<ServiceField>>({});
-  const [switchedOff, setSwitchedOff] = useState<AdminService[]>([]);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const set = (field: 'code' | 'nameSk' | 'nameEn' | 'minDays' | 'maxDays') => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
-  const name = (s: Service) => (lang === 'sk' ? s.nameSk : s.nameEn);
+  const name = (s: AdminService) => (lang === 'sk' ? s.nameSk : s.nameEn);
 
-  const rows = [
-    ...catalogue.services.map((service) => ({ service, active: true })),
-    ...switchedOff.filter((off) => !catalogue.services.some((s) => s.code === off.code)).map((service) => ({ service, active: false })),
-  ];
+  const rows = catalogue.services.map((service) => ({ service, active: service.active }));
 
   // A refusal naming fields goes beside them; any other is said once.
   const send = async (action: () => Promise<AdminService>, describe: (s: AdminService) => string): Promise<AdminService | undefined> => {
@@ -45,7 +40,6 @@ export function ServicesCard({ admin, catalogue }: ServicesCardProps) {
     setResult(null);
     try {
       const saved = await action();
-      setSwitchedOff((off) => [...off.filter((s) => s.code !== saved.code), ...(saved.active ? [] : [saved])]);
       setResult({ kind: 'success', text: describe(saved) });
       await catalogue.reload();
       return saved;
@@ -59,7 +53,7 @@ export function ServicesCard({ admin, catalogue }: ServicesCardProps) {
     }
   };
 
-  const startEdit = (service: Service, active: boolean) => {
+  const startEdit = (service: AdminService, active: boolean) => {
     setEditing(service.code);
     setDraft(serviceDraft(service, active));
     setErrors({});
@@ -83,13 +77,13 @@ export function ServicesCard({ admin, catalogue }: ServicesCardProps) {
     if (saved) stopEdit();
   };
 
-  const switchOff = async (service: Service) => {
+  const switchOff = async (service: AdminService) => {
     const off = await send(() => admin.editService(service.code, { ...serviceEdit(serviceDraft(service)), active: false }),
       (s) => t('serviceDeactivated', { name: name(s), code: s.code }));
     if (off && editing === service.code) stopEdit();
   };
 
-  const doses = (s: Service) => (s.secondDose ? t('serviceDosesTwo', { min: s.secondDose.minDays, max: s.secondDose.maxDays }) : t('serviceDosesOne'));
+  const doses = (s: AdminService) => (s.secondDose ? t('serviceDosesTwo', { min: s.secondDose.minDays, max: s.secondDose.maxDays }) : t('serviceDosesOne'));
 
   return (
     <section className="card" aria-labelledby="services">
@@ -130,7 +124,6 @@ export function ServicesCard({ admin, catalogue }: ServicesCardProps) {
           </table>
         </div>
       )}
-      {switchedOff.length > 0 && <p className="hint">{t('inactiveListed')}</p>}
       <form onSubmit={(e) => void submit(e)} noValidate aria-label={editing ? t('editingService', { code: editing }) : t('createService')}>
         {editing ? <h3>{t('editingService', { code: editing })}</h3> : (
           <Field label={t('serviceCode')} name="service-code" autoComplete="off" spellCheck={false} value={draft.code} onChange={set('code')}

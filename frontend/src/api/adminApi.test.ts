@@ -47,10 +47,12 @@ describe('AdminApi and services', () => {
     ]);
   });
 
-  it('reads the catalogue revalidated, as it is cached for 30 seconds', async () => {
+  it('reads the whole catalogue and a place\'s offers as stored now, with the credentials', async () => {
     const calls = answering([]);
     await admin.services();
-    expect(calls[0].url).toBe('https://slots.example/api/services');
-    expect(calls[0].init?.cache).toBe('no-cache');
+    await admin.offers(12);
+    expect(calls.map((c) => c.url)).toEqual(['https://slots.example/api/admin/services', 'https://slots.example/api/admin/places/12/services']);
+    expect(calls.map((c) => c.init?.cache)).toEqual(['no-store', 'no-store']);
+    expect(calls.every((c) => new Headers(c.init?.headers).has('Authorization') || new Headers(c.init?.headers).has('X-Api-Key'))).toBe(true);
   });
 });

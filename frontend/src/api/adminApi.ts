@@ -1,7 +1,7 @@
 import { query, readJson } from './http';
 import type {
   AdminService, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, NewService,
-  Offer, Place, PlaceEdit, ReopenPlaceResult, Service, ServiceEdit, ServiceOffer, StaffOpening, Stats,
+  Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, ServiceOffer, StaffOpening, Stats,
 } from './types';
 
 /** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
@@ -64,9 +64,14 @@ export class AdminApi {
     return readJson(await fetch(`${this.base}/api/admin/stats${query({ from, to, service })}`, { headers: this.auth() }));
   }
 
-  /** The catalogue's active services; revalidated (the list is cached 30 s) so a service just added is in it. */
-  async services(): Promise<Service[]> {
-    return readJson(await fetch(`${this.base}/api/services`, { cache: 'no-cache' }));
+  /** Every service of the catalogue, active or not, as stored now (viewers may read it too, for the statistics' filter). */
+  async services(): Promise<AdminService[]> {
+    return readJson(await fetch(`${this.base}/api/admin/services`, { headers: this.auth(), cache: 'no-store' }));
+  }
+
+  /** What the place offers, offered or stopped, with the seats and template stored for each service. */
+  async offers(placeId: number): Promise<Offer[]> {
+    return readJson(await fetch(`${this.base}/api/admin/places/${placeId}/services`, { headers: this.auth(), cache: 'no-store' }));
   }
 
   async createService(service: NewService): Promise<AdminService> {

@@ -166,6 +166,36 @@ public abstract class ServiceContract<TBackend>(TBackend backend) : BackendContr
     }
 
     [Fact]
+    public async Task Admins_read_every_service_inactive_ones_too_and_what_a_place_offers_with_its_seats_and_template()
+    {
+        var host = await StartAsync();
+        var ct = TestContext.Current.CancellationToken;
+        var place = await TwoServicePlaceAsync(host, Today.AddDays(2)); // PCR: 2 seats, 09:00-09:30 every 15 minutes
+        var admin = host.AdminClient();
+        var stopped = await admin.PutAsJsonAsync("/api/admin/services/pcr", new { nameSk = "PCR test", nameEn = "PCR test", active = false }, ct);
+        stopped.EnsureSuccessStatusCode();
+
+        var services = await admin.GetFromJsonAsync<JsonArray>("/api/admin/services", ct);
+        var offers = await admin.GetFromJsonAsync<JsonArray>($"/api/admin/places/{place}/services", ct);
+        var unknown = await admin.GetAsync("/api/admin/places/999999/services", ct);
+        var malformed = await admin.GetAsync("/api/admin/places/first/services", ct);
+        var viewer = await host.ViewerClient().GetFromJsonAsync<JsonArray>("/api/admin/services", ct); // for the statistics' filter
+        var viewerOffers = await host.ViewerClient().GetAsync($"/api/admin/places/{place}/services", ct);
+
+        Assert.Equal([("default", true), ("pcr", false)], services!.Select(s => (s!["code"]!.GetValue<string>(), s["active"]!.GetValue<bool>())));
+        Assert.Equal(["default", "pcr"], offers!.Select(o => o!["service"]!.GetValue<string>()));
+        var pcr = offers![1]!;
+        Assert.Equal((place, true, 2), (pcr["placeId"]!.GetValue<int>(), pcr["active"]!.GetValue<bool>(), pcr["seats"]!.GetValue<int>()));
+        var template = pcr["template"]!;
+        Assert.Equal(("09:00", "09:30", 15, 15), (template["firstStart"]!.GetValue<string>(), template["lastStart"]!.GetValue<string>(),
+            template["intervalMinutes"]!.GetValue<int>(), template["lengthMinutes"]!.GetValue<int>()));
+        Assert.Equal((HttpStatusCode.NotFound, "unknown-place"), (unknown.StatusCode, await ProblemCodeAsync(unknown)));
+        Assert.Equal(HttpStatusCode.BadRequest, malformed.StatusCode);
+        Assert.Equal(services!.ToJsonString(), viewer!.ToJsonString());
+        Assert.Equal(HttpStatusCode.Forbidden, viewerOffers.StatusCode);
+    }
+
+    [Fact]
     public async Task Statistics_count_each_service_apart_and_every_service_together()
     {
         var host = await StartAsync();
