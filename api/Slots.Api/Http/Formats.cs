@@ -30,6 +30,21 @@ internal static class Formats
         return false;
     }
 
+    /// <summary>An optional day as sent: null when none came, or when it is not a day (then a field error says what is expected).</summary>
+    public static DateOnly? DayOrNull(string? value, string field, Validation v)
+    {
+        if (value is null)
+        {
+            return null;
+        }
+        if (TryDay(value, out var day))
+        {
+            return day;
+        }
+        v.Add(field, $"Use {DayFormat}.");
+        return null;
+    }
+
     /// <summary>
     /// A whole number from a query string, digits only. Query numbers are bound as text and read
     /// here so a bad one is a 400 naming its field; the framework's binder answers a bare 400 (a

@@ -115,8 +115,8 @@ internal static class PlacesEndpoints
         }
         // What is malformed is said whatever the place; the defaults need its today.
         var v = new Validation();
-        var fromDay = Day(from, "from", v);
-        var toDay = Day(to, "to", v);
+        var fromDay = Formats.DayOrNull(from, "from", v);
+        var toDay = Formats.DayOrNull(to, "to", v);
         Reservations.ReservationRequests.ServiceCode(service, "service", v);
         if (!v.IsValid)
         {
@@ -177,19 +177,4 @@ internal static class PlacesEndpoints
     private static ValidationProblem InvalidId() => Problem.Invalid("id", Formats.PlaceIdExpected);
 
     internal static PlaceDto ToDto(Place p) => new(p.Id, p.Name, p.Address, p.Region, p.TimeZone, p.Active, p.OpeningHours, p.ClosedAt is not null);
-
-    /// <summary>A day as sent (null: none), or a field error when it is not one.</summary>
-    private static DateOnly? Day(string? value, string field, Validation v)
-    {
-        if (value is null)
-        {
-            return null;
-        }
-        if (Formats.TryDay(value, out var day))
-        {
-            return day;
-        }
-        v.Add(field, $"Use {Formats.DayFormat}.");
-        return null;
-    }
 }

@@ -178,12 +178,7 @@ internal static class WaitingListEndpoints
             v.Add(field, "The day is required.");
             return null;
         }
-        if (!Formats.TryDay(value, out var day))
-        {
-            v.Add(field, $"Use {Formats.DayFormat}.");
-            return null;
-        }
-        return day;
+        return Formats.DayOrNull(value, field, v);
     }
 
     private static WaitingListEntryDto ToDto(EntryView e) => new(null, e.PlaceId, Formats.Day(e.From), Formats.Day(e.To),
