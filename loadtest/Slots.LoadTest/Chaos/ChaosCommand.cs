@@ -28,7 +28,10 @@ public static class ChaosCommand
         var slotCount = args.Whole("slots", 24, 1, 1000);
         var apiCount = args.Whole("api-count", 3, 1, 4);
         var schedulers = args.Whole("scheduler-count", 2, 1, 2);
-        var timeout = TimeSpan.FromSeconds(args.Number("request-timeout", 5, 0.5, 60));
+        // The high-availability stack runs 15 server processes on the same cores as the workload: a run
+        // in CI timed a lookup out at 5.5 s with its own 5 s timer firing 0.5 s late, the load generator
+        // starved too. 10 s still catches a request left hanging (the SPA itself waits 20 s).
+        var timeout = TimeSpan.FromSeconds(args.Number("request-timeout", ha ? 10 : 5, 0.5, 60));
         var settle = TimeSpan.FromSeconds(args.Number("settle", 180, 10, 600));
         var repository = args.Text("repository", ".")!;
         var command = args.Text("command", "./slots chaos")!;

@@ -469,7 +469,7 @@ public static class HistoryChecker
     {
         var windows = faults.Where(f => Nemesis.IsPrimarySwitch(f.Kind)).ToList();
         var violations = new List<string>();
-        long during = 0, unavailable = 0;
+        long during = 0, unavailable = 0, slowest = 0;
         foreach (var op in ops)
         {
             var window = windows.FirstOrDefault(f => op.InvokeMs >= f.StartMs && op.InvokeMs <= f.EndMs);
@@ -478,6 +478,10 @@ public static class HistoryChecker
                 continue;
             }
             during++;
+            if (op.Status is not null)
+            {
+                slowest = Math.Max(slowest, op.CompleteMs - op.InvokeMs);
+            }
             if (op.Status == 503 && op.RetryAfter == true)
             {
                 unavailable++;
@@ -488,7 +492,8 @@ public static class HistoryChecker
             }
         }
         return new RuleResult("primary-switch-answers", "while the primary switched, every failure was a 503 with Retry-After; nothing hung or dropped",
-            [Count("switches", windows.Count), Count("operations during them", during), Count("503 with Retry-After", unavailable), Count("other failures", violations.Count)],
+            [Count("switches", windows.Count), Count("operations during them", during), Count("503 with Retry-After", unavailable), Count("slowest answer ms", slowest),
+             Count("other failures", violations.Count)],
             violations);
     }
 }
