@@ -56,6 +56,7 @@ public static class DomainRegistration
         builder.AddAdmission();
         builder.Services.AddScoped<PlaceCatalog>();
         builder.Services.AddScoped<PlaceClosing>();
+        builder.Services.AddScoped<PlaceCapacity>();
         builder.Services.AddScoped<SlotGenerator>();
         builder.Services.AddScoped<ServiceCatalog>();
         builder.Services.AddScoped<DemoData>();

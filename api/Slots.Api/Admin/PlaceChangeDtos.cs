@@ -1,5 +1,6 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
+using Slots.Api.Places;
 using Slots.Staff;
 
 namespace Slots.Api.Admin;
@@ -24,6 +25,26 @@ public sealed record ClosePlaceDto(int PlaceId, int Days, int Cancelled, int Kep
 
 /// <summary>What a reopen did: the days it opened again.</summary>
 public sealed record ReopenPlaceDto(int PlaceId, int Days);
+
+/// <summary>The seats of a place's slots of one service from a day to a day, or only those starting at one time.</summary>
+public sealed record SetCapacityRequest(
+    [property: StringLength(32, MinimumLength = 1), RegularExpression(ServiceDto.CodePattern),
+        Description("The service whose slots change; left out: the place's only service.")] string? Service,
+    [property: Required, Day, Description("The first day; not in the past.")] string? From,
+    [property: Required, Day, Description("The last day, at most 366 days after from.")] string? To,
+    [property: RegularExpression(@"^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+        Description("Only the slots starting at this time (HH:mm); left out: every slot of those days.")] string? Time,
+    [property: Required, Range(1, 10_000), Description("The seats each slot has from now on; slots that started keep theirs.")] int? Seats);
+
+/// <summary>What a capacity change did.</summary>
+/// <param name="Slots">The slots whose seats changed.</param>
+/// <param name="SeatsAdded">Seats added; bookable at once unless kept for the waiting list.</param>
+/// <param name="HeldForWaitingList">Of the seats added, those kept for the place's waiting list, which is offered them first.</param>
+/// <param name="SeatsRemoved">Free seats removed from slots inside the booking window (a later day has no seat rows: only its count changes).</param>
+public sealed record CapacityDto(int PlaceId, string Service, int Slots, int SeatsAdded, int HeldForWaitingList, int SeatsRemoved);
+
+/// <summary>A booking that stands in the way of a cut.</summary>
+public sealed record BookingInTheWayDto(string Code, [property: Day] string Day, string Time);
 
 internal static class PlaceChangeLimits
 {

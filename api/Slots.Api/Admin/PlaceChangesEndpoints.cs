@@ -32,6 +32,15 @@ internal static class PlaceChangesEndpoints
             .WithDescription("Opens the days the place's close closed: their free seats can be booked again at once. Bookings the close "
                 + "cancelled stay cancelled; a site's own block cancels stay closed. Admins only; recorded in the audit trail.")
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.ValidationFailed);
+        admin.MapPost("/places/{id}/capacity", PlaceCapacityEndpoints.Set).WithName("SetCapacity").WithJsonBody<SetCapacityRequest>()
+            .PathId("The place's id.")
+            .WithSummary("Add or cut seats of published slots")
+            .WithDescription("Gives every slot of the service from 'from' to 'to' (or only those starting at 'time') that has not started "
+                + "'seats' seats, in one transaction with the seats bookings take, so the next booking sees it. Added seats are bookable "
+                + "at once; on a day someone on the place's waiting list wants, they are kept for the list, which is offered them first. "
+                + "A cut removes free seats only: where a slot has more bookings than 'seats', nothing changes anywhere and the answer "
+                + "names the bookings in the way. Admins only; recorded in the audit trail.")
+            .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService, ProblemTypes.ValidationFailed, ProblemTypes.CapacityBelowBooked);
         return admin;
     }
 

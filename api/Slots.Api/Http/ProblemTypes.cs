@@ -59,6 +59,8 @@ internal static class ProblemTypes
         "another booking already used this token's admission (one booking per admission)");
     public static readonly ProblemType AdmissionTokenInvalid = new("waiting-room-token-invalid", 401,
         "the `Waiting-Room-Token` is missing, malformed, not signed by this deployment, or past its lifetime; join again");
+    public static readonly ProblemType CapacityBelowBooked = new("capacity-below-booked", 409,
+        "a cut of a place's seats below what a slot has booked: nothing was changed; `bookings` names those in the way");
     public static readonly ProblemType BlockNotFound = new("block-not-found", 404,
         "no standing block of the place's own with that id: opened again already, of a day that has passed, or part of the place's close (reopen the place)");
     public static readonly ProblemType OpeningNotFound = new("opening-not-found", 404, "no waiting-room opening with that id");
@@ -105,7 +107,7 @@ internal static class ProblemTypes
         UnknownService, NotEligible, SecondDoseFull, PairFirstDoseFixed, SecondDoseOutsideInterval, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
-        BlockNotFound, OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,
+        CapacityBelowBooked, BlockNotFound, OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,
         CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,
         SeatsFree, WaitingListJoined, WaitingListEntryNotFound, OfferNotFound, OfferExpired,
         RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, Contention, InternalError,

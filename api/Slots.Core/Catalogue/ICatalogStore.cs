@@ -49,6 +49,15 @@ public interface ICatalogStore
     /// </summary>
     Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct);
 
+    /// <summary>
+    /// Sets the seats of the place's slots of one service that <paramref name="change"/> names and that
+    /// start after <paramref name="now"/> (Unix seconds), in one transaction with their hot seats: an
+    /// added seat on a day the waiting list's line wants is kept for the line, a cut drops free seats
+    /// and renumbers the bookings on seats past the new count. A cut below what a slot has booked
+    /// changes nothing anywhere and names the bookings.
+    /// </summary>
+    Task<CapacityChanged> SetCapacityAsync(CapacityChange change, long now, CancellationToken ct);
+
     /// <summary>Every service of the catalogue, active or not, by id (the service directory's copy).</summary>
     Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct);
 

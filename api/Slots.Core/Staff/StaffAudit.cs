@@ -17,6 +17,7 @@ public static class AuditActions
     public const string PlaceClosed = "place-closed";
     public const string PlaceReopened = "place-reopened";
     public const string SlotsGenerated = "slots-generated";
+    public const string CapacityChanged = "capacity-changed";
     public const string ServiceCreated = "service-created";
     public const string ServiceUpdated = "service-updated";
     public const string ServiceOffered = "service-offered";

@@ -23,6 +23,22 @@ public sealed class HotWindowLoader(SlotsDbContext db, EfDialect dialect)
         return await db.Places.Where(p => p.Id == placeId).Select(p => p.HotUntil).SingleAsync(ct);
     }
 
+    /// <summary>
+    /// Locks one slot's catalogue row and its hot seats for the transaction, where the backend locks
+    /// rows (PostgreSQL): cold-path bookings of the slot wait, the hot path's seat waves skip the
+    /// seats, and a cancel or move of a booking on them waits. SQLite's one writer needs no lock.
+    /// </summary>
+    public async Task LockSlotAsync(int placeId, DateOnly day, int startMinute, int serviceId, CancellationToken ct)
+    {
+        if (dialect.LocksRows)
+        {
+            await db.Database.ExecuteSqlRawAsync("""
+                SELECT 1 FROM slots WHERE place_id = {0} AND day = {1} AND start_minute = {2} AND service_id = {3} FOR UPDATE;
+                SELECT 1 FROM hot_seats WHERE place_id = {0} AND day = {1} AND start_minute = {2} AND service_id = {3} FOR UPDATE
+                """, [placeId, day, startMinute, serviceId], ct);
+        }
+    }
+
     /// <summary>Creates the hot seats of every catalogue slot of the place in [from, to]; existing seats are kept.</summary>
     public Task<int> LoadSeatsAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct) =>
         db.Database.ExecuteSqlRawAsync(dialect.LoadSeatsSql, [placeId, from, to], ct);

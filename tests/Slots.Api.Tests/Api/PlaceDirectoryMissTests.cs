@@ -80,6 +80,7 @@ public sealed class PlaceDirectoryMissTests
         public Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct) => throw new NotSupportedException();
 
         public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, int? serviceId, CancellationToken ct) => throw new NotSupportedException();
+        public Task<CapacityChanged> SetCapacityAsync(CapacityChange change, long now, CancellationToken ct) => throw new NotSupportedException();
         public Task<ServiceInfo?> AddServiceAsync(ServiceInfo service, CancellationToken ct) => throw new NotSupportedException();
         public Task<ServiceInfo?> UpdateServiceAsync(ServiceInfo service, CancellationToken ct) => throw new NotSupportedException();
         public Task OfferAsync(PlaceOffer offer, CancellationToken ct) => throw new NotSupportedException();

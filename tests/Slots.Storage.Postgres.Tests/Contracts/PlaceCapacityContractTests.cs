@@ -1,0 +1,5 @@
+using Slots.Testing.Contracts.Places;
+
+namespace Slots.Storage.Postgres.Tests.Contracts;
+
+public sealed class PlaceCapacityContractTests(PostgresBackend backend) : PlaceCapacityContract<PostgresBackend>(backend);
