@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Availability, Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
 import { type RunningApi, startApiWithProvider } from './stack';
-import { getJson, signInThroughProvider } from './steps';
+import { freeSeats, getJson, newPerson, signInThroughProvider } from './steps';
 
 // An admin changes a published place through the served page, signed in through the test OpenID
 // provider as admin.e2e.ts is: edits its opening hours, closes it keeping the bookings, and reopens it.
@@ -96,5 +96,43 @@ describe('an admin changes a place', () => {
     await expect.poll(() => changes.getByRole('status').textContent()).toBe('Znovu otvorené – dni: 2.');
     expect((await getJson<Place>(`${api.url}/api/places/${place.id}`)).closed).toBe(false);
     expect(await bookable(api.url, place.id, day(2), day(3))).toBe(6);
+  });
+  it('adds seats to a slot and refuses a cut below its bookings, naming them', async () => {
+    const { page } = browser;
+    const booked: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const answer = await fetch(`${api.url}/api/reservations`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
+        body: JSON.stringify({ placeId: place.id, day: day(3), time: '08:30', ...newPerson() }),
+      });
+      expect(answer.status).toBe(201);
+      booked.push(((await answer.json()) as { code: string }).code);
+    }
+    await page.goto(`${api.url}/#/admin`);
+    const seats = page.locator('section.card', { has: page.getByRole('heading', { name: 'Kapacita termínov' }) });
+    await seats.getByLabel('Číslo miesta').fill(String(place.id));
+    await seats.getByLabel('Od', { exact: true }).fill(day(2));
+    await seats.getByLabel('Do', { exact: true }).fill(day(2));
+    await seats.getByLabel('Len termíny so začiatkom').fill('08:00');
+    await seats.getByLabel('Miest v termíne').fill('5');
+    await seats.getByRole('button', { name: 'Nastaviť kapacitu' }).click();
+    await expect.poll(() => seats.getByRole('status').textContent())
+      .toBe('Zmenené termíny: 1, pridané miesta: 3 (z toho pre poradovník: 0), odobraté miesta: 0.');
+    expect(await freeSeats(api.url, place.id, day(2), '08:00')).toBe(5);
+    await expectAccessible(page, 'admin capacity');
+    await screenshot(page, '14-admin-capacity');
+
+    // Every slot of the day after down to one seat: 08:30 holds two bookings, so nothing changes.
+    await seats.getByLabel('Od', { exact: true }).fill(day(3));
+    await seats.getByLabel('Do', { exact: true }).fill(day(3));
+    await seats.getByLabel('Len termíny so začiatkom').fill('');
+    await seats.getByLabel('Miest v termíne').fill('1');
+    await seats.getByRole('button', { name: 'Nastaviť kapacitu' }).click();
+    await expect.poll(() => seats.getByRole('alert').textContent()).toContain('Nič sa nezmenilo');
+    const named = await seats.locator('.capacity-blocked li').allTextContents();
+    expect([...named].sort()).toEqual(booked.map((code) => `${code} ${day(3)} 08:30`).sort());
+    expect(await freeSeats(api.url, place.id, day(3), '08:00')).toBe(2);
+    await expectAccessible(page, 'admin capacity refused');
   });
 });

@@ -32,7 +32,7 @@ public sealed record SetCapacityRequest(
         Description("The service whose slots change; left out: the place's only service.")] string? Service,
     [property: Required, Day, Description("The first day; not in the past.")] string? From,
     [property: Required, Day, Description("The last day, at most 366 days after from.")] string? To,
-    [property: RegularExpression(@"^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+    [property: RegularExpression(Patterns.Time),
         Description("Only the slots starting at this time (HH:mm); left out: every slot of those days.")] string? Time,
     [property: Required, Range(1, 10_000), Description("The seats each slot has from now on; slots that started keep theirs.")] int? Seats);
 
@@ -44,7 +44,7 @@ public sealed record SetCapacityRequest(
 public sealed record CapacityDto(int PlaceId, string Service, int Slots, int SeatsAdded, int HeldForWaitingList, int SeatsRemoved);
 
 /// <summary>A booking that stands in the way of a cut.</summary>
-public sealed record BookingInTheWayDto(string Code, [property: Day] string Day, string Time);
+public sealed record BookingInTheWayDto(string Code, [property: Day] string Day, [property: RegularExpression(Patterns.Time)] string Time);
 
 internal static class PlaceChangeLimits
 {

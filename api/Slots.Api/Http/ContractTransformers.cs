@@ -240,6 +240,22 @@ internal static partial class ContractTransformers
                     },
                 },
             },
+            ["bookings"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.Array,
+                Description = "capacity-below-booked: the bookings of the slots that hold more than the seats asked for.",
+                Items = new OpenApiSchema
+                {
+                    Type = JsonSchemaType.Object,
+                    Required = new HashSet<string> { "code", "day", "time" },
+                    Properties = new Dictionary<string, IOpenApiSchema>
+                    {
+                        ["code"] = new OpenApiSchema { Type = JsonSchemaType.String },
+                        ["day"] = new OpenApiSchema { Type = JsonSchemaType.String, Format = "date" },
+                        ["time"] = new OpenApiSchema { Type = JsonSchemaType.String, Pattern = Patterns.Time },
+                    },
+                },
+            },
             ["state"] = new OpenApiSchema
             {
                 Type = JsonSchemaType.String,

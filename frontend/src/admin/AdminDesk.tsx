@@ -3,6 +3,7 @@ import { useSignInI18n } from '../signin/signInTexts';
 import { tokenSubject } from '../signin/token';
 import { Notice } from '../ui/Notice';
 import { adminRole } from './adminRole';
+import { CapacityCard } from './CapacityCard';
 import { CreatePlaceForm } from './CreatePlaceForm';
 import { DemoDataForm } from './DemoDataForm';
 import { GenerateSlotsForm } from './GenerateSlotsForm';
@@ -47,6 +48,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
           <PlaceChangesCard admin={admin} />
           <ServicesCard admin={admin} catalogue={catalogue} />
           <PlaceServicesCard admin={admin} catalogue={catalogue.services} />
+          <CapacityCard admin={admin} catalogue={catalogue.services} />
           <DemoDataForm admin={admin} />
         </div>
       )}

@@ -72,6 +72,20 @@ const serviceSk = {
   statsService: 'Služba',
   statsAllServices: 'Všetky služby',
   statsOfService: 'Služba: {name}',
+
+  capacityTitle: 'Kapacita termínov',
+  capacityLead: 'Pridá alebo uberie miesta v zverejnených termínoch, ktoré sa ešte nezačali. Pridané miesta sa dajú rezervovať hneď, v dňoch, o ktoré má záujem poradovník, ich najprv dostane poradovník. Ubrať sa dajú len voľné miesta.',
+  capacityPlace: 'Číslo miesta',
+  capacityService: 'Služba (prázdne = jediná služba miesta)',
+  capacityAnyService: 'Jediná služba miesta',
+  capacityTime: 'Len termíny so začiatkom (HH:MM, prázdne = všetky)',
+  capacitySeats: 'Miest v termíne',
+  capacitySet: 'Nastaviť kapacitu',
+  capacityDone: 'Zmenené termíny: {slots}, pridané miesta: {added} (z toho pre poradovník: {held}), odobraté miesta: {removed}.',
+  capacityBlocked: 'Nič sa nezmenilo: v niektorých termínoch je viac rezervácií, ako je nový počet miest. Rezervácie, ktoré bránia zmene:',
+  errPlace: 'Zadajte číslo miesta.',
+  errDay: 'Zadajte deň.',
+  errToBeforeFrom: 'Deň „do“ nesmie byť pred dňom „od“.',
 };
 
 export type ServiceKey = keyof typeof serviceSk;
@@ -142,6 +156,20 @@ const serviceEn: Record<ServiceKey, string> = {
   statsService: 'Service',
   statsAllServices: 'All services',
   statsOfService: 'Service: {name}',
+
+  capacityTitle: 'Seats of slots',
+  capacityLead: 'Adds or removes seats of published slots that have not started. Added seats can be booked at once; on days the waiting list wants, it gets them first. Only free seats can be removed.',
+  capacityPlace: 'Place number',
+  capacityService: 'Service (empty = the place\'s only service)',
+  capacityAnyService: 'The place\'s only service',
+  capacityTime: 'Only slots starting at (HH:MM, empty = all)',
+  capacitySeats: 'Seats per slot',
+  capacitySet: 'Set the seats',
+  capacityDone: 'Slots changed: {slots}, seats added: {added} (kept for the waiting list: {held}), seats removed: {removed}.',
+  capacityBlocked: 'Nothing was changed: some slots hold more bookings than the new number of seats. The bookings in the way:',
+  errPlace: 'Enter a place number.',
+  errDay: 'Enter a day.',
+  errToBeforeFrom: 'The "to" day must not be before the "from" day.',
 };
 
 export type ServiceTranslate = (key: MessageKey | ServiceKey, values?: Record<string, string | number>) => string;

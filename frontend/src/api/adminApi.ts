@@ -1,7 +1,7 @@
 import { query, readJson } from './http';
 import type {
-  AdminService, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, NewService,
-  Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, ServiceOffer, StaffOpening, Stats,
+  AdminService, CapacityResult, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, NewService,
+  Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, SetCapacity, ServiceOffer, StaffOpening, Stats,
 } from './types';
 
 /** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
@@ -35,6 +35,11 @@ export class AdminApi {
 
   async reopenPlace(id: number): Promise<ReopenPlaceResult> {
     return readJson(await fetch(`${this.base}/api/admin/places/${id}/reopen`, { method: 'POST', headers: this.auth() }));
+  }
+
+  /** Adds or cuts seats of published slots; a cut below what is booked fails as capacity-below-booked, naming the bookings. */
+  async setCapacity(id: number, change: SetCapacity): Promise<CapacityResult> {
+    return readJson(await this.post(`/api/admin/places/${id}/capacity`, change));
   }
 
   async generateSlots(request: GenerateSlots): Promise<GenerateResult> {

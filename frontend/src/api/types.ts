@@ -121,6 +121,20 @@ export type ClosePlaceResult = Schemas['ClosePlaceDto'];
 
 export type ReopenPlaceResult = Schemas['ReopenPlaceDto'];
 
+/** The seats every slot of a place's service gets from `from` to `to` (or only those starting at `time`). */
+export interface SetCapacity {
+  service?: string;
+  from: string;
+  to: string;
+  time?: string;
+  seats: number;
+}
+
+export type CapacityResult = Schemas['CapacityDto'];
+
+/** A booking that stands in the way of a cut (the capacity-below-booked problem's `bookings`). */
+export type BookingInTheWay = NonNullable<Schemas['Problem']['bookings']>[number];
+
 export interface DemoDataRequest {
   places: number;
   days: number;
@@ -187,6 +201,7 @@ export type RequestsFitTheContract = [
   Fits<NewPlace, Schemas['CreatePlaceRequest']>,
   Fits<PlaceEdit, Schemas['EditPlaceRequest']>,
   Fits<ClosePlace, Schemas['ClosePlaceRequest']>,
+  Fits<SetCapacity, Schemas['SetCapacityRequest']>,
   Fits<GenerateSlots, Schemas['GenerateSlotsRequest']>,
   Fits<DemoDataRequest, Schemas['DemoDataBody']>,
   Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,
