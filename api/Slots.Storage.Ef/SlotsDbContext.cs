@@ -14,6 +14,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<Place> Places => Set<Place>();
     public DbSet<SlotRow> Slots => Set<SlotRow>();
     public DbSet<HotSeat> HotSeats => Set<HotSeat>();
+    public DbSet<ServiceEligibilityRecord> ServiceEligibility => Set<ServiceEligibilityRecord>();
+    public DbSet<ServiceAgeStepRecord> ServiceAgeSteps => Set<ServiceAgeStepRecord>();
     public DbSet<HotReservation> HotReservations => Set<HotReservation>();
     public DbSet<ReservationRecord> Reservations => Set<ReservationRecord>();
     public DbSet<ActivePerson> ActivePersons => Set<ActivePerson>();
@@ -107,6 +109,17 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         {
             e.ToTable("place_services");
             e.HasKey(x => new { x.PlaceId, x.ServiceId });
+        });
+        modelBuilder.Entity<ServiceEligibilityRecord>(e =>
+        {
+            e.ToTable("service_eligibility");
+            e.HasKey(x => x.ServiceId);
+            e.Property(x => x.ServiceId).ValueGeneratedNever();
+        });
+        modelBuilder.Entity<ServiceAgeStepRecord>(e =>
+        {
+            e.ToTable("service_age_steps");
+            e.HasKey(x => new { x.ServiceId, x.OpensAt });
         });
 
         // The SQL scripts name columns in snake_case on every backend.

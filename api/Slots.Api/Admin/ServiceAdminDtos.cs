@@ -42,7 +42,31 @@ public sealed record AdminServiceDto(
     bool Active,
     [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
         Description("For a service given in two doses: the days from the first appointment to the second; absent for one appointment.")]
-    DoseIntervalDto? SecondDose = null);
+    DoseIntervalDto? SecondDose = null,
+    [property: Description("Who may book it: everyone, or by age with its dated openings.")] EligibilityDto? Eligibility = null);
+
+/// <summary>Who may book a service, as it is to be: everyone, or people born on or before the cut-off of the steps already open.</summary>
+public sealed record SetEligibilityRequest(
+    [property: Required, RegularExpression("^(everyone|age)$"),
+        Description("everyone: anybody may book. age: people born on or before the date of the latest step already open (read from the birth number).")]
+    string? Rule,
+    [property: MaxLength(ServiceLimits.AgeSteps),
+        Description("The dated openings of an age rule, in any order: from opensAt on, people born on or before bornOnOrBefore may book. "
+            + "Required (1 or more) for age, none for everyone.")]
+    AgeStepRequest[]? Steps);
+
+/// <summary>One dated opening by age.</summary>
+public sealed record AgeStepRequest(
+    [property: Required, Description("When it opens: a date and time with its offset, e.g. 2026-12-01T08:00:00+01:00.")] string? OpensAt,
+    [property: Required, Day, Description("The latest birth date it admits.")] string? BornOnOrBefore);
+
+/// <summary>Who may book a service.</summary>
+public sealed record EligibilityDto(
+    [property: RegularExpression("^(everyone|age|invitation)$")] string Rule,
+    IReadOnlyList<AgeStepDto> Steps);
+
+/// <summary>One dated opening by age: opensAt in UTC.</summary>
+public sealed record AgeStepDto(string OpensAt, [property: Day] string BornOnOrBefore);
 
 /// <summary>What a place offers of a service.</summary>
 public sealed record OfferDto(
@@ -59,6 +83,7 @@ public sealed record TemplateDto([property: TimeOfDay] string FirstStart, [prope
 
 internal static class ServiceLimits
 {
+    public const int AgeSteps = 50;
     public const int Name = 100;
     public const int DoseDays = 365;
 }

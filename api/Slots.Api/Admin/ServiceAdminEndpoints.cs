@@ -29,6 +29,15 @@ internal static class ServiceAdminEndpoints
             .WithDescription("Sets the service's names, second dose and state as sent. An inactive service is booked nowhere and leaves the "
                 + "places' pages. This instance sees the change at once, the others within 30 seconds. Admins only; recorded in the audit trail.")
             .Problems(ProblemTypes.UnknownService);
+        admin.MapPut("/services/{code}/eligibility", ServiceEligibilityEndpoints.Set).WithName("SetServiceEligibility")
+            .WithJsonBody<SetEligibilityRequest>()
+            .WithSummary("Say who may book a service")
+            .WithDescription("everyone, or by age: from each step's opensAt on, people born on or before its bornOnOrBefore may book "
+                + "(the birth date is read from the birth number at booking and never stored; openings only widen). Each booking is "
+                + "judged in the same database operation as its seat; a refusal is 403 not-eligible with the day the person's group "
+                + "opens where a step says so. Replaces the rule and steps stored. This instance sees it at once, the others within "
+                + "30 seconds. Admins only; recorded in the audit trail.")
+            .Problems(ProblemTypes.UnknownService);
         admin.MapPut("/places/{id}/services/{code}", Offer).WithName("OfferService").WithJsonBody<OfferServiceRequest>()
             .PathId("The place's id.")
             .WithSummary("Offer a service at a place")
@@ -166,5 +175,6 @@ internal static class ServiceAdminEndpoints
     }
 
     internal static AdminServiceDto ToDto(ServiceInfo s) =>
-        new(s.Code, s.NameSk, s.NameEn, s.Active, s.SecondDose is { } dose ? new DoseIntervalDto(dose.MinDays, dose.MaxDays) : null);
+        new(s.Code, s.NameSk, s.NameEn, s.Active, s.SecondDose is { } dose ? new DoseIntervalDto(dose.MinDays, dose.MaxDays) : null,
+            ServiceEligibilityEndpoints.ToDto(s.Eligibility));
 }

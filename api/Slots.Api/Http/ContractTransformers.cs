@@ -240,6 +240,24 @@ internal static partial class ContractTransformers
                     },
                 },
             },
+            ["rule"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.String,
+                Enum = ["age", "invitation"],
+                Description = "not-eligible: the rule of the service that refused the person.",
+            },
+            ["reason"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.String,
+                Enum = ["too-young", "no-birth-date", "invitation-required", "invitation-unknown", "invitation-used", "invitation-revoked"],
+                Description = "not-eligible: why.",
+            },
+            ["opensOn"] = new OpenApiSchema
+            {
+                Type = JsonSchemaType.String,
+                Format = "date",
+                Description = "not-eligible: the day the person's age group opens, in the place's time zone; absent where no announced step covers them.",
+            },
             ["bookings"] = new OpenApiSchema
             {
                 Type = JsonSchemaType.Array,

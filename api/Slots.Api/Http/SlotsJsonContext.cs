@@ -22,6 +22,7 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(EditPlaceRequest))]
 [JsonSerializable(typeof(ClosePlaceRequest))]
 [JsonSerializable(typeof(ClosePlaceDto))]
+[JsonSerializable(typeof(SetEligibilityRequest))]
 [JsonSerializable(typeof(SetCapacityRequest))]
 [JsonSerializable(typeof(CapacityDto))]
 [JsonSerializable(typeof(List<BookingInTheWayDto>))]

@@ -34,7 +34,7 @@ internal static class ReservationProblems
             ReservationStatus.OutsideWindow => OutsideWindow(day, answer.Window!.Value),
             ReservationStatus.UnknownService => UnknownService(),
             ReservationStatus.ServiceRequired => ServiceRequired(answer.Services ?? []),
-            ReservationStatus.NotEligible => Problem.Of(ProblemTypes.NotEligible, "This person may not book this service."),
+            ReservationStatus.NotEligible => NotEligible(answer),
             ReservationStatus.SecondDoseFull => Problem.Of(ProblemTypes.SecondDoseFull,
                 "No seat is free for the second dose in its interval; nothing was booked.", "Choose another first-dose slot or place."),
             ReservationStatus.KeyReused => Problem.Of(ProblemTypes.IdempotencyKeyReused,
@@ -42,6 +42,44 @@ internal static class ReservationProblems
             ReservationStatus.InProgress => InProgress(response),
             _ => throw new InvalidOperationException($"Unmapped reservation status {answer.Status}."),
         };
+    }
+
+    /// <summary>
+    /// 403 not-eligible naming the rule that refused and why; where the person's age group opens on a
+    /// dated step, the day it opens (in the place's time zone). The birth date itself is never echoed.
+    /// </summary>
+    private static ProblemHttpResult NotEligible(BookingAnswer answer)
+    {
+        var refusal = answer.Refusal ?? new Eligibility.EligibilityDecision(Eligibility.NotEligibleReason.TooYoung, false, null);
+        var rule = refusal.RefusedBy == Eligibility.EligibilityRule.Age ? "age" : "invitation";
+        var reason = refusal.Reason switch
+        {
+            Eligibility.NotEligibleReason.NoBirthDate => "no-birth-date",
+            Eligibility.NotEligibleReason.InvitationRequired => "invitation-required",
+            Eligibility.NotEligibleReason.InvitationUnknown => "invitation-unknown",
+            Eligibility.NotEligibleReason.InvitationUsed => "invitation-used",
+            Eligibility.NotEligibleReason.InvitationRevoked => "invitation-revoked",
+            _ => "too-young",
+        };
+        string? opensOn = null;
+        if (refusal.OpensOn is { } opens)
+        {
+            var zone = answer.Place?.TimeZone ?? TimeZoneInfo.Utc;
+            opensOn = Formats.Day(DateOnly.FromDateTime(TimeZoneInfo.ConvertTime(opens, zone).DateTime));
+        }
+        var detail = reason switch
+        {
+            "too-young" when opensOn is not null => $"This service opens by age, older people first; your group's turn comes on {opensOn}.",
+            "too-young" => "This service opens by age, older people first; your group's turn has not been announced yet.",
+            "no-birth-date" => "This service opens by age, read from the birth number: the national id given is not one.",
+            _ => "This service is open to holders of an invitation code only.",
+        };
+        List<KeyValuePair<string, object?>> extensions = [new("rule", rule), new("reason", reason)];
+        if (opensOn is not null)
+        {
+            extensions.Add(new("opensOn", opensOn));
+        }
+        return Problem.Of(ProblemTypes.NotEligible, "This person may not book this service yet.", detail, extensions);
     }
 
     /// <summary>The answer to a move: <paramref name="moved"/> when the reservation moved, else its problem.</summary>

@@ -4,8 +4,8 @@ using Slots.Reservations;
 
 namespace Slots.Api.Reservations;
 
-/// <summary>A person's fields, normalised: the national id only as its keyed hash.</summary>
-internal sealed record PersonFields(string Name, string Phone, string PersonHash, string Language);
+/// <summary>A person's fields, normalised: the national id only as its keyed hash, and the birth date it encodes when it is a birth number.</summary>
+internal sealed record PersonFields(string Name, string Phone, string PersonHash, string Language, DateOnly? BornOn = null);
 
 /// <summary>Turns what a person sent into normalised domain requests, or field errors.</summary>
 internal sealed class ReservationRequests(PersonIdentity persons, IOptions<PersonOptions> options)
@@ -29,7 +29,7 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         var slot = Slot(body.PlaceId, body.Day, body.Time, v);
         var person = Person(body.Name, body.Phone, body.NationalId, body.Language, v);
         var service = ServiceCode(body.Service, "service", v);
-        return v.IsValid ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service) : null;
+        return v.IsValid ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service, person.BornOn) : null;
     }
 
     /// <summary>A service's code as sent (null: none named), or a field error when it cannot be one.</summary>
@@ -89,7 +89,7 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         {
             valid = Invalid(v, "language", "The language must be 'sk' or 'en'.");
         }
-        return valid ? new PersonFields(name!, phone!, persons.Hash(nationalId!), language) : null;
+        return valid ? new PersonFields(name!, phone!, persons.Hash(nationalId!), language, Eligibility.BirthNumber.BirthDate(nationalId)) : null;
     }
 
     private static bool Invalid(Validation v, string field, string message)

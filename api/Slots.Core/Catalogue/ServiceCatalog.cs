@@ -30,6 +30,15 @@ public sealed class ServiceCatalog(ICatalogStore store, ServiceDirectory directo
         return updated is null ? (CatalogueWrite.UnknownService, null) : (CatalogueWrite.Written, updated);
     }
 
+    /// <summary>Sets who may book the service with this code: its rule and dated age steps, replacing those stored.</summary>
+    public async Task<(CatalogueWrite Result, ServiceInfo? Service)> SetEligibilityAsync(
+        string code, Eligibility.EligibilityRule rule, IReadOnlyList<Eligibility.AgeStep> steps, CancellationToken ct)
+    {
+        var written = await store.SetEligibilityAsync(code, rule, steps, ct);
+        directory.Invalidate();
+        return written is null ? (CatalogueWrite.UnknownService, null) : (CatalogueWrite.Written, written);
+    }
+
     /// <summary>Sets what the place offers of the service with this code; the place may be inactive, the service too.</summary>
     public async Task<(CatalogueWrite Result, PlaceOffer? Offer)> OfferAsync(
         int placeId, string code, int? seats, SlotTemplate? template, bool active, CancellationToken ct)

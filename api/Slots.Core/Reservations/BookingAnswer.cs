@@ -17,4 +17,5 @@ public sealed record BookingAnswer(
     PlaceInfo? Place = null,
     int Minutes = 0,
     Catalogue.ServiceInfo? Service = null,
-    IReadOnlyList<string>? Services = null);
+    IReadOnlyList<string>? Services = null,
+    Eligibility.EligibilityDecision? Refusal = null);

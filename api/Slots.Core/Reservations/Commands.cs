@@ -10,7 +10,8 @@ public sealed record ReserveCommand(
     string NewCode,
     string IdempotencyKey,
     string Fingerprint,
-    DateTimeOffset Now);
+    DateTimeOffset Now,
+    DateOnly? BornOn = null);
 
 public sealed record CancelCommand(string Code, ContactProof Proof, DateTimeOffset Now);
 

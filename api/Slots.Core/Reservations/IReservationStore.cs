@@ -14,6 +14,13 @@ public interface IReservationStore
     /// </summary>
     ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct);
 
+    /// <summary>
+    /// Whether <see cref="ReserveAsync"/> (and the cold path beside it) decides who may book the
+    /// service in the seat's own database operation. A store that does not has the rule decided from
+    /// the cached service just before it (SQL Server until its native procs read the rule).
+    /// </summary>
+    bool DecidesEligibility => true;
+
     ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct);
 
     ValueTask<RescheduleStatus> RescheduleAsync(RescheduleCommand command, CancellationToken ct);

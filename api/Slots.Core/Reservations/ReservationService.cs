@@ -3,6 +3,7 @@ using System.Security.Cryptography;
 using System.Text;
 using Microsoft.Extensions.Options;
 using Slots.Catalogue;
+using Slots.Eligibility;
 using Slots.Places;
 using Slots.Window;
 
@@ -54,7 +55,9 @@ public sealed partial class ReservationService(
         try
         {
             // Not the caller's token: once started, a booking completes even if this client has gone.
-            var answer = await DecideAsync(place, request, idempotencyKey, fingerprint, CancellationToken.None) with { Service = choice.Service };
+            var answer = await DecideAsync(place, choice.Service!, request, idempotencyKey, fingerprint, CancellationToken.None)
+                with
+            { Service = choice.Service };
             mine.SetResult(answer);
             return answer;
         }
@@ -86,7 +89,8 @@ public sealed partial class ReservationService(
         }
     }
 
-    private async Task<BookingAnswer> DecideAsync(PlaceInfo place, BookingRequest request, string key, string fingerprint, CancellationToken ct)
+    private async Task<BookingAnswer> DecideAsync(PlaceInfo place, ServiceInfo service, BookingRequest request, string key, string fingerprint,
+        CancellationToken ct)
     {
         var now = clock.GetUtcNow();
         var today = LocalClock.Today(place, now);
@@ -94,12 +98,26 @@ public sealed partial class ReservationService(
         {
             return new BookingAnswer(ReservationStatus.OutsideWindow, Window: WindowOf(place, now), Place: place);
         }
+        if (!store.DecidesEligibility && EligibilityDecision.For(service.Eligibility, request.BornOn, null, now) is { Eligible: false } early)
+        {
+            return new BookingAnswer(ReservationStatus.NotEligible, Place: place, Refusal: early);
+        }
         var command = new ReserveCommand(request.Slot, request.PersonHash, request.Phone, request.Name, request.Language,
-            ConfirmationCode.New(), key, fingerprint, now);
+            ConfirmationCode.New(), key, fingerprint, now, request.BornOn);
         var result = await ReserveOnPathAsync(place, command, ct);
         if (result is not { } outcome)
         {
             return new BookingAnswer(ReservationStatus.KeyReused, Place: place);
+        }
+        if (outcome.Status == ReservationStatus.NotEligible)
+        {
+            // The database refused, by the rule it holds; the cached steps only add when the person's turn comes.
+            var reason = (NotEligibleReason)outcome.Detail;
+            var opensOn = service.Eligibility.Rule == EligibilityRule.Age && request.BornOn is { } born
+                ? AgeSteps.OpensOn(service.Eligibility.Steps, born, now)
+                : null;
+            return new BookingAnswer(ReservationStatus.NotEligible, Place: place,
+                Refusal: new EligibilityDecision(Enum.IsDefined(reason) ? reason : NotEligibleReason.TooYoung, false, opensOn));
         }
         if (outcome.Status == ReservationStatus.Reserved && !outcome.Replayed)
         {

@@ -20,6 +20,7 @@ public static class AuditActions
     public const string CapacityChanged = "capacity-changed";
     public const string ServiceCreated = "service-created";
     public const string ServiceUpdated = "service-updated";
+    public const string ServiceEligibility = "service-eligibility";
     public const string ServiceOffered = "service-offered";
     public const string BlockCancel = "block-cancel";
     public const string BlockReopened = "block-reopened";

@@ -1,5 +1,6 @@
 using Microsoft.EntityFrameworkCore;
 using Slots.Catalogue;
+using Slots.Eligibility;
 
 namespace Slots.Storage.Ef;
 
@@ -9,8 +10,39 @@ public partial class EfCatalogStore
     // Two admins adding services at once may pick the same next id; the loser tries again.
     private const int AddTries = 3;
 
-    public async Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) =>
-        (await Db.Services.AsNoTracking().OrderBy(s => s.Id).ToListAsync(ct)).Select(Info).ToList();
+    public async Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct)
+    {
+        var rules = await Db.ServiceEligibility.AsNoTracking().ToDictionaryAsync(e => e.ServiceId, ct);
+        var steps = (await Db.ServiceAgeSteps.AsNoTracking().ToListAsync(ct)).ToLookup(s => s.ServiceId);
+        return (await Db.Services.AsNoTracking().OrderBy(s => s.Id).ToListAsync(ct))
+            .Select(s => Info(s) with { Who = Who(s.Id, rules.GetValueOrDefault(s.Id), steps[s.Id]) })
+            .ToList();
+    }
+
+    public async Task<ServiceInfo?> SetEligibilityAsync(string code, EligibilityRule rule, IReadOnlyList<AgeStep> steps, CancellationToken ct)
+    {
+        await using var tx = await Db.Database.BeginTransactionAsync(ct);
+        var service = await Db.Services.AsNoTracking().SingleOrDefaultAsync(s => s.Code == code, ct);
+        if (service is null)
+        {
+            return null;
+        }
+        await Db.ServiceAgeSteps.Where(s => s.ServiceId == service.Id).ExecuteDeleteAsync(ct);
+        await Db.ServiceEligibility.Where(e => e.ServiceId == service.Id).ExecuteDeleteAsync(ct);
+        var row = new ServiceEligibilityRecord { ServiceId = service.Id, Rule = (short)rule };
+        Db.ServiceEligibility.Add(row);
+        var rows = steps.Select(s => new ServiceAgeStepRecord { ServiceId = service.Id, OpensAt = s.OpensAt, BornOnOrBefore = s.BornOnOrBefore }).ToList();
+        Db.ServiceAgeSteps.AddRange(rows);
+        await Db.SaveChangesAsync(ct);
+        await tx.CommitAsync(ct);
+        Db.ChangeTracker.Clear();
+        return Info(service) with { Who = Who(service.Id, row, rows) };
+    }
+
+    private static ServiceEligibility? Who(int serviceId, ServiceEligibilityRecord? rule, IEnumerable<ServiceAgeStepRecord> steps) =>
+        rule is null ? null
+            : new ServiceEligibility(serviceId, (EligibilityRule)rule.Rule, rule.AcceptsInvitations,
+                steps.OrderBy(s => s.OpensAt).Select(s => new AgeStep(s.OpensAt, s.BornOnOrBefore)).ToList());
 
     public async Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) =>
         (await Db.PlaceServices.AsNoTracking().OrderBy(o => o.PlaceId).ThenBy(o => o.ServiceId).ToListAsync(ct))

@@ -27,3 +27,19 @@ public sealed class PlaceServiceRecord
     public int? LengthMinutes { get; set; }
     public bool Active { get; set; } = true;
 }
+
+/// <summary>Who may book a service (table service_eligibility): 0 everyone, 1 by age, 2 invitation holders only. No row: everyone.</summary>
+public sealed class ServiceEligibilityRecord
+{
+    public int ServiceId { get; set; }
+    public short Rule { get; set; }
+    public bool AcceptsInvitations { get; set; }
+}
+
+/// <summary>One dated opening of a service by age (table service_age_steps): from OpensAt (Unix seconds) on, people born on or before the date.</summary>
+public sealed class ServiceAgeStepRecord
+{
+    public int ServiceId { get; set; }
+    public long OpensAt { get; set; }
+    public DateOnly BornOnOrBefore { get; set; }
+}

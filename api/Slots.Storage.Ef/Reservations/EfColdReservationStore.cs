@@ -1,6 +1,7 @@
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Catalogue;
+using Slots.Eligibility;
 using Slots.Reservations;
 
 namespace Slots.Storage.Ef;
@@ -52,6 +53,12 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         }
 
         var result = await TakeSeatAsync(db, locks, c, now, ct);
+        if (result.Status == ReservationStatus.NotEligible)
+        {
+            // Refused by the service's rule: nothing written, not even the key; the person's turn may come.
+            await tx.RollbackAsync(ct);
+            return new(ColdRoute.Done, result);
+        }
         await db.Idempotency.Where(i => i.Key == c.IdempotencyKey)
             .ExecuteUpdateAsync(s => s.SetProperty(i => i.Outcome, (int)result.Status).SetProperty(i => i.Code, result.Code), ct);
         await tx.CommitAsync(ct);
@@ -70,6 +77,10 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             // An active reservation answers first, as on the hot path.
             return await HolderAsync(db, c, now, ct)
                 ?? new ReserveResult(slot is null ? ReservationStatus.UnknownSlot : ReservationStatus.SlotStarted, null);
+        }
+        if (await RefusalAsync(db, c, now, ct) is { } reason)
+        {
+            return new ReserveResult(ReservationStatus.NotEligible, null, Detail: (int)reason);
         }
         for (var attempt = 0; attempt < 3; attempt++)
         {
@@ -91,6 +102,20 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             // The holder cancelled between the two statements: try the person row again.
         }
         throw new InvalidOperationException("The person's registry row kept changing under a cold-path reservation.");
+    }
+
+    /// <summary>Why the service's rule refuses the person, read in the seat's transaction: the stored rule and the cut-off in force.</summary>
+    private static async Task<NotEligibleReason?> RefusalAsync(SlotsDbContext db, ReserveCommand c, long now, CancellationToken ct)
+    {
+        var service = c.Slot.ServiceId;
+        var rule = await db.ServiceEligibility.AsNoTracking().Where(e => e.ServiceId == service).Select(e => (short?)e.Rule).SingleOrDefaultAsync(ct);
+        if (rule is null)
+        {
+            return null;
+        }
+        var cutOff = await db.ServiceAgeSteps.AsNoTracking().Where(a => a.ServiceId == service && a.OpensAt <= now)
+            .MaxAsync(a => (DateOnly?)a.BornOnOrBefore, ct);
+        return EligibilityDecision.For(ServiceEligibility.InForce(service, (EligibilityRule)rule.Value, cutOff), c.BornOn, null, c.Now).Reason;
     }
 
     private static async Task<ReserveResult> ClaimAsync(SlotsDbContext db, ReserveCommand c, SlotRow slot, long now, CancellationToken ct)

@@ -14,6 +14,9 @@ namespace Slots.Storage.SqlServer;
 public sealed class SqlServerReservationStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry, SqlServerBatcher batcher)
     : IReservationStore
 {
+    /// <summary>dbo.reserve (native) does not read the service's rule yet: the service decides it from its cached copy first.</summary>
+    public bool DecidesEligibility => false;
+
     /// <summary>What reserve retries: conflicts, and a duplicate idempotency key (the retry replays the winner's answer).</summary>
     public static readonly IReadOnlySet<int> ReserveRetryOn = new HashSet<int>([.. SqlServerErrors.Conflicts, .. SqlServerErrors.DuplicateKey]);
 

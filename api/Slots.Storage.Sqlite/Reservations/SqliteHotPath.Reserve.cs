@@ -1,3 +1,4 @@
+using Slots.Eligibility;
 using Slots.Reservations;
 
 namespace Slots.Storage.Sqlite;
@@ -20,8 +21,9 @@ public sealed partial class SqliteHotPath
 
         var result = TakeSeat(c, now);
         // A slot full is not remembered: a retry with the same key asks again and books if a seat
-        // came back meanwhile (still only once: a booking is remembered under its key).
-        if (result.Status != ReservationStatus.SlotFull)
+        // came back meanwhile (still only once: a booking is remembered under its key). Nor is a
+        // refusal by the service's rule: the person's turn may come.
+        if (result.Status is not (ReservationStatus.SlotFull or ReservationStatus.NotEligible))
         {
             Command(Sql.RememberIdempotency,
                 ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
@@ -42,6 +44,10 @@ public sealed partial class SqliteHotPath
             }
         }
 
+        if (Refusal(c, now) is { } reason)
+        {
+            return new ReserveResult(ReservationStatus.NotEligible, null, Detail: (int)reason);
+        }
         var seat = ClaimSeat(c.Slot, c.NewCode, now);
         if (seat is null)
         {
@@ -55,6 +61,21 @@ public sealed partial class SqliteHotPath
         Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
         Announce(ChangeKind.Reserved, c.NewCode, now);
         return ReserveResult.Reserved(c.NewCode, minutes);
+    }
+
+    /// <summary>
+    /// Why the service's rule refuses the person, read in the writer's transaction as the seat is:
+    /// the stored rule and cut-off, judged by the same function as every store's.
+    /// </summary>
+    private NotEligibleReason? Refusal(ReserveCommand c, long now)
+    {
+        using var rule = Command(Sql.FindEligibility, ("$service", c.Slot.ServiceId), ("$now", now)).ExecuteReader();
+        if (!rule.Read())
+        {
+            return null;
+        }
+        var cutOff = rule.IsDBNull(1) ? (DateOnly?)null : DateOnly.Parse(rule.GetString(1), System.Globalization.CultureInfo.InvariantCulture);
+        return EligibilityDecision.For(ServiceEligibility.InForce(c.Slot.ServiceId, (EligibilityRule)rule.GetInt32(0), cutOff), c.BornOn, null, c.Now).Reason;
     }
 
     private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)

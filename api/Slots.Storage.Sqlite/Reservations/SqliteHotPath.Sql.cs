@@ -32,6 +32,15 @@ public sealed partial class SqliteHotPath
             """;
 
         // Phone of the existing reservation, hot or (for days beyond the window) on disk.
+        // Who may book the service: its rule and the age cut-off in force (the greatest date of the
+        // steps already open). No row: everyone, one primary-key probe.
+        public const string FindEligibility = """
+            SELECT e.rule,
+                   (SELECT max(a.born_on_or_before) FROM service_age_steps a WHERE a.service_id = $service AND a.opens_at <= $now)
+            FROM service_eligibility e
+            WHERE e.service_id = $service
+            """;
+
         public const string FindActivePerson = """
             SELECT ap.code, COALESCE(hr.phone, r.phone)
             FROM active_persons ap

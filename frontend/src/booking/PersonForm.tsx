@@ -100,7 +100,7 @@ export function PersonForm({
           <p><button type="button" className="link" onClick={onJoinWaitingList}>{t('wlJoin')}</button></p>
         </div>
       )}
-      {problem && !slotFull && <Notice kind="error">{problemMessage(problem, t)}</Notice>}
+      {problem && !slotFull && <Notice kind="error">{problemMessage(problem, t, lang)}</Notice>}
       <form onSubmit={confirm} noValidate>
         <PersonFields person={person} onChange={(field, value) => change(field)(value)}
           onBlur={(field) => setTouched((s) => ({ ...s, [field]: true }))} errorOf={errorOf} />

@@ -1,9 +1,14 @@
 import type { Problem } from '../api/types';
+import { formatDay } from '../booking/dates';
 import type { Translate } from '../i18n/I18n';
 
-/** What to tell a person about a refusal the screen has no special handling for. */
-export function problemMessage(problem: Problem, t: Translate): string {
+/** What to tell a person about a refusal the screen has no special handling for; lang writes a day in a message. */
+export function problemMessage(problem: Problem, t: Translate, lang = 'sk'): string {
   switch (problem.code) {
+    case 'not-eligible':
+      if (problem.reason === 'no-birth-date') return t('notEligibleNoBirthDate');
+      if (problem.rule === 'invitation') return t('notEligibleInvitation');
+      return problem.opensOn ? t('notYourTurnOn', { day: formatDay(problem.opensOn, lang, true) }) : t('notYourTurn');
     case 'reservation-not-found':
       return t('notFound');
     case 'reservation-cancelled':

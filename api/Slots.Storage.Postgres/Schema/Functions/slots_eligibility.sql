@@ -1,11 +1,23 @@
 -- Who may book a service (issue 41, D4), decided in slots_apply_decide's one read, in the same
 -- transaction as the seat: 0 when the person may book, else the reason of the refusal (the batch
 -- answers NotEligible with it as o_detail, writes nothing and remembers no key, as a slot full).
+-- The reasons are NotEligibleReason's: 1 too young, 2 no birth date, 3 invitation required.
 -- p_birth is the birth date read from the person's birth number (NULL when there is none): a
--- parameter only, never stored. p_invite is the hash of the invitation code the request brought.
--- Until the eligibility rules land, everyone may book every service. A single-SELECT SQL function
--- the planner inlines into the read, so the answer costs nothing per booking.
+-- parameter only, never stored. p_invite is the hash of the invitation code the request brought
+-- (no code is accepted yet: an invitation-only service refuses every booking).
+-- A service without a service_eligibility row is open to everyone: one primary-key probe. An age
+-- rule reads the cut-off in force, the greatest born_on_or_before of the steps already open.
 CREATE OR REPLACE FUNCTION slots_eligibility(p_service integer, p_person text, p_birth date, p_invite text, p_now bigint)
 RETURNS integer LANGUAGE sql STABLE AS $$
-    SELECT 0
+    SELECT coalesce((
+        SELECT CASE
+                   WHEN e.rule = 0 THEN 0
+                   WHEN e.rule = 2 THEN 3
+                   WHEN p_birth IS NULL THEN 2
+                   WHEN p_birth <= (SELECT max(a.born_on_or_before) FROM service_age_steps a
+                                    WHERE a.service_id = p_service AND a.opens_at <= p_now) THEN 0
+                   ELSE 1
+               END
+        FROM service_eligibility e
+        WHERE e.service_id = p_service), 0)
 $$;

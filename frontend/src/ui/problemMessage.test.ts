@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { translator } from '../i18n/messages';
+import { problemMessage } from './problemMessage';
+
+const notEligible = { status: 403, code: 'not-eligible' as const };
+
+describe('problemMessage for not-eligible', () => {
+  it('says when the person\'s age group opens, in their language', () => {
+    expect(problemMessage({ ...notEligible, rule: 'age', reason: 'too-young', opensOn: '2026-12-08' }, translator('en'), 'en'))
+      .toBe('It is not your turn for this service yet: it opens by age, oldest first. Your age group can book from Tuesday, 8 December 2026.');
+    expect(problemMessage({ ...notEligible, rule: 'age', reason: 'too-young', opensOn: '2026-12-08' }, translator('sk'), 'sk'))
+      .toContain('si môže rezervovať od: utorok 8. decembra 2026.');
+  });
+
+  it('says the turn is not announced, the number is no birth number, or a code is needed', () => {
+    expect(problemMessage({ ...notEligible, rule: 'age', reason: 'too-young' }, translator('en'), 'en')).toContain('has not been announced yet');
+    expect(problemMessage({ ...notEligible, rule: 'age', reason: 'no-birth-date' }, translator('en'), 'en')).toContain('not a birth number');
+    expect(problemMessage({ ...notEligible, rule: 'invitation', reason: 'invitation-required' }, translator('en'), 'en')).toContain('invitation code');
+  });
+});
