@@ -78,12 +78,19 @@ public static class ChaosCommand
         }
         Console.WriteLine($"workload stopped after {recorder.Operations.Count} operations; healing and waiting for the final flush and relay…");
         var healed = await nemesis.HealAsync(ct);
-        var settled = await SettleAsync(db, SinkFiles(stackDir), settle, ct);
+        var (settled, outboxAtSettle) = await SettleAsync(db, SinkFiles(stackDir), settle, ct);
         await stopSampling.CancelAsync();
         await sampling;
         Console.WriteLine($"stack {(healed ? "healthy" : "NOT healthy")}; {(settled ? "flushed and relayed" : $"still not flushed and relayed after {settle.TotalSeconds:0} s")}");
 
         var state = await FinalStateReader.ReadAsync(db, SinkFiles(stackDir), jobRuns, ct);
+        // A job wrote an SMS after the settle (a reminder coming due): wait for its relay too, a bounded number of times.
+        for (var round = 0; settled && round < 3 && state.WroteSmsSince(outboxAtSettle); round++)
+        {
+            Console.WriteLine($"{state.Outbox.Count - outboxAtSettle} SMS written after the settle (the scheduler's jobs); waiting for their relay…");
+            (settled, outboxAtSettle) = await SettleAsync(db, SinkFiles(stackDir), settle, ct);
+            state = await FinalStateReader.ReadAsync(db, SinkFiles(stackDir), jobRuns, ct);
+        }
         var report = HistoryChecker.Check(recorder.Operations, state, recorder.Faults);
         report.Print(Console.Out);
         var md = ChaosReport.Markdown(command, seed, recorder.Faults, recorder.Operations, report, started.Elapsed);
@@ -188,7 +195,7 @@ public static class ChaosCommand
     }
 
     /// <summary>Waits until the flush drained every change and every outbox row was sent and written by the sink.</summary>
-    private static async Task<bool> SettleAsync(string db, string[] sinks, TimeSpan limit, CancellationToken ct)
+    private static async Task<(bool Settled, long Outbox)> SettleAsync(string db, string[] sinks, TimeSpan limit, CancellationToken ct)
     {
         var deadline = Stopwatch.StartNew();
         while (deadline.Elapsed < limit)
@@ -210,7 +217,7 @@ public static class ChaosCommand
                 var lines = sinks.SelectMany(FinalStateReader.SinkLines).Select(l => l.Id).Distinct().LongCount();
                 if (changes == 0 && unsent == 0 && unrecorded == 0 && lines >= outbox)
                 {
-                    return true;
+                    return (true, outbox);
                 }
             }
             catch (NpgsqlException)
@@ -219,6 +226,6 @@ public static class ChaosCommand
             }
             await Task.Delay(1000, ct);
         }
-        return false;
+        return (false, 0);
     }
 }

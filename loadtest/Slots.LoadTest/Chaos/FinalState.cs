@@ -47,4 +47,12 @@ public sealed record FinalState
     /// <summary>The (place, day) pairs the hot window holds: disk rows of those days must be hot too.</summary>
     public IReadOnlySet<(int PlaceId, string Day)> HotDays { get; init; } = new HashSet<(int, string)>();
     public IReadOnlyList<JobRunSample> JobRuns { get; init; } = [];
+
+    /// <summary>
+    /// Whether this read holds an SMS the settle before it did not see: the scheduler's own jobs (the
+    /// day-before reminders, due at a time of day) keep writing outbox rows after the workload stops,
+    /// and one written between the settle and this read has had no time to be relayed. The run then
+    /// settles and reads again, rather than call that SMS lost.
+    /// </summary>
+    public bool WroteSmsSince(long outboxAtSettle) => Outbox.Count > outboxAtSettle;
 }

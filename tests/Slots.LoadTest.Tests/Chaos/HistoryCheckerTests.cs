@@ -328,4 +328,14 @@ public sealed class HistoryCheckerTests
         Assert.True(report["primary-switch-answers"].Passed);
         Assert.DoesNotContain(report.Rules, r => r.Name == "primary-switch-answers" && !r.Passed);
     }
+
+    [Fact]
+    public void A_read_holding_an_sms_written_after_the_settle_asks_for_another_settle()
+    {
+        // The settle saw two SMS; a reminder job wrote a third before the final read.
+        var state = CleanState() with { Outbox = [new(1, 1, "AAAA", true), new(2, 1, "BBBB", true), new(3, 5, "AAAA", false)] };
+
+        Assert.True(state.WroteSmsSince(2));
+        Assert.False(state.WroteSmsSince(3));
+    }
 }
