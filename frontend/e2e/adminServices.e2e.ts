@@ -195,4 +195,25 @@ describe('an admin sets up a service', () => {
     await page.reload();
     await expect.poll(() => card(page, 'Služby').getByTestId(`service-${code}`).textContent()).toContain('vypnutá');
   });
+  it('opens the service by age in a dated step, which the API then holds', async () => {
+    const { page } = browser;
+    const who = card(page, 'Kto sa môže objednať');
+    await who.getByLabel('Služba', { exact: true }).selectOption(code);
+    await who.getByLabel('Podľa veku').check();
+    await who.getByRole('button', { name: 'Uložiť pravidlo' }).click();
+    // The step left empty: each field says what it needs.
+    await expect.poll(() => who.getByRole('alert').textContent()).toBe('Skontrolujte označené polia.');
+    expect(await who.locator('.field-invalid .error').allTextContents()).toEqual(['Zadajte deň a čas.', 'Zadajte dátum narodenia.']);
+    await who.getByLabel('Krok 1: otvára sa').fill('2026-01-05T08:00');
+    await who.getByLabel('Krok 1: narodení najneskôr').fill('1961-12-31');
+    await who.getByRole('button', { name: 'Uložiť pravidlo' }).click();
+    await expect.poll(() => who.getByRole('status').textContent()).toBe(`Služba ${code} sa otvára podľa veku.`);
+    const stored = (await getJson<Service[]>(`${api.url}/api/admin/services`, adminKey) as unknown as
+      { code: string; eligibility?: { rule: string; steps: { opensAt: string; bornOnOrBefore: string }[] } }[]).find((s) => s.code === code);
+    expect(stored?.eligibility?.rule).toBe('age');
+    expect(stored?.eligibility?.steps.map((s) => s.bornOnOrBefore)).toEqual(['1961-12-31']);
+    expect(new Date(stored!.eligibility!.steps[0].opensAt).getTime()).toBe(new Date('2026-01-05T08:00').getTime());
+    await expectAccessible(page, 'admin eligibility');
+    await screenshot(page, '16-admin-eligibility');
+  });
 });

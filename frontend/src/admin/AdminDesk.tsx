@@ -4,6 +4,7 @@ import { tokenSubject } from '../signin/token';
 import { Notice } from '../ui/Notice';
 import { adminRole } from './adminRole';
 import { CapacityCard } from './CapacityCard';
+import { EligibilityCard } from './EligibilityCard';
 import { CreatePlaceForm } from './CreatePlaceForm';
 import { DemoDataForm } from './DemoDataForm';
 import { GenerateSlotsForm } from './GenerateSlotsForm';
@@ -47,6 +48,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
           <CreatePlaceForm admin={admin} />
           <PlaceChangesCard admin={admin} />
           <ServicesCard admin={admin} catalogue={catalogue} />
+          <EligibilityCard admin={admin} catalogue={catalogue.services} onSaved={catalogue.reload} />
           <PlaceServicesCard admin={admin} catalogue={catalogue.services} />
           <CapacityCard admin={admin} catalogue={catalogue.services} />
           <DemoDataForm admin={admin} />

@@ -86,6 +86,23 @@ const serviceSk = {
   errPlace: 'Zadajte číslo miesta.',
   errDay: 'Zadajte deň.',
   errToBeforeFrom: 'Deň „do“ nesmie byť pred dňom „od“.',
+
+  eligibilityTitle: 'Kto sa môže objednať',
+  eligibilityLead: 'Služba je otvorená všetkým, alebo podľa veku v krokoch: od daného okamihu sa môžu objednať ľudia narodení najneskôr v daný deň (dátum narodenia sa číta z rodného čísla a neukladá sa). Kroky len rozširujú okruh ľudí.',
+  eligibilityService: 'Služba',
+  eligibilityRule: 'Pravidlo',
+  eligibilityEveryone: 'Všetci',
+  eligibilityAge: 'Podľa veku',
+  eligibilityOpensAt: 'Krok {n}: otvára sa',
+  eligibilityBornBy: 'Krok {n}: narodení najneskôr',
+  eligibilityRemoveStep: 'Odobrať krok {n}',
+  eligibilityAddStep: 'Pridať krok',
+  eligibilitySave: 'Uložiť pravidlo',
+  eligibilitySavedAge: 'Služba {code} sa otvára podľa veku.',
+  eligibilitySavedEveryone: 'Služba {code} je otvorená všetkým.',
+  errStepOpens: 'Zadajte deň a čas.',
+  errStepBorn: 'Zadajte dátum narodenia.',
+  errStepsNeeded: 'Pravidlo podľa veku potrebuje aspoň jeden krok.',
 };
 
 export type ServiceKey = keyof typeof serviceSk;
@@ -170,6 +187,23 @@ const serviceEn: Record<ServiceKey, string> = {
   errPlace: 'Enter a place number.',
   errDay: 'Enter a day.',
   errToBeforeFrom: 'The "to" day must not be before the "from" day.',
+
+  eligibilityTitle: 'Who may book',
+  eligibilityLead: 'A service is open to everyone, or by age in steps: from each step\'s moment on, people born on or before its date may book (the birth date is read from the birth number and never stored). Steps only widen who may book.',
+  eligibilityService: 'Service',
+  eligibilityRule: 'Rule',
+  eligibilityEveryone: 'Everyone',
+  eligibilityAge: 'By age',
+  eligibilityOpensAt: 'Step {n}: opens at',
+  eligibilityBornBy: 'Step {n}: born on or before',
+  eligibilityRemoveStep: 'Remove step {n}',
+  eligibilityAddStep: 'Add a step',
+  eligibilitySave: 'Save the rule',
+  eligibilitySavedAge: 'Service {code} opens by age.',
+  eligibilitySavedEveryone: 'Service {code} is open to everyone.',
+  errStepOpens: 'Enter a day and time.',
+  errStepBorn: 'Enter a birth date.',
+  errStepsNeeded: 'An age rule needs at least one step.',
 };
 
 export type ServiceTranslate = (key: MessageKey | ServiceKey, values?: Record<string, string | number>) => string;

@@ -1,7 +1,7 @@
 import { query, readJson } from './http';
 import type {
   AdminService, CapacityResult, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, NewService,
-  Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, SetCapacity, ServiceOffer, StaffOpening, Stats,
+  Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, SetCapacity, SetEligibility, ServiceOffer, StaffOpening, Stats,
 } from './types';
 
 /** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
@@ -85,6 +85,11 @@ export class AdminApi {
 
   async editService(code: string, edit: ServiceEdit): Promise<AdminService> {
     return readJson(await this.send('PUT', `/api/admin/services/${encodeURIComponent(code)}`, edit));
+  }
+
+  /** Says who may book the service: everyone, or by age from dated steps (replacing those stored). */
+  async setEligibility(code: string, eligibility: SetEligibility): Promise<AdminService> {
+    return readJson(await this.send('PUT', `/api/admin/services/${encodeURIComponent(code)}/eligibility`, eligibility));
   }
 
   /** Sets what the place offers of the service: seats, template, and whether it is offered at all. */

@@ -132,6 +132,12 @@ export interface SetCapacity {
 
 export type CapacityResult = Schemas['CapacityDto'];
 
+/** Who may book a service, as an admin sets it: everyone, or by age with dated steps (opensAt with its offset). */
+export interface SetEligibility {
+  rule: 'everyone' | 'age';
+  steps?: { opensAt: string; bornOnOrBefore: string }[];
+}
+
 /** A booking that stands in the way of a cut (the capacity-below-booked problem's `bookings`). */
 export type BookingInTheWay = NonNullable<Schemas['Problem']['bookings']>[number];
 
@@ -202,6 +208,7 @@ export type RequestsFitTheContract = [
   Fits<PlaceEdit, Schemas['EditPlaceRequest']>,
   Fits<ClosePlace, Schemas['ClosePlaceRequest']>,
   Fits<SetCapacity, Schemas['SetCapacityRequest']>,
+  Fits<SetEligibility, Schemas['SetEligibilityRequest']>,
   Fits<GenerateSlots, Schemas['GenerateSlotsRequest']>,
   Fits<DemoDataRequest, Schemas['DemoDataBody']>,
   Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,
