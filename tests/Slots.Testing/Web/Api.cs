@@ -28,16 +28,33 @@ public static class Api
         created.EnsureSuccessStatusCode();
         var id = (await created.Content.ReadFromJsonAsync<JsonObject>())!["id"]!.GetValue<int>();
         var first = day ?? Today.AddDays(2);
+        await GenerateSlotsAsync(admin, id, first, first.AddDays(1), capacity);
+        return id;
+    }
+
+    /// <summary>
+    /// A place as <see cref="CreatePlaceWithSlotsAsync"/> makes it from <paramref name="hotDay"/> (inside the
+    /// 30-day window), with the same slots on <paramref name="diskDay"/> too (beyond it, on the cold path).
+    /// </summary>
+    public static async Task<int> CreatePlaceWithHotAndDiskDaysAsync(HttpClient admin, int capacity, DateOnly hotDay, DateOnly diskDay)
+    {
+        var id = await CreatePlaceWithSlotsAsync(admin, capacity, hotDay);
+        await GenerateSlotsAsync(admin, id, diskDay, diskDay, capacity);
+        return id;
+    }
+
+    /// <summary>Slots 08:00-08:50 every 10 minutes on each day of [from, to].</summary>
+    private static async Task GenerateSlotsAsync(HttpClient admin, int placeId, DateOnly from, DateOnly to, int capacity)
+    {
         var generated = await admin.PostAsJsonAsync("/api/admin/slots/generate", new
         {
-            placeIds = new[] { id },
-            from = Day(first),
-            to = Day(first.AddDays(1)),
+            placeIds = new[] { placeId },
+            from = Day(from),
+            to = Day(to),
             template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
             capacity,
         });
         generated.EnsureSuccessStatusCode();
-        return id;
     }
 
     /// <summary>A booking; the body names a service only when <paramref name="service"/> is given (the body clients sent before services, otherwise).</summary>

@@ -37,21 +37,6 @@ public abstract class EligibilityContract<TBackend>(TBackend backend) : BackendC
 
     private static Person BornOn(DateOnly born) => People.Next() with { NationalId = BirthNumber(born) };
 
-    private static async Task<int> PlaceWithHotAndDiskDaysAsync(HttpClient admin)
-    {
-        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 5, HotDay);
-        var generated = await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(DiskDay),
-            to = Day(DiskDay),
-            template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
-            capacity = 5,
-        });
-        generated.EnsureSuccessStatusCode();
-        return place;
-    }
-
     private static string Instant(DateTimeOffset at) => at.ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture);
 
     [Fact]
@@ -60,7 +45,7 @@ public abstract class EligibilityContract<TBackend>(TBackend backend) : BackendC
         var host = NewHost(await CreateDatabaseAsync("db"));
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 5, HotDay, DiskDay);
         var later = DateTimeOffset.UtcNow.AddDays(10);
         var set = await admin.PutAsJsonAsync("/api/admin/services/default/eligibility", new
         {
@@ -103,7 +88,7 @@ public abstract class EligibilityContract<TBackend>(TBackend backend) : BackendC
         var host = NewHost(await CreateDatabaseAsync("db"));
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 5, HotDay, DiskDay);
         (await admin.PutAsJsonAsync("/api/admin/services/default/eligibility", new
         {
             rule = "age",

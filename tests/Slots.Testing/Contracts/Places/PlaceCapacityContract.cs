@@ -31,21 +31,6 @@ public abstract class PlaceCapacityContract<TBackend>(TBackend backend) : Backen
         return _host;
     }
 
-    private static async Task<int> PlaceWithHotAndDiskDaysAsync(HttpClient admin, int capacity)
-    {
-        var place = await CreatePlaceWithSlotsAsync(admin, capacity, HotDay);
-        var generated = await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(DiskDay),
-            to = Day(DiskDay),
-            template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
-            capacity,
-        });
-        generated.EnsureSuccessStatusCode();
-        return place;
-    }
-
     private static Task<HttpResponseMessage> SetAsync(HttpClient admin, int place, DateOnly from, DateOnly to, string? time, int seats) =>
         admin.PostAsJsonAsync($"/api/admin/places/{place}/capacity", new { from = Day(from), to = Day(to), time, seats });
 
@@ -70,7 +55,7 @@ public abstract class PlaceCapacityContract<TBackend>(TBackend backend) : Backen
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 1);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 1, HotDay, DiskDay);
         await BookAsync(client, place, HotDay, "08:00", People.Next());
         await BookAsync(client, place, DiskDay, "08:00", People.Next());
         Assert.Equal(HttpStatusCode.Conflict, (await client.SendAsync(Reserve(place, HotDay, "08:00", People.Next()))).StatusCode);
@@ -99,7 +84,7 @@ public abstract class PlaceCapacityContract<TBackend>(TBackend backend) : Backen
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 2);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 2, HotDay, DiskDay);
         var hot = new[] { await BookAsync(client, place, HotDay, "08:20", People.Next()), await BookAsync(client, place, HotDay, "08:20", People.Next()) };
         var disk = new[] { await BookAsync(client, place, DiskDay, "08:20", People.Next()), await BookAsync(client, place, DiskDay, "08:20", People.Next()) };
 
@@ -124,7 +109,7 @@ public abstract class PlaceCapacityContract<TBackend>(TBackend backend) : Backen
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 3);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 3, HotDay, DiskDay);
         foreach (var day in new[] { HotDay, DiskDay })
         {
             // Seats 1, 2 and 3 booked, then 1 and 2 cancelled: the booking left sits on seat 3.

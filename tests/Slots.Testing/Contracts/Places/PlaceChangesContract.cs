@@ -34,21 +34,6 @@ public abstract class PlaceChangesContract<TBackend>(TBackend backend) : Backend
     private static readonly DateOnly HotDay = Today.AddDays(2);
     private static readonly DateOnly DiskDay = Today.AddDays(40);
 
-    private static async Task<int> PlaceWithHotAndDiskDaysAsync(HttpClient admin, int capacity)
-    {
-        var place = await CreatePlaceWithSlotsAsync(admin, capacity, HotDay);
-        var generated = await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(DiskDay),
-            to = Day(DiskDay),
-            template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
-            capacity,
-        });
-        generated.EnsureSuccessStatusCode();
-        return place;
-    }
-
     private static async Task<string> BookAsync(HttpClient client, int place, DateOnly day, string time, Person person)
     {
         var booked = await client.SendAsync(Reserve(place, day, time, person));
@@ -125,7 +110,7 @@ public abstract class PlaceChangesContract<TBackend>(TBackend backend) : Backend
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 2);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 2, HotDay, DiskDay);
         var hot = People.Next();
         var hotCode = await BookAsync(client, place, HotDay, "08:00", hot);
         var disk = People.Next();
@@ -160,7 +145,7 @@ public abstract class PlaceChangesContract<TBackend>(TBackend backend) : Backend
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 2);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 2, HotDay, DiskDay);
         var codes = new[]
         {
             await BookAsync(client, place, HotDay, "08:00", People.Next()),
@@ -229,7 +214,7 @@ public abstract class PlaceChangesContract<TBackend>(TBackend backend) : Backend
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 2);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 2, HotDay, DiskDay);
         await BookAsync(client, place, HotDay, "08:00", People.Next());
         Assert.Equal(HttpStatusCode.OK, (await CloseAsync(admin, place, keepBookings: true)).StatusCode);
 
@@ -253,7 +238,7 @@ public abstract class PlaceChangesContract<TBackend>(TBackend backend) : Backend
         var host = await StartAsync();
         var admin = host.AdminClient();
         var client = host.Client();
-        var place = await PlaceWithHotAndDiskDaysAsync(admin, capacity: 1);
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 1, HotDay, DiskDay);
         var manager = host.Client();
         manager.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", _tokens.For("lead", "site-manager", place));
         var block = await manager.PostAsJsonAsync($"/api/staff/places/{place}/block-cancels",
