@@ -110,9 +110,9 @@ internal static class AdminEndpoints
             }
         }
         ReservationRequests.ServiceCode(service, "service", v);
-        if (v.IsValid && (last < first || last.DayNumber - first.DayNumber >= 366))
+        if (v.IsValid)
         {
-            v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
+            DaySpan(v, first, last);
         }
         if (!v.IsValid)
         {
@@ -140,6 +140,15 @@ internal static class AdminEndpoints
         var last = await runs.LastRunsAsync(ct);
         return TypedResults.Ok(new JobsDto(lag, oldest,
             last.Select(r => new JobRunDto(r.Job, r.StartedAt, (long)r.Duration.TotalMilliseconds, r.Rows, r.Ok, r.Instance)).ToList()));
+    }
+
+    /// <summary>An admin's range of days: 'to' on or after 'from', at most 366 days later (statistics, slot generation, capacity).</summary>
+    internal static void DaySpan(Validation v, DateOnly from, DateOnly to)
+    {
+        if (to < from || to.DayNumber - from.DayNumber >= 366)
+        {
+            v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
+        }
     }
 
     internal static void Required(Validation v, string field, string? value, int max)

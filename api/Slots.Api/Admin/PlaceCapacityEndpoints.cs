@@ -30,9 +30,9 @@ internal static class PlaceCapacityEndpoints
         {
             v.Add("to", $"The last day is required, as {Formats.DayFormat}.");
         }
-        else if (v.IsValid && (to < from || to.DayNumber - from.DayNumber >= 366))
+        else if (v.IsValid)
         {
-            v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
+            AdminEndpoints.DaySpan(v, from, to);
         }
         int? minute = null;
         if (body.Time is not null)

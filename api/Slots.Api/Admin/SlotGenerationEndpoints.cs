@@ -27,9 +27,9 @@ internal static class SlotGenerationEndpoints
         {
             v.Add("to", $"The last day is required, as {Formats.DayFormat}.");
         }
-        else if (v.IsValid && (to < from || to.DayNumber - from.DayNumber >= 366))
+        else if (v.IsValid)
         {
-            v.Add("to", "'to' must be on or after 'from', at most 366 days later.");
+            AdminEndpoints.DaySpan(v, from, to);
         }
         var template = body.Template is null ? null : Template(body.Template, v);
         if (body.Capacity is < 1 or > 10_000)
