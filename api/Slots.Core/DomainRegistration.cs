@@ -2,6 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Slots.Admission;
 using Slots.Catalogue;
+using Slots.Eligibility;
 using Slots.Persons;
 using Slots.Places;
 using Slots.Reminders;
@@ -28,6 +29,13 @@ public static class DomainRegistration
         builder.Services.AddOptions<ReservationOptions>().BindConfiguration(ReservationOptions.Section);
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<PersonIdentity>();
+        builder.Services.AddOptions<InvitationOptions>().BindConfiguration(InvitationOptions.Section)
+            .Validate(o => string.IsNullOrEmpty(o.HmacSecret) || o.HmacSecret.Length >= 16,
+                $"Configuration '{InvitationOptions.Section}:HmacSecret' must hold at least 16 characters, or nothing when no invitations are issued.")
+            .Validate(o => o.MaxBatchSize is >= 1 and <= 1_000_000, $"{InvitationOptions.Section}:MaxBatchSize must be 1..1000000")
+            .ValidateOnStart();
+        builder.Services.AddSingleton<InvitationKey>();
+        builder.Services.AddScoped<InvitationBatches>();
         builder.Services.AddSingleton<PlaceDirectory>();
         builder.Services.AddSingleton<ServiceDirectory>();
         builder.Services.AddSingleton<AvailabilitySnapshot>();

@@ -27,6 +27,7 @@ public static class EfRegistration
         services.AddSingleton<EfDialect>(sp => sp.GetRequiredService<TDialect>());
         services.AddDbContext<SlotsDbContext>((sp, db) => sp.GetRequiredService<EfDialect>().UseProvider(db, connectionString));
         services.AddScoped<ICatalogStore, EfCatalogStore>();
+        services.AddScoped<Slots.Eligibility.IInvitationStore, Slots.Storage.Ef.Eligibility.EfInvitationStore>();
         services.AddSingleton<IColdReservationStore, EfColdReservationStore>();
         services.AddScoped<HotWindowLoader>();
         services.AddScoped<EfWindowMover>();

@@ -16,6 +16,8 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<HotSeat> HotSeats => Set<HotSeat>();
     public DbSet<ServiceEligibilityRecord> ServiceEligibility => Set<ServiceEligibilityRecord>();
     public DbSet<ServiceAgeStepRecord> ServiceAgeSteps => Set<ServiceAgeStepRecord>();
+    public DbSet<InvitationBatchRecord> InvitationBatches => Set<InvitationBatchRecord>();
+    public DbSet<InvitationCodeRecord> InvitationCodes => Set<InvitationCodeRecord>();
     public DbSet<HotReservation> HotReservations => Set<HotReservation>();
     public DbSet<ReservationRecord> Reservations => Set<ReservationRecord>();
     public DbSet<ActivePerson> ActivePersons => Set<ActivePerson>();
@@ -120,6 +122,12 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         {
             e.ToTable("service_age_steps");
             e.HasKey(x => new { x.ServiceId, x.OpensAt });
+        });
+        modelBuilder.Entity<InvitationBatchRecord>().ToTable("invitation_batches");
+        modelBuilder.Entity<InvitationCodeRecord>(e =>
+        {
+            e.ToTable("invitation_codes");
+            e.HasKey(x => x.Hash);
         });
 
         // The SQL scripts name columns in snake_case on every backend.

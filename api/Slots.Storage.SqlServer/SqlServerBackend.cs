@@ -87,5 +87,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();
         builder.Services.AddSingleton<IReminderStore, Slots.Storage.Ef.Reminders.EfReminderStore>();
         builder.Services.AddSingleton<IMachineKeyStore, Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>();
+        // Invitation batches (sql/172-173): issued and revoked through the shared store; no booking spends a code here yet.
+        builder.Services.AddScoped<Slots.Eligibility.IInvitationStore, Slots.Storage.Ef.Eligibility.EfInvitationStore>();
     }
 }

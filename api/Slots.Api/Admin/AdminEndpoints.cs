@@ -23,6 +23,7 @@ internal static class AdminEndpoints
             .WithDescription("A new place (active unless said otherwise) in an IANA time zone. Admins only: the admin role in a token or an admin key.");
         group.MapPlaceChanges();
         group.MapServiceAdmin();
+        group.MapInvitations();
         group.MapPost("/slots/generate", SlotGenerationEndpoints.Generate).WithName("GenerateSlots").WithJsonBody<GenerateSlotsRequest>()
             .WithSummary("Generate slots")
             .WithDescription("Slots of one service (service, default when left out) from a daily template for the given days (at most 366) "
@@ -51,6 +52,7 @@ internal static class AdminEndpoints
             .WithDescription("The whole catalogue as stored now, inactive services too (GET /api/services lists the active ones, "
                 + "from a copy up to 30 seconds old), for the statistics' filter and the admin screens. Viewers and admins.")
             .Problems(viewer);
+        app.MapInvitationList(viewer);
         app.MapGet("/api/admin/jobs", Jobs).WithTags("Admin").WithName("GetJobs").RequireAuthorization(AdminAuth.ViewerPolicy)
             .WithSummary("Scheduler jobs and flush lag")
             .WithDescription("Each job's last run and how far the disk tables lag behind the hot ones. Viewers and admins: the role in a token or a key.")

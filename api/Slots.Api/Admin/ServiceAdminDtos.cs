@@ -47,13 +47,17 @@ public sealed record AdminServiceDto(
 
 /// <summary>Who may book a service, as it is to be: everyone, or people born on or before the cut-off of the steps already open.</summary>
 public sealed record SetEligibilityRequest(
-    [property: Required, RegularExpression("^(everyone|age)$"),
-        Description("everyone: anybody may book. age: people born on or before the date of the latest step already open (read from the birth number).")]
+    [property: Required, RegularExpression("^(everyone|age|invitation)$"),
+        Description("everyone: anybody may book. age: people born on or before the date of the latest step already open (read from the birth number). "
+            + "invitation: holders of a valid invitation code only.")]
     string? Rule,
     [property: MaxLength(ServiceLimits.AgeSteps),
         Description("The dated openings of an age rule, in any order: from opensAt on, people born on or before bornOnOrBefore may book. "
-            + "Required (1 or more) for age, none for everyone.")]
-    AgeStepRequest[]? Steps);
+            + "Required (1 or more) for age, none otherwise.")]
+    AgeStepRequest[]? Steps,
+    [property: Description("With the age rule: whether a valid invitation code also admits a person the age steps do not (a priority group). "
+        + "Always true for invitation, false for everyone; false when left out.")]
+    bool? AcceptsInvitations = null);
 
 /// <summary>One dated opening by age.</summary>
 public sealed record AgeStepRequest(
@@ -63,7 +67,8 @@ public sealed record AgeStepRequest(
 /// <summary>Who may book a service.</summary>
 public sealed record EligibilityDto(
     [property: RegularExpression("^(everyone|age|invitation)$")] string Rule,
-    IReadOnlyList<AgeStepDto> Steps);
+    IReadOnlyList<AgeStepDto> Steps,
+    [property: Description("Whether a valid invitation code admits a person (always for invitation).")] bool AcceptsInvitations = false);
 
 /// <summary>One dated opening by age: opensAt in UTC.</summary>
 public sealed record AgeStepDto(string OpensAt, [property: Day] string BornOnOrBefore);

@@ -12,7 +12,7 @@ internal static class ServiceEligibilityEndpoints
 {
     public static async Task<Results<Ok<AdminServiceDto>, ProblemHttpResult, ValidationProblem>> Set(
         string code, JsonBody<SetEligibilityRequest> request, HttpContext http, ServiceCatalog catalog, StaffService staff, TimeProvider clock,
-        CancellationToken ct)
+        InvitationKey invitations, CancellationToken ct)
     {
         var body = request.Value;
         var v = new Validation();
@@ -20,17 +20,32 @@ internal static class ServiceEligibilityEndpoints
         {
             "everyone" => EligibilityRule.Everyone,
             "age" => EligibilityRule.Age,
+            "invitation" => EligibilityRule.InvitationOnly,
             _ => (EligibilityRule?)null,
         };
         if (rule is null)
         {
-            v.Add("rule", "Who may book: everyone, or age.");
+            v.Add("rule", "Who may book: everyone, age, or invitation.");
+        }
+        var accepts = rule == EligibilityRule.InvitationOnly || body.AcceptsInvitations == true;
+        if (rule == EligibilityRule.Everyone && body.AcceptsInvitations == true)
+        {
+            v.Add("acceptsInvitations", "A service open to everyone needs no invitation: leave it out or false.");
+        }
+        else if (rule == EligibilityRule.InvitationOnly && body.AcceptsInvitations == false)
+        {
+            v.Add("acceptsInvitations", "An invitation-only service takes invitations: leave it out or true.");
+        }
+        else if (accepts && !invitations.Configured)
+        {
+            v.Add(body.AcceptsInvitations == true ? "acceptsInvitations" : "rule",
+                $"Invitation codes need the campaign's key: set {InvitationOptions.Section}:HmacSecret first.");
         }
         var steps = new List<AgeStep>();
         var sent = body.Steps ?? [];
-        if (rule == EligibilityRule.Everyone && sent.Length > 0)
+        if (rule is EligibilityRule.Everyone or EligibilityRule.InvitationOnly && sent.Length > 0)
         {
-            v.Add("steps", "A service open to everyone has no age steps: send none.");
+            v.Add("steps", "Only an age rule has age steps: send none.");
         }
         else if (rule == EligibilityRule.Age && sent.Length is 0 or > ServiceLimits.AgeSteps)
         {
@@ -70,14 +85,14 @@ internal static class ServiceEligibilityEndpoints
         {
             return v.ToProblem();
         }
-        var (result, service) = await catalog.SetEligibilityAsync(code, rule!.Value, steps, ct);
+        var (result, service) = await catalog.SetEligibilityAsync(code, rule!.Value, accepts, steps, ct);
         if (result == CatalogueWrite.UnknownService)
         {
             return Api.Reservations.ReservationProblems.UnknownService();
         }
         var said = ToDto(service!.Eligibility);
         await staff.RecordAsync(StaffMember.Of(http.User).Subject, null, AuditActions.ServiceEligibility,
-            $"{service.Code} {said.Rule}" + string.Concat(said.Steps.Select(s => $" {s.OpensAt}<={s.BornOnOrBefore}")), null, ct);
+            $"{service.Code} {said.Rule}" + (said.AcceptsInvitations ? " +invitations" : "") + string.Concat(said.Steps.Select(s => $" {s.OpensAt}<={s.BornOnOrBefore}")), null, ct);
         return TypedResults.Ok(ServiceAdminEndpoints.ToDto(service));
     }
 
@@ -89,7 +104,8 @@ internal static class ServiceEligibilityEndpoints
             _ => "everyone",
         },
         [.. who.Steps.OrderBy(s => s.OpensAt).Select(s => new AgeStepDto(
-            s.Opens.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture), Formats.Day(s.BornOnOrBefore)))]);
+            s.Opens.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture), Formats.Day(s.BornOnOrBefore)))],
+        who.TakesInvitations);
 
     /// <summary>An instant names its offset (Z or ±hh:mm): a bare local time would mean the server's zone.</summary>
     private static bool HasOffset(string text) =>

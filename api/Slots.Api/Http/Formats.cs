@@ -96,6 +96,9 @@ internal static class Patterns
     /// <summary>6 to 20 ASCII letters and digits, with spaces, / - . ignored (PersonIdentity.NormalizeNationalId); maxLength 40 says the rest.</summary>
     public const string NationalId = "^[ /.-]*([A-Za-z0-9][ /.-]*){6,20}$";
 
+    /// <summary>12 symbols of Crockford's base32 (I, L and O read as 1, 1 and 0; no U), any case, with spaces and dashes ignored (InvitationCode.Normalize).</summary>
+    public const string InvitationCode = "^[ -]*([0-9A-TV-Za-tv-z][ -]*){12}$";
+
     /// <summary>Some text that is not blank and has no control characters (names, addresses).</summary>
     public const string Text = "^[^\\u0000-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u001F\\u007F-\\u009F]*$";
 

@@ -70,6 +70,9 @@ internal static class ProblemTypes
         "no staff credentials, or ones that do not hold: a bearer token missing, expired, for another audience or not signed by the configured provider, or an unknown, expired or revoked `X-Api-Key`");
     public static readonly ProblemType Forbidden = new("forbidden", 403, "the role may not do this (viewer keys read statistics only; site staff neither cancel blocks nor export)");
     public static readonly ProblemType MachineKeyNotFound = new("machine-key-not-found", 404, "no machine key with that id");
+    public static readonly ProblemType InvitationBatchNotFound = new("invitation-batch-not-found", 404, "no batch of invitation codes with that id");
+    public static readonly ProblemType InvitationsOff = new("invitations-off", 409,
+        "no invitation key is configured (Slots:Invitations:HmacSecret), so no code can be issued or admit anybody");
     public static readonly ProblemType PlaceForbidden = new("place-forbidden", 403, "the token's places do not include this place: site staff and managers act only at their own places");
     public static readonly ProblemType CheckInCancelled = new("check-in-cancelled", 409, "the booking was cancelled (by the citizen, before the door)");
     public static readonly ProblemType CheckInOtherPlace = new("check-in-other-place", 409, "the booking is at another place");
@@ -108,6 +111,7 @@ internal static class ProblemTypes
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
         CapacityBelowBooked, BlockNotFound, OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,
+        InvitationBatchNotFound, InvitationsOff,
         CheckInCancelled, CheckInOtherPlace, CheckInOtherDay, CheckInTooEarly, CheckInTooLate, CheckInNotThePerson, ReservationCheckedIn,
         SeatsFree, WaitingListJoined, WaitingListEntryNotFound, OfferNotFound, OfferExpired,
         RateLimited, Overloaded, DatabaseUnavailable, ServiceBusy, BadGateway, GatewayTimeout, Contention, InternalError,

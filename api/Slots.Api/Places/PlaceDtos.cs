@@ -17,7 +17,10 @@ public sealed record PlaceServiceDto(
     [property: RegularExpression(ServiceDto.CodePattern), Description("The service's code, as GET /api/services lists it.")] string Code,
     [property: Description("The service's name in Slovak.")] string NameSk,
     [property: Description("The service's name in English.")] string NameEn,
-    [property: Description("The length of one appointment in minutes, where the place has set its slot template.")] int? Minutes);
+    [property: Description("The length of one appointment in minutes, where the place has set its slot template.")] int? Minutes,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), RegularExpression(ServiceDto.InvitationPattern),
+        Description(ServiceDto.InvitationDescription)]
+    string? Invitation = null);
 
 /// <summary>One service of the catalogue.</summary>
 public sealed record ServiceDto(
@@ -26,10 +29,21 @@ public sealed record ServiceDto(
     [property: Description("The service's name in English.")] string NameEn,
     [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
         Description("For a service given in two doses: the days from the first appointment to the second; absent for one appointment.")]
-    DoseIntervalDto? SecondDose = null)
+    DoseIntervalDto? SecondDose = null,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull), RegularExpression(ServiceDto.InvitationPattern), Description(ServiceDto.InvitationDescription)]
+    string? Invitation = null)
 {
     /// <summary>What services.code holds on every backend.</summary>
     public const string CodePattern = "^[a-z0-9-]{1,32}$";
+
+    public const string InvitationPattern = "^(required|accepted)$";
+
+    public const string InvitationDescription =
+        "Where a booking may bring an invitation code: required (invitation holders only) or accepted (a code admits a person the age rule does not yet); absent where codes play no part.";
+
+    /// <summary>The invitation field of a service's answer, from its rule.</summary>
+    internal static string? InvitationOf(Eligibility.ServiceEligibility who) =>
+        who.Rule == Eligibility.EligibilityRule.InvitationOnly ? "required" : who.TakesInvitations ? "accepted" : null;
 }
 
 /// <summary>Days from the first dose to the second, both bounds included.</summary>

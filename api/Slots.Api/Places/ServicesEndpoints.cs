@@ -33,8 +33,9 @@ internal static class ServicesEndpoints
     }
 
     internal static ServiceDto ToDto(ServiceInfo s) =>
-        new(s.Code, s.NameSk, s.NameEn, s.SecondDose is { } dose ? new DoseIntervalDto(dose.MinDays, dose.MaxDays) : null);
+        new(s.Code, s.NameSk, s.NameEn, s.SecondDose is { } dose ? new DoseIntervalDto(dose.MinDays, dose.MaxDays) : null,
+            ServiceDto.InvitationOf(s.Eligibility));
 
     internal static PlaceServiceDto ToDto(OfferedService o) =>
-        new(o.Service.Code, o.Service.NameSk, o.Service.NameEn, o.Offer.Template?.LengthMinutes);
+        new(o.Service.Code, o.Service.NameSk, o.Service.NameEn, o.Offer.Template?.LengthMinutes, ServiceDto.InvitationOf(o.Service.Eligibility));
 }

@@ -18,7 +18,10 @@ public sealed record ReserveRequest(
     [property: AllowedValues("sk", "en"), Description("The SMS language; sk when left out.")] string? Language,
     [property: StringLength(32, MinimumLength = 1), RegularExpression(Places.ServiceDto.CodePattern),
         Description("The service to book (GET /api/places/{id} lists the place's); left out at a place with one service, that one.")]
-    string? Service = null);
+    string? Service = null,
+    [property: StringLength(40, MinimumLength = 12), RegularExpression(Patterns.InvitationCode),
+        Description("An invitation code, XXXX-XXXX-XXXX (any case; dashes and spaces are ignored), where the service takes invitations. The booking that it makes eligible spends it, and binds it to the person.")]
+    string? Invitation = null);
 
 /// <summary>Where a reservation moves: a slot at the same or another place.</summary>
 public sealed record RescheduleRequest(

@@ -8,7 +8,7 @@ namespace Slots.Api.Reservations;
 internal sealed record PersonFields(string Name, string Phone, string PersonHash, string Language, DateOnly? BornOn = null);
 
 /// <summary>Turns what a person sent into normalised domain requests, or field errors.</summary>
-internal sealed class ReservationRequests(PersonIdentity persons, IOptions<PersonOptions> options)
+internal sealed class ReservationRequests(PersonIdentity persons, Eligibility.InvitationKey invitations, IOptions<PersonOptions> options)
 {
     public const string PhoneHeader = "Slots-Phone";
     public const string NationalIdHeader = "Slots-National-Id";
@@ -29,8 +29,32 @@ internal sealed class ReservationRequests(PersonIdentity persons, IOptions<Perso
         var slot = Slot(body.PlaceId, body.Day, body.Time, v);
         var person = Person(body.Name, body.Phone, body.NationalId, body.Language, v);
         var service = ServiceCode(body.Service, "service", v);
-        return v.IsValid ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service, person.BornOn) : null;
+        var invitation = Invitation(body.Invitation, v);
+        return v.IsValid
+            ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service, person.BornOn, invitation)
+            : null;
     }
+
+    /// <summary>
+    /// The keyed hash of the invitation code a person typed (null when none came), or a field error
+    /// when it cannot be a code. Without a configured key no code is valid: the hash is then one that
+    /// no stored code has (a stored one has 64 hex characters), so the store answers invitation-unknown.
+    /// </summary>
+    private string? Invitation(string? typed, Validation v)
+    {
+        if (typed is null)
+        {
+            return null;
+        }
+        if (Eligibility.InvitationCode.Normalize(typed) is not { } code)
+        {
+            v.Add("invitation", "Not an invitation code: 12 letters and digits, as XXXX-XXXX-XXXX.");
+            return null;
+        }
+        return invitations.Hash(code) ?? NoInvitationKey;
+    }
+
+    private const string NoInvitationKey = "-";
 
     /// <summary>A service's code as sent (null: none named), or a field error when it cannot be one.</summary>
     public static string? ServiceCode(string? code, string field, Validation v)

@@ -71,10 +71,11 @@ public interface ICatalogStore
     Task<ServiceInfo?> UpdateServiceAsync(ServiceInfo service, CancellationToken ct);
 
     /// <summary>
-    /// Sets who may book the service with this code: the rule and its dated age steps replace those
-    /// stored, in one transaction. Null when there is no such service.
+    /// Sets who may book the service with this code: the rule, whether invitation codes qualify too,
+    /// and its dated age steps replace those stored, in one transaction. Null when there is no such service.
     /// </summary>
-    Task<ServiceInfo?> SetEligibilityAsync(string code, Eligibility.EligibilityRule rule, IReadOnlyList<Eligibility.AgeStep> steps, CancellationToken ct);
+    Task<ServiceInfo?> SetEligibilityAsync(string code, Eligibility.EligibilityRule rule, bool acceptsInvitations,
+        IReadOnlyList<Eligibility.AgeStep> steps, CancellationToken ct);
 
     /// <summary>Writes what a place offers of a service (seats, template, state), adding the offer or replacing it.</summary>
     Task OfferAsync(PlaceOffer offer, CancellationToken ct);

@@ -30,11 +30,11 @@ public sealed class ServiceCatalog(ICatalogStore store, ServiceDirectory directo
         return updated is null ? (CatalogueWrite.UnknownService, null) : (CatalogueWrite.Written, updated);
     }
 
-    /// <summary>Sets who may book the service with this code: its rule and dated age steps, replacing those stored.</summary>
+    /// <summary>Sets who may book the service with this code: its rule, whether invitations qualify, and dated age steps, replacing those stored.</summary>
     public async Task<(CatalogueWrite Result, ServiceInfo? Service)> SetEligibilityAsync(
-        string code, Eligibility.EligibilityRule rule, IReadOnlyList<Eligibility.AgeStep> steps, CancellationToken ct)
+        string code, Eligibility.EligibilityRule rule, bool acceptsInvitations, IReadOnlyList<Eligibility.AgeStep> steps, CancellationToken ct)
     {
-        var written = await store.SetEligibilityAsync(code, rule, steps, ct);
+        var written = await store.SetEligibilityAsync(code, rule, acceptsInvitations, steps, ct);
         directory.Invalidate();
         return written is null ? (CatalogueWrite.UnknownService, null) : (CatalogueWrite.Written, written);
     }

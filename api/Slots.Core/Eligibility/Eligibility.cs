@@ -35,8 +35,8 @@ public sealed record ServiceEligibility(int ServiceId, EligibilityRule Rule, boo
     /// The rule as a store reads it in the seat's transaction: the stored rule and the cut-off in force
     /// now (null while no step is open), so every store judges with <see cref="EligibilityDecision.For"/>.
     /// </summary>
-    public static ServiceEligibility InForce(int serviceId, EligibilityRule rule, DateOnly? cutOff) =>
-        new(serviceId, rule, false, cutOff is { } date ? [new AgeStep(0, date)] : []);
+    public static ServiceEligibility InForce(int serviceId, EligibilityRule rule, DateOnly? cutOff, bool acceptsInvitations = false) =>
+        new(serviceId, rule, acceptsInvitations, cutOff is { } date ? [new AgeStep(0, date)] : []);
 
     /// <summary>Whether an invitation code can qualify a person here: always for invitation-only services.</summary>
     public bool TakesInvitations => Rule == EligibilityRule.InvitationOnly || AcceptsInvitations;

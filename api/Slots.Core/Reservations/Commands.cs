@@ -11,7 +11,8 @@ public sealed record ReserveCommand(
     string IdempotencyKey,
     string Fingerprint,
     DateTimeOffset Now,
-    DateOnly? BornOn = null);
+    DateOnly? BornOn = null,
+    string? InvitationHash = null);
 
 public sealed record CancelCommand(string Code, ContactProof Proof, DateTimeOffset Now);
 

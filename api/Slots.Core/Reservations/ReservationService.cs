@@ -103,7 +103,7 @@ public sealed partial class ReservationService(
             return new BookingAnswer(ReservationStatus.NotEligible, Place: place, Refusal: early);
         }
         var command = new ReserveCommand(request.Slot, request.PersonHash, request.Phone, request.Name, request.Language,
-            ConfirmationCode.New(), key, fingerprint, now, request.BornOn);
+            ConfirmationCode.New(), key, fingerprint, now, request.BornOn, request.InvitationHash);
         var result = await ReserveOnPathAsync(place, command, ct);
         if (result is not { } outcome)
         {

@@ -19,6 +19,7 @@ public static class DevelopmentSecrets
     {
         "development-only-secret-do-not-use-in-production",   // Slots:Persons:HmacSecret in appsettings.Development.json
         "development-only-waiting-room-key-do-not-use",       // the waiting room's Development key
+        "development-only-invitation-key-do-not-use",         // Slots:Invitations:HmacSecret in appsettings.Development.json
         "dev-admin-key-0000", "dev-viewer-key-0000",          // the development staff keys
         "Your_str0ng_pass", "Str0ng!pass",                    // the README's and docker-compose's SQL Server examples
         "slots",                                              // docker-compose's default RabbitMQ password
@@ -49,7 +50,7 @@ public static class DevelopmentSecrets
     /// <summary>The keys holding a development value (the signing keys section as a whole: "development key" of user-jwts).</summary>
     public static IEnumerable<string> Find(IConfiguration configuration)
     {
-        foreach (var key in new[] { "Slots:Persons:HmacSecret", "Slots:Persons:PreviousHmacSecret", "Slots:WaitingRoom:SigningKey", "Slots:Sms:Http:Password" })
+        foreach (var key in new[] { "Slots:Persons:HmacSecret", "Slots:Persons:PreviousHmacSecret", "Slots:Invitations:HmacSecret", "Slots:WaitingRoom:SigningKey", "Slots:Sms:Http:Password" })
         {
             if (IsKnown(configuration[key]))
             {

@@ -19,7 +19,8 @@ public partial class EfCatalogStore
             .ToList();
     }
 
-    public async Task<ServiceInfo?> SetEligibilityAsync(string code, EligibilityRule rule, IReadOnlyList<AgeStep> steps, CancellationToken ct)
+    public async Task<ServiceInfo?> SetEligibilityAsync(string code, EligibilityRule rule, bool acceptsInvitations, IReadOnlyList<AgeStep> steps,
+        CancellationToken ct)
     {
         await using var tx = await Db.Database.BeginTransactionAsync(ct);
         var service = await Db.Services.AsNoTracking().SingleOrDefaultAsync(s => s.Code == code, ct);
@@ -29,7 +30,7 @@ public partial class EfCatalogStore
         }
         await Db.ServiceAgeSteps.Where(s => s.ServiceId == service.Id).ExecuteDeleteAsync(ct);
         await Db.ServiceEligibility.Where(e => e.ServiceId == service.Id).ExecuteDeleteAsync(ct);
-        var row = new ServiceEligibilityRecord { ServiceId = service.Id, Rule = (short)rule };
+        var row = new ServiceEligibilityRecord { ServiceId = service.Id, Rule = (short)rule, AcceptsInvitations = acceptsInvitations };
         Db.ServiceEligibility.Add(row);
         var rows = steps.Select(s => new ServiceAgeStepRecord { ServiceId = service.Id, OpensAt = s.OpensAt, BornOnOrBefore = s.BornOnOrBefore }).ToList();
         Db.ServiceAgeSteps.AddRange(rows);

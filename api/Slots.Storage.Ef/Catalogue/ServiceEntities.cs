@@ -43,3 +43,31 @@ public sealed class ServiceAgeStepRecord
     public long OpensAt { get; set; }
     public DateOnly BornOnOrBefore { get; set; }
 }
+
+/// <summary>A batch of invitation codes for a service (table invitation_batches); its codes are downloaded once, when it is made.</summary>
+public sealed class InvitationBatchRecord
+{
+    public int Id { get; set; }
+    public int ServiceId { get; set; }
+    public string Label { get; set; } = "";
+    public int Size { get; set; }
+    public long CreatedAt { get; set; }
+    public string CreatedBy { get; set; } = "";
+    public long? RevokedAt { get; set; }
+    public string? RevokedBy { get; set; }
+}
+
+/// <summary>
+/// One invitation code, kept only as its keyed hash (table invitation_codes). Spent: bound to the
+/// person whose booking it made eligible (SpentCode is that booking); PersonHash blanked by erasure.
+/// </summary>
+public sealed class InvitationCodeRecord
+{
+    public string Hash { get; set; } = "";
+    public int BatchId { get; set; }
+    public int ServiceId { get; set; }
+    public bool Revoked { get; set; }
+    public string? PersonHash { get; set; }
+    public string? SpentCode { get; set; }
+    public long? SpentAt { get; set; }
+}

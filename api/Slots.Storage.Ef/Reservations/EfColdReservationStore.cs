@@ -78,7 +78,8 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             return await HolderAsync(db, c, now, ct)
                 ?? new ReserveResult(slot is null ? ReservationStatus.UnknownSlot : ReservationStatus.SlotStarted, null);
         }
-        if (await RefusalAsync(db, c, now, ct) is { } reason)
+        var decision = await DecideAsync(db, c, now, ct);
+        if (decision.Reason is { } reason)
         {
             return new ReserveResult(ReservationStatus.NotEligible, null, Detail: (int)reason);
         }
@@ -93,7 +94,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
                 """, [c.PersonHash, c.NewCode, slot.StartsAt + (slot.Minutes * 60L), now, c.Slot.ServiceId], ct) == 1;
             if (mine)
             {
-                return await ClaimAsync(db, c, slot, now, ct);
+                return await ClaimAsync(db, c, slot, decision.SpendsInvitation, now, ct);
             }
             if (await HolderAsync(db, c, now, ct) is { } booked)
             {
@@ -104,21 +105,46 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         throw new InvalidOperationException("The person's registry row kept changing under a cold-path reservation.");
     }
 
-    /// <summary>Why the service's rule refuses the person, read in the seat's transaction: the stored rule and the cut-off in force.</summary>
-    private static async Task<NotEligibleReason?> RefusalAsync(SlotsDbContext db, ReserveCommand c, long now, CancellationToken ct)
+    /// <summary>
+    /// Whether the service's rule admits the person, read in the seat's transaction: the stored rule,
+    /// the cut-off in force and the invitation code the booking brought.
+    /// </summary>
+    private static async Task<EligibilityDecision> DecideAsync(SlotsDbContext db, ReserveCommand c, long now, CancellationToken ct)
     {
         var service = c.Slot.ServiceId;
-        var rule = await db.ServiceEligibility.AsNoTracking().Where(e => e.ServiceId == service).Select(e => (short?)e.Rule).SingleOrDefaultAsync(ct);
+        var rule = await db.ServiceEligibility.AsNoTracking().Where(e => e.ServiceId == service).SingleOrDefaultAsync(ct);
         if (rule is null)
         {
-            return null;
+            return EligibilityDecision.Allowed;
         }
         var cutOff = await db.ServiceAgeSteps.AsNoTracking().Where(a => a.ServiceId == service && a.OpensAt <= now)
             .MaxAsync(a => (DateOnly?)a.BornOnOrBefore, ct);
-        return EligibilityDecision.For(ServiceEligibility.InForce(service, (EligibilityRule)rule.Value, cutOff), c.BornOn, null, c.Now).Reason;
+        InvitationState? invitation = null;
+        if (c.InvitationHash is { } hash)
+        {
+            var code = await db.InvitationCodes.AsNoTracking().Where(i => i.Hash == hash && i.ServiceId == service).SingleOrDefaultAsync(ct);
+            invitation = Invitations.StateFor(code is not null, code?.Revoked == true, code?.SpentAt is not null, code?.PersonHash, c.PersonHash);
+        }
+        return EligibilityDecision.For(ServiceEligibility.InForce(service, (EligibilityRule)rule.Rule, cutOff, rule.AcceptsInvitations),
+            c.BornOn, invitation, c.Now);
     }
 
-    private static async Task<ReserveResult> ClaimAsync(SlotsDbContext db, ReserveCommand c, SlotRow slot, long now, CancellationToken ct)
+    /// <summary>
+    /// Spends the booking's invitation code in its transaction: binds it to the person, unless another
+    /// person's booking bound it first (a racer that committed since the read) or its batch was revoked meanwhile.
+    /// </summary>
+    private static async Task<bool> SpendInvitationAsync(SlotsDbContext db, ReserveCommand c, long now, CancellationToken ct)
+    {
+        var hash = c.InvitationHash!;
+        var person = c.PersonHash;
+        return await db.InvitationCodes
+            .Where(i => i.Hash == hash && i.ServiceId == c.Slot.ServiceId && !i.Revoked && (i.SpentAt == null || i.PersonHash == person))
+            .ExecuteUpdateAsync(s => s.SetProperty(i => i.PersonHash, person).SetProperty(i => i.SpentCode, c.NewCode)
+                .SetProperty(i => i.SpentAt, i => i.SpentAt ?? now), ct) == 1;
+    }
+
+    private static async Task<ReserveResult> ClaimAsync(SlotsDbContext db, ReserveCommand c, SlotRow slot, bool spendsInvitation, long now,
+        CancellationToken ct)
     {
         var taken = await TakenSeatsAsync(db, c.Slot, ct);
         var seat = Enumerable.Range(1, slot.Capacity).FirstOrDefault(n => !taken.Contains(n));
@@ -144,6 +170,11 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         });
         db.Outbox.Add(Announcement(ChangeKind.Reserved, c.NewCode, c.Phone, c.Language, c.Slot, now));
         await db.SaveChangesAsync(ct);
+        if (spendsInvitation && !await SpendInvitationAsync(db, c, now, ct))
+        {
+            // The caller rolls the whole booking back: a refusal writes nothing.
+            return new ReserveResult(ReservationStatus.NotEligible, null, Detail: (int)NotEligibleReason.InvitationUsed);
+        }
         return ReserveResult.Reserved(c.NewCode);
     }
 

@@ -40,6 +40,10 @@ public sealed class EfPersonalDataEraser(SlotsDbContext db) : IPersonalDataErase
 
         var ended = endedBefore.ToUnixTimeSeconds();
         var persons = await db.ActivePersons.Where(a => a.EndsAt < ended).ExecuteDeleteAsync(ct);
+        // An invitation code forgets its person with the booking it last made: spent, bound to no one, dead.
+        persons += await db.InvitationCodes
+            .Where(i => i.PersonHash != null && db.Reservations.Any(r => r.Code == i.SpentCode && r.Day < daysBefore))
+            .ExecuteUpdateAsync(s => s.SetProperty(i => i.PersonHash, (string?)null), ct);
 
         // An entry still waiting for days long gone is over: it expires first, so that blanking the
         // hash cannot meet another live entry's (ux_waitlist_person covers waiting and offered ones).

@@ -23,6 +23,9 @@ public partial class EfPersonalDataStore
                 .ExecuteUpdateAsync(s => s.SetProperty(o => o.Phone, "").SetProperty(o => o.Note, (string?)null), ct);
         }
         var persons = await db.ActivePersons.Where(a => a.PersonHash == personHash).ExecuteDeleteAsync(ct);
+        // An invitation code the person spent stays spent and is bound to no one: dead from now on.
+        persons += await db.InvitationCodes.Where(i => i.PersonHash == personHash)
+            .ExecuteUpdateAsync(s => s.SetProperty(i => i.PersonHash, (string?)null), ct);
         // Entries still on a list were left before (PersonalDataRequests); one that is not yet stays
         // whole, so the unique person index of live entries never meets a blank hash.
         var waitingList = await db.Database.ExecuteSqlAsync($"""

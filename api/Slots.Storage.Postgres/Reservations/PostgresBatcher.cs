@@ -45,7 +45,8 @@ public sealed class PostgresBatcher : IAsyncDisposable
     /// <summary>Queues a reservation; the answer comes once its batch has committed.</summary>
     public Task<Applied> ReserveAsync(ReserveCommand c) =>
         _commit.CommitAsync(new Operation(1, c.Slot.PlaceId, c.Slot.Day, c.Slot.StartMinute, c.Slot.ServiceId, c.PersonHash, c.Phone, c.Name,
-            c.Language, c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds(), Birth: c.BornOn));
+            c.Language, c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds(), Birth: c.BornOn,
+            Invite: c.InvitationHash));
 
     public Task<Applied> CancelAsync(CancelCommand c) =>
         _commit.CommitAsync(new Operation(2, 0, default, 0, 0, c.Proof.PersonHash, c.Proof.Phone, null, null,

@@ -59,6 +59,11 @@ public sealed class SqlServerModel(ModelCustomizerDependencies dependencies) : R
         [("services", "code")] = "varchar(32)",
         [("services", "name_sk")] = "nvarchar(100)",
         [("services", "name_en")] = "nvarchar(100)",
+        [("invitation_batches", "label")] = "nvarchar(100)",
+        [("invitation_batches", "created_by")] = "nvarchar(256)",
+        [("invitation_batches", "revoked_by")] = "nvarchar(256)",
+        [("invitation_codes", "hash")] = "varchar(64)",
+        [("invitation_codes", "spent_code")] = "varchar(16)",
     };
 
     /// <summary>Points an EF Core context at SQL Server with this model: the one place the backend and the tests configure it.</summary>

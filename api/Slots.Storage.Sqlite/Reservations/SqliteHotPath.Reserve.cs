@@ -44,7 +44,8 @@ public sealed partial class SqliteHotPath
             }
         }
 
-        if (Refusal(c, now) is { } reason)
+        var decision = Decide(c, now);
+        if (decision.Reason is { } reason)
         {
             return new ReserveResult(ReservationStatus.NotEligible, null, Detail: (int)reason);
         }
@@ -52,6 +53,12 @@ public sealed partial class SqliteHotPath
         if (seat is null)
         {
             return new ReserveResult(ProbeSlot(c.Slot, now), null);
+        }
+        if (decision.SpendsInvitation)
+        {
+            // The writer's transaction read the code just now, so the spend cannot miss it.
+            Command(Sql.SpendInvitation, ("$person", c.PersonHash), ("$code", c.NewCode), ("$now", now), ("$invite", c.InvitationHash!),
+                ("$service", c.Slot.ServiceId)).ExecuteNonQuery();
         }
         var (seatNo, minutes, startsAt) = seat.Value;
         Command(Sql.InsertReservation,
@@ -64,18 +71,23 @@ public sealed partial class SqliteHotPath
     }
 
     /// <summary>
-    /// Why the service's rule refuses the person, read in the writer's transaction as the seat is:
-    /// the stored rule and cut-off, judged by the same function as every store's.
+    /// Whether the service's rule admits the person, read in the writer's transaction as the seat is:
+    /// the stored rule and cut-off and the code the booking brought, judged by the same function as every store's.
     /// </summary>
-    private NotEligibleReason? Refusal(ReserveCommand c, long now)
+    private EligibilityDecision Decide(ReserveCommand c, long now)
     {
-        using var rule = Command(Sql.FindEligibility, ("$service", c.Slot.ServiceId), ("$now", now)).ExecuteReader();
+        using var rule = Command(Sql.FindEligibility, ("$service", c.Slot.ServiceId), ("$now", now),
+            ("$invite", (object?)c.InvitationHash ?? DBNull.Value)).ExecuteReader();
         if (!rule.Read())
         {
-            return null;
+            return EligibilityDecision.Allowed;
         }
         var cutOff = rule.IsDBNull(1) ? (DateOnly?)null : DateOnly.Parse(rule.GetString(1), System.Globalization.CultureInfo.InvariantCulture);
-        return EligibilityDecision.For(ServiceEligibility.InForce(c.Slot.ServiceId, (EligibilityRule)rule.GetInt32(0), cutOff), c.BornOn, null, c.Now).Reason;
+        var service = ServiceEligibility.InForce(c.Slot.ServiceId, (EligibilityRule)rule.GetInt32(0), cutOff, rule.GetBoolean(2));
+        InvitationState? invitation = c.InvitationHash is null ? null
+            : Invitations.StateFor(rule.GetBoolean(3), !rule.IsDBNull(4) && rule.GetBoolean(4), rule.GetBoolean(5),
+                rule.IsDBNull(6) ? null : rule.GetString(6), c.PersonHash);
+        return EligibilityDecision.For(service, c.BornOn, invitation, c.Now);
     }
 
     private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)

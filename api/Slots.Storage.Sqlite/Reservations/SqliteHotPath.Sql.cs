@@ -34,11 +34,20 @@ public sealed partial class SqliteHotPath
         // Phone of the existing reservation, hot or (for days beyond the window) on disk.
         // Who may book the service: its rule and the age cut-off in force (the greatest date of the
         // steps already open). No row: everyone, one primary-key probe.
+        // The rule, its cut-off in force, and the invitation code the booking brought (no row when none came).
         public const string FindEligibility = """
             SELECT e.rule,
-                   (SELECT max(a.born_on_or_before) FROM service_age_steps a WHERE a.service_id = $service AND a.opens_at <= $now)
+                   (SELECT max(a.born_on_or_before) FROM service_age_steps a WHERE a.service_id = $service AND a.opens_at <= $now),
+                   e.accepts_invitations, c.hash IS NOT NULL, c.revoked, c.spent_at IS NOT NULL, c.person_hash
             FROM service_eligibility e
+            LEFT JOIN invitation_codes c ON c.hash = $invite AND c.service_id = $service
             WHERE e.service_id = $service
+            """;
+
+        // The code binds to the person whose booking it made eligible; a rebooking after a cancel moves it to the new booking.
+        public const string SpendInvitation = """
+            UPDATE invitation_codes SET person_hash = $person, spent_code = $code, spent_at = coalesce(spent_at, $now)
+            WHERE hash = $invite AND service_id = $service AND revoked = 0 AND (spent_at IS NULL OR person_hash = $person)
             """;
 
         public const string FindActivePerson = """

@@ -19,7 +19,7 @@ describe('eligibilityRequest', () => {
   it('fills the form in from the service as stored, the instant in the browser\'s clock', () => {
     const stored = new Date(2026, 11, 1, 8, 0).toISOString();
     expect(draftOf(undefined)).toEqual({ rule: 'everyone', steps: [] });
-    expect(draftOf({ code: 'v', nameSk: 'V', nameEn: 'V', active: true, eligibility: { rule: 'age', steps: [{ opensAt: stored, bornOnOrBefore: '1960-01-01' }] } }))
+    expect(draftOf({ code: 'v', nameSk: 'V', nameEn: 'V', active: true, eligibility: { rule: 'age', steps: [{ opensAt: stored, bornOnOrBefore: '1960-01-01' }], acceptsInvitations: false } }))
       .toEqual({ rule: 'age', steps: [{ opensAt: '2026-12-01T08:00', bornOnOrBefore: '1960-01-01' }] });
     expect(toLocalInput(stored)).toBe('2026-12-01T08:00');
   });

@@ -81,7 +81,7 @@ public sealed class PlaceDirectoryMissTests
 
         public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, int? serviceId, CancellationToken ct) => throw new NotSupportedException();
         public Task<CapacityChanged> SetCapacityAsync(CapacityChange change, long now, CancellationToken ct) => throw new NotSupportedException();
-        public Task<ServiceInfo?> SetEligibilityAsync(string code, Slots.Eligibility.EligibilityRule rule, IReadOnlyList<Slots.Eligibility.AgeStep> steps, CancellationToken ct) => throw new NotSupportedException();
+        public Task<ServiceInfo?> SetEligibilityAsync(string code, Slots.Eligibility.EligibilityRule rule, bool acceptsInvitations, IReadOnlyList<Slots.Eligibility.AgeStep> steps, CancellationToken ct) => throw new NotSupportedException();
         public Task<ServiceInfo?> AddServiceAsync(ServiceInfo service, CancellationToken ct) => throw new NotSupportedException();
         public Task<ServiceInfo?> UpdateServiceAsync(ServiceInfo service, CancellationToken ct) => throw new NotSupportedException();
         public Task OfferAsync(PlaceOffer offer, CancellationToken ct) => throw new NotSupportedException();

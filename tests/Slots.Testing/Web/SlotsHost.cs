@@ -19,6 +19,7 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
         var settings = new Dictionary<string, string?>
         {
             ["Slots:Persons:HmacSecret"] = "test-secret-of-enough-length",
+            ["Slots:Invitations:HmacSecret"] = "test-invitation-key-of-enough-length",
             ["Slots:Admin:Keys:tests:Key"] = AdminKey,
             ["Slots:Admin:Keys:tests:Role"] = "admin",
             ["Slots:Admin:Keys:board:Key"] = ViewerKey,

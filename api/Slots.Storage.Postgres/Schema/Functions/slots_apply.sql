@@ -10,10 +10,10 @@
 --   p_code2, p_day2_from, p_day2_to, p_minute2: a pair's second dose, for slots_seat_second_doses
 --   (o_code2, o_day2, o_minute2: where it was seated);
 --   p_by, p_sms: a booking made by site staff and whether it sends its SMS, for slots_write_walk_ins.
--- Only eligibility is decided yet (in step 3, by the stub that lets everyone book); the other
--- steps' functions are stubs that their packages fill and call from here: spending invitations and
--- seating second doses after step 5 (giving back the seat and person row of a booking that fails
--- them), writing walk-ins with step 6.
+-- Eligibility is decided in step 3 and invitation codes are spent after step 5 (5b); the other
+-- steps' functions are stubs that their packages fill and call from here: seating second doses
+-- after step 5 (giving back the seat and person row of a booking that fails it), writing walk-ins
+-- with step 6.
 --
 -- Reservations are decided set-based: a fixed handful of statements per batch, whatever its size,
 -- instead of a dozen statements per booking. In order:
@@ -31,6 +31,9 @@
 --   5. one update per wave claims seats: wave k takes a seat for the k-th operation on each slot,
 --      skipping seats other transactions have locked (SKIP LOCKED, as slots_claim_seat); nearly
 --      always one wave. A person left without a seat gets its person row back and "slot full";
+--   5b. the invitation codes that admitted their bookings are spent (slots_spend_invitations); a
+--      booking whose code another person bound first gives its seat and person row back and is
+--      answered "not eligible" (invitation used), writing nothing;
 --   6. one statement writes the reservation of every booking, and the key with its answer of
 --      everything else decided. A booking's reservation row carries its key, its confirmation SMS
 --      (event_id, sms_pending) and its change record for the flush (flush_pending).
@@ -182,6 +185,31 @@ BEGIN
                 v_status[i] := -2;
             END LOOP;
         END IF;
+        -- 5b. Codes spent by the bookings they admitted: those the rule alone would refuse.
+        SELECT array_agg(t ORDER BY t) INTO v_ids
+        FROM unnest(v_seated) AS t
+        WHERE p_invite[t] IS NOT NULL AND slots_eligibility(p_service[t], p_person[t], p_birth[t], NULL, p_now[t]) <> 0;
+        IF v_ids IS NOT NULL THEN
+            v_ids := slots_spend_invitations(v_ids, p_service, p_person, p_invite, p_code, p_now);
+        END IF;
+        IF cardinality(v_ids) > 0 THEN
+            UPDATE hot_seats f SET code = NULL
+            FROM unnest(v_seated, v_seats) AS s(t, seat_no)
+            WHERE s.t = ANY (v_ids) AND f.place_id = p_place[s.t] AND f.day = p_day[s.t] AND f.start_minute = p_minute[s.t]
+              AND f.service_id = p_service[s.t] AND f.seat_no = s.seat_no AND f.code = p_code[s.t];
+            DELETE FROM active_persons ap
+            USING unnest(v_ids) AS t
+            WHERE ap.person_hash = p_person[t] AND ap.service_id = p_service[t] AND ap.code = p_code[t];
+            SELECT coalesce(array_agg(s.t ORDER BY s.o), '{}'), coalesce(array_agg(s.seat_no ORDER BY s.o), '{}')
+            INTO v_seated, v_seats
+            FROM unnest(v_seated, v_seats) WITH ORDINALITY AS s(t, seat_no, o)
+            WHERE s.t <> ALL (v_ids);
+            FOREACH i IN ARRAY v_ids LOOP
+                v_status[i] := -11;
+                v_detail[i] := 5;
+            END LOOP;
+        END IF;
+
         FOR j IN 1 .. cardinality(v_seated) LOOP
             v_status[v_seated[j]] := 1;
             v_code[v_seated[j]] := p_code[v_seated[j]];
