@@ -20,6 +20,7 @@ public sealed class DevelopmentSecretsTests : IAsyncDisposable
         { "Slots:Persons:HmacSecret", "development-only-secret-do-not-use-in-production", "Slots:Persons:HmacSecret" },
         { "Slots:Persons:PreviousHmacSecret", "development-only-secret-do-not-use-in-production", "Slots:Persons:PreviousHmacSecret" },
         { "Slots:WaitingRoom:SigningKey", "development-only-waiting-room-key-do-not-use", "Slots:WaitingRoom:SigningKey" },
+        { "Slots:Invitations:HmacSecret", "development-only-invitation-key-do-not-use", "Slots:Invitations:HmacSecret" },
         { "Slots:Admin:Keys:tests:Key", "dev-admin-key-0000", "Slots:Admin:Keys:tests:Key" },
         { "Slots:Admin:Keys:board:Key", "dev-viewer-key-0000", "Slots:Admin:Keys:board:Key" },
         // A development key given as its hash is the same key.

@@ -68,6 +68,9 @@ public static class Api
                 : JsonContent.Create(new { placeId, day = Day(day), time, name = person.Name, phone = person.Phone, nationalId = person.NationalId, language, service }),
         };
 
+    public static HttpRequestMessage WithNationalId(HttpMethod method, string url, string nationalId) =>
+        new(method, url) { Headers = { { "Slots-National-Id", nationalId } } };
+
     public static HttpRequestMessage WithPhone(HttpMethod method, string url, string phone, object? body = null)
     {
         var request = new HttpRequestMessage(method, url) { Headers = { { "Slots-Phone", phone } } };

@@ -104,6 +104,28 @@ public abstract class InvitationContract<TBackend>(TBackend backend) : BackendCo
     }
 
     [Fact]
+    public async Task Erasing_the_person_s_data_leaves_their_code_spent_and_bound_to_no_one()
+    {
+        var host = NewHost(await CreateDatabaseAsync("db"));
+        var admin = host.AdminClient();
+        var client = host.Client();
+        var place = await CreatePlaceWithHotAndDiskDaysAsync(admin, capacity: 5, HotDay, DiskDay);
+        (await admin.PutAsJsonAsync("/api/admin/services/default/eligibility", new { rule = "invitation" })).EnsureSuccessStatusCode();
+        var (_, codes) = await IssueAsync(admin, 1);
+        var owner = People.Next();
+        var booked = await client.SendAsync(Book(place, HotDay, "08:00", owner, codes[0]));
+        Assert.Equal(HttpStatusCode.Created, booked.StatusCode);
+        var code = (await JsonAsync(booked))["code"]!.GetValue<string>();
+
+        var erased = await client.SendAsync(WithNationalId(HttpMethod.Delete, $"/api/reservations/{code}/personal-data", owner.NationalId));
+
+        Assert.Equal(HttpStatusCode.NoContent, erased.StatusCode);
+        await AssertRefusedAsync(await client.SendAsync(Book(place, DiskDay, "08:00", owner, codes[0])), "invitation-used");
+        await AssertRefusedAsync(await client.SendAsync(Book(place, DiskDay, "08:00", People.Next(), codes[0])), "invitation-used");
+        Assert.Equal(1, (await BatchAsync(admin))["spent"]!.GetValue<int>());
+    }
+
+    [Fact]
     public async Task Two_people_racing_with_one_code_get_one_booking_between_them()
     {
         var host = NewHost(await CreateDatabaseAsync("db"));

@@ -39,9 +39,6 @@ public abstract class ErasureContract<TBackend>(TBackend backend) : BackendContr
         return People.Next() with { Name = "Osoba E" + letters };
     }
 
-    private static HttpRequestMessage WithNationalId(HttpMethod method, string url, string nationalId) =>
-        new(method, url) { Headers = { { "Slots-National-Id", nationalId } } };
-
     private string[] Traces(Person person)
     {
         var identity = _host!.Services.GetRequiredService<PersonIdentity>();
