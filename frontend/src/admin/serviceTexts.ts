@@ -88,7 +88,7 @@ const serviceSk = {
   errToBeforeFrom: 'Deň „do“ nesmie byť pred dňom „od“.',
 
   eligibilityTitle: 'Kto sa môže objednať',
-  eligibilityLead: 'Služba je otvorená všetkým, alebo podľa veku v krokoch: od daného okamihu sa môžu objednať ľudia narodení najneskôr v daný deň (dátum narodenia sa číta z rodného čísla a neukladá sa). Kroky len rozširujú okruh ľudí.',
+  eligibilityLead: 'Služba je otvorená všetkým, podľa veku v krokoch (od daného okamihu sa môžu objednať ľudia narodení najneskôr v daný deň; dátum narodenia sa číta z rodného čísla a neukladá sa; kroky len rozširujú okruh ľudí), alebo len pre ľudí s pozývacím kódom.',
   eligibilityService: 'Služba',
   eligibilityRule: 'Pravidlo',
   eligibilityEveryone: 'Všetci',
@@ -103,6 +103,10 @@ const serviceSk = {
   errStepOpens: 'Zadajte deň a čas.',
   errStepBorn: 'Zadajte dátum narodenia.',
   errStepsNeeded: 'Pravidlo podľa veku potrebuje aspoň jeden krok.',
+  eligibilityInvitation: 'Len s pozývacím kódom',
+  eligibilityAcceptsInvitations: 'Prijať aj ľudí s pozývacím kódom skôr, ako príde na rad ich veková skupina',
+  eligibilitySavedInvitation: 'Službu {code} si môžu rezervovať len ľudia s pozývacím kódom.',
+  eligibilitySavedAgeInvitations: 'Služba {code} sa otvára podľa veku; ľudí s pozývacím kódom prijme aj skôr.',
 };
 
 export type ServiceKey = keyof typeof serviceSk;
@@ -189,7 +193,7 @@ const serviceEn: Record<ServiceKey, string> = {
   errToBeforeFrom: 'The "to" day must not be before the "from" day.',
 
   eligibilityTitle: 'Who may book',
-  eligibilityLead: 'A service is open to everyone, or by age in steps: from each step\'s moment on, people born on or before its date may book (the birth date is read from the birth number and never stored). Steps only widen who may book.',
+  eligibilityLead: 'A service is open to everyone, by age in steps (from each step\'s moment on, people born on or before its date may book; the birth date is read from the birth number and never stored; steps only widen who may book), or to invitation code holders only.',
   eligibilityService: 'Service',
   eligibilityRule: 'Rule',
   eligibilityEveryone: 'Everyone',
@@ -204,6 +208,10 @@ const serviceEn: Record<ServiceKey, string> = {
   errStepOpens: 'Enter a day and time.',
   errStepBorn: 'Enter a birth date.',
   errStepsNeeded: 'An age rule needs at least one step.',
+  eligibilityInvitation: 'Invitation code holders only',
+  eligibilityAcceptsInvitations: 'Also admit people with an invitation code before their age group\'s turn',
+  eligibilitySavedInvitation: 'Service {code} is for invitation code holders only.',
+  eligibilitySavedAgeInvitations: 'Service {code} opens by age; people with an invitation code are admitted earlier.',
 };
 
 export type ServiceTranslate = (key: MessageKey | ServiceKey, values?: Record<string, string | number>) => string;
