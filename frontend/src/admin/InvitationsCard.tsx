@@ -32,11 +32,12 @@ export function InvitationsCard({ admin, catalogue, canChange }: InvitationsCard
   const [errors, setErrors] = useState<Partial<Record<BatchField, BatchError | string>>>({});
   const [batches, setBatches] = useState<InvitationBatch[]>([]);
   const [listError, setListError] = useState<unknown>(null);
-  const [confirming, setConfirming] = useState<InvitationBatch | null>(null);
+  const [confirmingId, setConfirmingId] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const chosen = code || catalogue[0]?.code || '';
   const service = catalogue.find((s) => s.code === chosen);
+  const confirming = batches.find((b) => b.id === confirmingId && !b.revokedAt);
   const set = (field: BatchField) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
   const error = (field: BatchField) => {
     const e = errors[field];
@@ -64,7 +65,7 @@ export function InvitationsCard({ admin, catalogue, canChange }: InvitationsCard
     setCode(next);
     setErrors({});
     setResult(null);
-    setConfirming(null);
+    setConfirmingId(null);
   };
 
   const issue = async (e: FormEvent) => {
@@ -95,6 +96,13 @@ export function InvitationsCard({ admin, catalogue, canChange }: InvitationsCard
     }
   };
 
+  // The question counts the codes it stops as they stand now: bookings spend them meanwhile.
+  const askRevoke = (batch: InvitationBatch) => {
+    setConfirmingId(batch.id);
+    setResult(null);
+    void reload();
+  };
+
   const revoke = async (batch: InvitationBatch) => {
     setBusy(true);
     setResult(null);
@@ -105,7 +113,7 @@ export function InvitationsCard({ admin, catalogue, canChange }: InvitationsCard
     } catch (failure) {
       setResult({ kind: 'error', text: adminError(failure, t) });
     } finally {
-      setConfirming(null);
+      setConfirmingId(null);
       setBusy(false);
     }
   };
@@ -169,7 +177,7 @@ export function InvitationsCard({ admin, catalogue, canChange }: InvitationsCard
                   {canChange && (
                     <td>
                       {!batch.revokedAt && (
-                        <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(batch)}
+                        <button type="button" className="secondary" disabled={busy} onClick={() => askRevoke(batch)}
                           aria-label={t('revokeBatchNamed', { label: batch.label })}>{t('revokeBatch')}</button>
                       )}
                     </td>
@@ -185,7 +193,7 @@ export function InvitationsCard({ admin, catalogue, canChange }: InvitationsCard
           <p id="revoke-question">{t('revokeConfirm', { label: confirming.label, left: confirming.size - confirming.spent })}</p>
           <div className="actions">
             <button type="button" className="danger" disabled={busy} onClick={() => void revoke(confirming)}>{t('revokeYes')}</button>
-            <button type="button" className="secondary" autoFocus onClick={() => setConfirming(null)}>{t('revokeNo')}</button>
+            <button type="button" className="secondary" autoFocus onClick={() => setConfirmingId(null)}>{t('revokeNo')}</button>
           </div>
         </div>
       )}
