@@ -8,6 +8,7 @@ import { EligibilityCard } from './EligibilityCard';
 import { CreatePlaceForm } from './CreatePlaceForm';
 import { DemoDataForm } from './DemoDataForm';
 import { GenerateSlotsForm } from './GenerateSlotsForm';
+import { InvitationsCard } from './InvitationsCard';
 import { OpeningsCard } from './OpeningsCard';
 import { PlaceChangesCard } from './PlaceChangesCard';
 import { PlaceServicesCard } from './PlaceServicesCard';
@@ -16,7 +17,7 @@ import { StatsTable } from './StatsTable';
 import { useCatalogue } from './useCatalogue';
 
 /**
- * What the signed-in person may use: an admin everything, a viewer the statistics only, anyone else
+ * What the signed-in person may use: an admin everything, a viewer the statistics and the invitation batches (read only), anyone else
  * is told which role is missing. The role is read from the token to choose what to show; the API
  * checks it again on every call.
  */
@@ -39,6 +40,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
       ) : role === 'viewer' ? (
         <div className="cards">
           <StatsTable admin={admin} catalogue={catalogue.services} />
+          <InvitationsCard admin={admin} catalogue={catalogue.services} canChange={false} />
         </div>
       ) : (
         <div className="cards">
@@ -49,6 +51,7 @@ export function AdminDesk({ admin, token, onSignOut }: { admin: AdminApi; token:
           <PlaceChangesCard admin={admin} />
           <ServicesCard admin={admin} catalogue={catalogue} />
           <EligibilityCard admin={admin} catalogue={catalogue.services} onSaved={catalogue.reload} />
+          <InvitationsCard admin={admin} catalogue={catalogue.services} canChange />
           <PlaceServicesCard admin={admin} catalogue={catalogue.services} />
           <CapacityCard admin={admin} catalogue={catalogue.services} />
           <DemoDataForm admin={admin} />

@@ -11,8 +11,9 @@ import { useServiceI18n } from './serviceTexts';
 type Result = { kind: 'success' | 'error'; text: string };
 
 /**
- * Who may book a service: everyone, or by age in dated steps (from each step's moment on, people born
- * on or before its date). Filled in from the service as stored; the API judges every booking by it.
+ * Who may book a service: everyone, by age in dated steps (from each step's moment on, people born
+ * on or before its date; optionally an invitation code admits earlier), or invitation code holders
+ * only. Filled in from the service as stored; the API judges every booking by it.
  */
 export function EligibilityCard({ admin, catalogue, onSaved }: { admin: AdminApi; catalogue: AdminService[]; onSaved: () => Promise<void> }) {
   const { t, lang } = useServiceI18n();
@@ -50,7 +51,7 @@ export function EligibilityCard({ admin, catalogue, onSaved }: { admin: AdminApi
     try {
       const saved = await admin.setEligibility(chosen, built.request);
       setDraft(draftOf(saved));
-      setResult({ kind: 'success', text: t(saved.eligibility?.rule === 'age' ? 'eligibilitySavedAge' : 'eligibilitySavedEveryone', { code: saved.code }) });
+      setResult({ kind: 'success', text: t(savedKey(saved), { code: saved.code }) });
       await onSaved();
     } catch (failure) {
       const fields = failure instanceof ApiError && failure.problem.errors
@@ -82,8 +83,12 @@ export function EligibilityCard({ admin, catalogue, onSaved }: { admin: AdminApi
           </label>
           <label className="check">
             <input type="radio" name="eligibility-rule" checked={draft.rule === 'age'}
-              onChange={() => setDraft((d) => ({ rule: 'age', steps: d.steps.length > 0 ? d.steps : [{ opensAt: '', bornOnOrBefore: '' }] }))} />
+              onChange={() => setDraft((d) => ({ ...d, rule: 'age', steps: d.steps.length > 0 ? d.steps : [{ opensAt: '', bornOnOrBefore: '' }] }))} />
             {' '}{t('eligibilityAge')}
+          </label>
+          <label className="check">
+            <input type="radio" name="eligibility-rule" checked={draft.rule === 'invitation'} onChange={() => setDraft((d) => ({ ...d, rule: 'invitation' }))} />
+            {' '}{t('eligibilityInvitation')}
           </label>
         </fieldset>
         {draft.rule === 'age' && (
@@ -105,6 +110,12 @@ export function EligibilityCard({ admin, catalogue, onSaved }: { admin: AdminApi
                 {t('eligibilityAddStep')}
               </button>
             </p>
+            <label className="check">
+              <input type="checkbox" checked={draft.acceptsInvitations === true}
+                onChange={(e) => setDraft((d) => ({ ...d, acceptsInvitations: e.target.checked }))} />
+              {' '}{t('eligibilityAcceptsInvitations')}
+            </label>
+            {error('acceptsInvitations') && <p className="error">{error('acceptsInvitations')}</p>}
           </>
         )}
         <button type="submit" className="primary" disabled={busy || !chosen}>{t('eligibilitySave')}</button>
@@ -112,4 +123,12 @@ export function EligibilityCard({ admin, catalogue, onSaved }: { admin: AdminApi
       {result && <Notice kind={result.kind}>{result.text}</Notice>}
     </section>
   );
+}
+
+/** What the saved rule is, in a sentence's key. */
+function savedKey(saved: AdminService) {
+  const who = saved.eligibility;
+  if (who?.rule === 'invitation') return 'eligibilitySavedInvitation';
+  if (who?.rule !== 'age') return 'eligibilitySavedEveryone';
+  return who.acceptsInvitations ? 'eligibilitySavedAgeInvitations' : 'eligibilitySavedAge';
 }

@@ -7,8 +7,10 @@ export interface StepDraft {
 }
 
 export interface EligibilityDraft {
-  rule: 'everyone' | 'age';
+  rule: 'everyone' | 'age' | 'invitation';
   steps: StepDraft[];
+  /** With age: a valid invitation code also admits a person whose step has not opened yet. */
+  acceptsInvitations?: boolean;
 }
 
 export type EligibilityError = 'errStepOpens' | 'errStepBorn' | 'errStepsNeeded';
@@ -23,20 +25,26 @@ export function toLocalInput(instant: string): string {
   return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
 }
 
-/** The form filled in from what the service has now: its rule and steps, or everyone. */
+/** The form filled in from what the service has now: its rule (with steps, and codes, for age), or everyone. */
 export function draftOf(service: AdminService | undefined): EligibilityDraft {
   const who = service?.eligibility;
+  if (who?.rule === 'invitation') return { rule: 'invitation', steps: [] };
   if (!who || who.rule !== 'age') return { rule: 'everyone', steps: [] };
-  return { rule: 'age', steps: who.steps.map((s) => ({ opensAt: toLocalInput(s.opensAt), bornOnOrBefore: s.bornOnOrBefore })) };
+  return {
+    rule: 'age',
+    steps: who.steps.map((s) => ({ opensAt: toLocalInput(s.opensAt), bornOnOrBefore: s.bornOnOrBefore })),
+    ...(who.acceptsInvitations ? { acceptsInvitations: true } : {}),
+  };
 }
 
 /**
  * The request the draft stands for, or the errors by field ("steps", "steps[1].opensAt"): an age rule
  * needs at least one step, each with a moment (read in the browser's zone and sent with its offset as
- * UTC) and a birth date; everyone sends no steps.
+ * UTC) and a birth date, and says acceptsInvitations only when codes also admit (false when left out);
+ * everyone and invitation send no steps.
  */
 export function eligibilityRequest(draft: EligibilityDraft): { request: SetEligibility } | { errors: Record<string, EligibilityError> } {
-  if (draft.rule === 'everyone') return { request: { rule: 'everyone' } };
+  if (draft.rule !== 'age') return { request: { rule: draft.rule } };
   const errors: Record<string, EligibilityError> = {};
   if (draft.steps.length === 0) errors.steps = 'errStepsNeeded';
   const steps = draft.steps.map((s, i) => {
@@ -45,5 +53,6 @@ export function eligibilityRequest(draft: EligibilityDraft): { request: SetEligi
     if (!day.test(s.bornOnOrBefore)) errors[`steps[${i}].bornOnOrBefore`] = 'errStepBorn';
     return { opensAt: opens && !Number.isNaN(opens.getTime()) ? opens.toISOString().replace(/\.\d{3}Z$/, 'Z') : '', bornOnOrBefore: s.bornOnOrBefore };
   });
-  return Object.keys(errors).length > 0 ? { errors } : { request: { rule: 'age', steps } };
+  if (Object.keys(errors).length > 0) return { errors };
+  return { request: { rule: 'age', steps, ...(draft.acceptsInvitations ? { acceptsInvitations: true } : {}) } };
 }

@@ -56,3 +56,38 @@ describe('AdminApi and services', () => {
     expect(calls.every((c) => new Headers(c.init?.headers).has('Authorization') || new Headers(c.init?.headers).has('X-Api-Key'))).toBe(true);
   });
 });
+
+describe('AdminApi and invitation codes', () => {
+  const admin = new AdminApi('https://slots.example/', 'token-1');
+
+  it('keeps the issued CSV byte for byte, its byte-order mark too, with the name the API gives it', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('code,service,batch,label\r\nABCD-EFGH-JKMN,vaccine,3,Učitelia\r\n')]);
+    const calls: { url: string; init?: RequestInit }[] = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      calls.push({ url, init });
+      return new Response(bytes, { status: 201, headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename=invitations-vaccine-3.csv' } });
+    });
+    const issued = await admin.issueInvitations('vaccine', { label: 'Učitelia', size: 1 });
+    expect(`${calls[0].init?.method} ${calls[0].url}`).toBe('POST https://slots.example/api/admin/services/vaccine/invitations');
+    expect(calls[0].init?.body).toBe('{"label":"Učitelia","size":1}');
+    expect(new Uint8Array(await issued.csv.arrayBuffer())).toEqual(bytes);
+    expect(issued.disposition).toBe('attachment; filename=invitations-vaccine-3.csv');
+  });
+
+  it('throws the API\'s problem when it issues nothing', async () => {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ status: 409, code: 'invitations-off' }), {
+      status: 409, headers: { 'Content-Type': 'application/problem+json' },
+    }));
+    await expect(admin.issueInvitations('vaccine', { label: 'x', size: 1 })).rejects.toMatchObject({ code: 'invitations-off' });
+  });
+
+  it('lists a service\'s batches and revokes one by its id', async () => {
+    const calls = answering([]);
+    await admin.invitationBatches('vaccine');
+    await admin.revokeInvitations(7);
+    expect(calls.map((c) => `${c.init?.method ?? 'GET'} ${c.url}`)).toEqual([
+      'GET https://slots.example/api/admin/invitations?service=vaccine',
+      'POST https://slots.example/api/admin/invitations/7/revoke',
+    ]);
+  });
+});

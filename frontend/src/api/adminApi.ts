@@ -1,7 +1,7 @@
-import { query, readJson } from './http';
+import { ApiError, query, readJson, readProblem } from './http';
 import type {
-  AdminService, CapacityResult, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, NewOpening, NewPlace, NewService,
-  Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, SetCapacity, SetEligibility, ServiceOffer, StaffOpening, Stats,
+  AdminService, CapacityResult, ClosePlace, ClosePlaceResult, DemoDataRequest, DemoDataResult, GenerateResult, GenerateSlots, InvitationBatch,
+  NewInvitationBatch, NewOpening, NewPlace, NewService, Offer, Place, PlaceEdit, ReopenPlaceResult, ServiceEdit, SetCapacity, SetEligibility, ServiceOffer, StaffOpening, Stats,
 } from './types';
 
 /** The admin endpoints, with the signed-in person's bearer token from the site's OpenID provider. */
@@ -95,6 +95,26 @@ export class AdminApi {
   /** Sets what the place offers of the service: seats, template, and whether it is offered at all. */
   async offerService(placeId: number, code: string, offer: ServiceOffer): Promise<Offer> {
     return readJson(await this.send('PUT', `/api/admin/places/${placeId}/services/${encodeURIComponent(code)}`, offer));
+  }
+
+  /**
+   * Issues a batch of invitation codes for the service. The answer is a CSV of the codes (UTF-8 with a
+   * byte-order mark, kept byte for byte): the only time they exist in plain, so it must be saved now.
+   */
+  async issueInvitations(code: string, batch: NewInvitationBatch): Promise<{ csv: Blob; disposition: string | null }> {
+    const response = await this.post(`/api/admin/services/${encodeURIComponent(code)}/invitations`, batch);
+    if (!response.ok) throw new ApiError(await readProblem(response));
+    return { csv: new Blob([await response.arrayBuffer()], { type: 'text/csv;charset=utf-8' }), disposition: response.headers.get('Content-Disposition') };
+  }
+
+  /** The service's batches of invitation codes, newest first: sizes and spent counts, never the codes (viewers may read them). */
+  async invitationBatches(service: string): Promise<InvitationBatch[]> {
+    return readJson(await fetch(`${this.base}/api/admin/invitations${query({ service })}`, { headers: this.auth(), cache: 'no-store' }));
+  }
+
+  /** No code of the batch admits anybody from now on; bookings already made stand. */
+  async revokeInvitations(id: number): Promise<InvitationBatch> {
+    return readJson(await fetch(`${this.base}/api/admin/invitations/${id}/revoke`, { method: 'POST', headers: this.auth() }));
   }
 
   private post(path: string, body: unknown): Promise<Response> {

@@ -24,6 +24,8 @@ export interface Booking extends SlotRef, Person {
   language: Language;
   /** The service's code; left out at a place with one service, which the API then books. */
   service?: string;
+  /** The invitation code as typed, where the service takes codes and the person gave one. */
+  invitation?: string;
 }
 
 function proofHeaders(proof: Proof): Record<string, string> {

@@ -132,10 +132,23 @@ export interface SetCapacity {
 
 export type CapacityResult = Schemas['CapacityDto'];
 
-/** Who may book a service, as an admin sets it: everyone, or by age with dated steps (opensAt with its offset). */
+/**
+ * Who may book a service, as an admin sets it: everyone, by age with dated steps (opensAt with its
+ * offset), where acceptsInvitations lets a code admit before one's step, or holders of a code only.
+ */
 export interface SetEligibility {
-  rule: 'everyone' | 'age';
+  rule: 'everyone' | 'age' | 'invitation';
   steps?: { opensAt: string; bornOnOrBefore: string }[];
+  acceptsInvitations?: boolean;
+}
+
+/** A batch of invitation codes as admins see it: how many it holds and spent, never the codes. */
+export type InvitationBatch = Schemas['InvitationBatchDto'];
+
+/** A new batch of invitation codes: what it is for, and how many. */
+export interface NewInvitationBatch {
+  label: string;
+  size: number;
 }
 
 /** A booking that stands in the way of a cut (the capacity-below-booked problem's `bookings`). */
@@ -209,9 +222,10 @@ export type RequestsFitTheContract = [
   Fits<ClosePlace, Schemas['ClosePlaceRequest']>,
   Fits<SetCapacity, Schemas['SetCapacityRequest']>,
   Fits<SetEligibility, Schemas['SetEligibilityRequest']>,
+  Fits<NewInvitationBatch, Schemas['CreateInvitationBatchRequest']>,
   Fits<GenerateSlots, Schemas['GenerateSlotsRequest']>,
   Fits<DemoDataRequest, Schemas['DemoDataBody']>,
-  Fits<SlotRef & Person & { language: Language }, Schemas['ReserveRequest']>,
+  Fits<SlotRef & Person & { language: Language; service?: string; invitation?: string }, Schemas['ReserveRequest']>,
   Fits<SlotRef, Schemas['RescheduleRequest']>,
   Fits<{ nationalId: string }, Schemas['JoinRequest']>,
   Fits<JoinWaitingList, Schemas['JoinWaitingListRequest']>,

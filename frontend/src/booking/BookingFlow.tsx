@@ -49,6 +49,7 @@ export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: {
   const [chosen, setChosen] = useState<string | undefined>(service);
   const [step, setStep] = useState<Step>(placeId === undefined ? { name: 'place' } : { name: 'link', placeId });
   const [person, setPerson] = useState<Person>(nobody);
+  const [invitation, setInvitation] = useState('');
   const [admission, setAdmission] = useState<Admission | null>(null);
 
   /** The place's week, once the person has chosen which of its services to book where it offers several. */
@@ -190,6 +191,8 @@ export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: {
             slot={step.slot}
             person={person}
             onPersonChange={setPerson}
+            invitation={invitation}
+            onInvitationChange={setInvitation}
             roomToken={turn?.token}
             onRoomNeeded={(openingId) => void enter(step.place, openingId)}
             onBooked={(reservation) => {
@@ -198,6 +201,7 @@ export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: {
                 setAdmission(null);
               }
               setPerson(nobody);
+              setInvitation('');
               setStep({ name: 'done', place: step.place, slot: step.slot, reservation });
             }}
             // Back from a linked slot, to its own week and day.

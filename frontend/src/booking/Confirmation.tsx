@@ -4,6 +4,7 @@ import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
 import { formatDay } from './dates';
 import { serviceName } from './services';
+import { saveFile } from '../ui/saveFile';
 import { bookingDescription, toIcs } from './ics';
 
 interface ConfirmationProps {
@@ -30,12 +31,7 @@ export function Confirmation({ reservation, place, minutes, service, onNew }: Co
       minutes,
       timeZone: place.timeZone,
     }, new Date());
-    const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `slots-${reservation.code}.ics`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveFile(new Blob([ics], { type: 'text/calendar;charset=utf-8' }), `slots-${reservation.code}.ics`);
   };
 
   return (

@@ -1,16 +1,17 @@
 import { type FormEvent, useState } from 'react';
 import type { Alternative, Person, Place, Problem, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
+import { Field } from '../ui/Field';
 import { Notice } from '../ui/Notice';
 import { problemMessage } from '../ui/problemMessage';
 import { StepHeading } from '../ui/StepHeading';
 import { Alternatives } from './Alternatives';
 import { formatDay } from './dates';
 import { PersonFields } from './PersonFields';
-import { serviceName } from './services';
+import { invitationOf, serviceName } from './services';
 import type { PickedSlot } from './WeekView';
 import { useBookingAttempt } from './useBookingAttempt';
-import { personRules, validatePerson } from './validation';
+import { personRules, validateInvitation, validatePerson } from './validation';
 import { WaitingScreen } from './WaitingScreen';
 
 interface PersonFormProps {
@@ -18,6 +19,9 @@ interface PersonFormProps {
   slot: PickedSlot;
   person: Person;
   onPersonChange: (person: Person) => void;
+  /** The invitation code as typed, kept with the person while they change the slot. */
+  invitation: string;
+  onInvitationChange: (invitation: string) => void;
   onBooked: (reservation: Reservation) => void;
   onChangeSlot: () => void;
   onPickAlternative: (alternative: Alternative) => void;
@@ -29,22 +33,30 @@ interface PersonFormProps {
   onJoinWaitingList: () => void;
 }
 
-type FieldErrors = Partial<Record<keyof Person, string>>;
-const fields: (keyof Person)[] = ['name', 'phone', 'nationalId'];
+type FormField = keyof Person | 'invitation';
+type FieldErrors = Partial<Record<FormField, string>>;
+const fields: FormField[] = ['name', 'phone', 'nationalId', 'invitation'];
 
 /** Step 3: who is coming; then the booking itself, with waiting and refusals. */
 export function PersonForm({
-  place, slot, person, onPersonChange, onBooked, onChangeSlot, onPickAlternative, roomToken, onRoomNeeded, onJoinWaitingList,
+  place, slot, person, onPersonChange, invitation, onInvitationChange, onBooked, onChangeSlot, onPickAlternative, roomToken, onRoomNeeded,
+  onJoinWaitingList,
 }: PersonFormProps) {
   const { t, lang } = useI18n();
   const { submit, stop, inFlight, wait } = useBookingAttempt();
-  const [touched, setTouched] = useState<Partial<Record<keyof Person, boolean>>>({});
+  const [touched, setTouched] = useState<Partial<Record<FormField, boolean>>>({});
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<Problem | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // A place listed without its services says nothing of codes: the API's refusal asks for one then.
+  const [askedForCode, setAskedForCode] = useState(false);
+  const mode = invitationOf(place, slot.service) ?? (askedForCode ? 'required' : undefined);
 
-  const errorOf = (field: keyof Person): string | undefined => {
-    const local = touched[field] ? personRules[field](person[field]) : undefined;
+  const ruleOf = (field: FormField) =>
+    field === 'invitation' ? (mode ? validateInvitation(invitation, mode === 'required') : undefined) : personRules[field](person[field]);
+
+  const errorOf = (field: FormField): string | undefined => {
+    const local = touched[field] ? ruleOf(field) : undefined;
     return local ? t(local) : serverErrors[field];
   };
 
@@ -53,18 +65,27 @@ export function PersonForm({
     setServerErrors((e) => ({ ...e, [field]: undefined }));
   };
 
+  const changeInvitation = (value: string) => {
+    onInvitationChange(value);
+    setServerErrors((e) => ({ ...e, invitation: undefined }));
+  };
+
   const confirm = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
-    setTouched({ name: true, phone: true, nationalId: true });
+    setTouched({ name: true, phone: true, nationalId: true, invitation: true });
     setProblem(null);
     setMessage(null);
-    const invalid = fields.find((f) => validatePerson(person)[f]);
+    const personErrors = validatePerson(person);
+    const invalid = fields.find((f) => (f === 'invitation' ? ruleOf(f) : personErrors[f]));
     if (invalid) {
       (form.elements.namedItem(invalid) as HTMLInputElement | null)?.focus();
       return;
     }
-    const outcome = await submit({ placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang, service: slot.service }, roomToken);
+    const code = mode ? invitation.trim() : '';
+    const outcome = await submit({
+      placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang, service: slot.service, ...(code ? { invitation: code } : {}),
+    }, roomToken);
     switch (outcome.kind) {
       case 'done':
         return onBooked(outcome.value);
@@ -78,6 +99,11 @@ export function PersonForm({
         }
         setProblem(outcome.problem);
         setServerErrors(Object.fromEntries(fields.map((f) => [f, outcome.problem.errors?.[f]?.join(' ')])));
+        if (outcome.problem.code === 'not-eligible' && outcome.problem.rule === 'invitation') {
+          // The code is what was refused: the field says why too (and appears, where the place did not say).
+          setAskedForCode(true);
+          setServerErrors((e) => ({ ...e, invitation: problemMessage(outcome.problem, t, lang) }));
+        }
     }
   };
 
@@ -104,6 +130,12 @@ export function PersonForm({
       <form onSubmit={confirm} noValidate>
         <PersonFields person={person} onChange={(field, value) => change(field)(value)}
           onBlur={(field) => setTouched((s) => ({ ...s, [field]: true }))} errorOf={errorOf} />
+        {mode && (
+          <Field label={t('invitation')} name="invitation" autoComplete="off" autoCapitalize="characters" spellCheck={false}
+            value={invitation} onChange={changeInvitation} onBlur={() => setTouched((s) => ({ ...s, invitation: true }))}
+            error={errorOf('invitation')} hint={t(mode === 'required' ? 'invitationHintRequired' : 'invitationHintAccepted')}
+            maxLength={40} required={mode === 'required'} />
+        )}
         <button type="submit" className="primary" disabled={inFlight} aria-busy={inFlight}>
           {inFlight ? t('booking') : t('confirm')}
         </button>

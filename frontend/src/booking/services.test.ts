@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SlotsApi } from '../api/slotsApi';
 import type { Place } from '../api/types';
-import { needsServiceChoice, serviceName } from './services';
+import { invitationOf, needsServiceChoice, serviceName } from './services';
 
 const place = (services: Place['services']): Place => ({
   id: 7, name: 'P', address: 'A', region: 'R', timeZone: 'Europe/Bratislava', active: true, services,
@@ -22,6 +22,24 @@ describe('the service step', () => {
     expect(serviceName(place([antigen, pcr]), 'antigen', 'sk')).toBe('Antigénový test');
     expect(serviceName(place([antigen, pcr]), 'antigen', 'en')).toBe('Antigen test');
     expect(serviceName(place([antigen]), 'booster', 'en')).toBe('booster');
+  });
+});
+
+describe('the invitation field', () => {
+  const vaccine = { code: 'vaccine', nameSk: 'Očkovanie', nameEn: 'Vaccination', minutes: 15, invitation: 'required' };
+  const booster = { code: 'booster', nameSk: 'Posilňovacia dávka', nameEn: 'Booster', minutes: 15, invitation: 'accepted' };
+
+  it('follows the chosen service, or the place\'s only one where none is named', () => {
+    expect(invitationOf(place([antigen, vaccine, booster]), 'vaccine')).toBe('required');
+    expect(invitationOf(place([antigen, vaccine, booster]), 'booster')).toBe('accepted');
+    expect(invitationOf(place([antigen, vaccine, booster]), 'antigen')).toBeUndefined();
+    expect(invitationOf(place([vaccine]), undefined)).toBe('required');
+  });
+
+  it('is not asked where it is unknown which service is booked, or the value is one the page does not know', () => {
+    expect(invitationOf(place([vaccine, booster]), undefined)).toBeUndefined();
+    expect(invitationOf(place(undefined), undefined)).toBeUndefined();
+    expect(invitationOf(place([{ ...vaccine, invitation: 'someday' }]), 'vaccine')).toBeUndefined();
   });
 });
 
@@ -52,5 +70,14 @@ describe('SlotsApi with a service', () => {
     await api.reserve({ ...person, service: undefined }, 'k2');
     expect(JSON.parse(seen[0].body ?? '{}')).toMatchObject({ service: 'pcr' });
     expect(Object.keys(JSON.parse(seen[1].body ?? '{}'))).not.toContain('service');
+  });
+
+  it('sends an invitation code only where the person gave one', async () => {
+    const { seen, api } = recording();
+    const person = { placeId: 7, day: '2030-01-02', time: '08:00', name: 'Jana', phone: '0905 123 456', nationalId: '9001011234', language: 'sk' as const };
+    await api.reserve({ ...person, invitation: 'ABCD-EFGH-JKMN' }, 'k1');
+    await api.reserve(person, 'k2');
+    expect(JSON.parse(seen[0].body ?? '{}')).toMatchObject({ invitation: 'ABCD-EFGH-JKMN' });
+    expect(Object.keys(JSON.parse(seen[1].body ?? '{}'))).not.toContain('invitation');
   });
 });

@@ -22,3 +22,17 @@ export function serviceName(place: Place, code: string, lang: Language): string 
   if (!service) return code;
   return lang === 'sk' ? service.nameSk : service.nameEn;
 }
+
+/** How a booking of a service treats invitation codes: only holders book it, or a code admits before one's age group. */
+export type InvitationMode = 'required' | 'accepted';
+
+/**
+ * Whether the person form asks for an invitation code for the slot's service (the place's only one
+ * where none is named), and how; undefined where codes play no part or the place lists no services.
+ */
+export function invitationOf(place: Place, code: string | undefined): InvitationMode | undefined {
+  const offered = servicesOf(place);
+  const service = code === undefined ? (offered.length === 1 ? offered[0] : undefined) : offered.find((s) => s.code === code);
+  const mode = service?.invitation;
+  return mode === 'required' || mode === 'accepted' ? mode : undefined;
+}

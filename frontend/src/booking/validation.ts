@@ -39,6 +39,21 @@ export function validatePerson(person: Person): PersonErrors {
   return errors;
 }
 
+/**
+ * Whether the text can be an invitation code: 12 symbols of Crockford's base32 (digits and letters
+ * but U; I, L and O are read as 1, 1 and 0), any case, dashes and spaces ignored, as the API reads it
+ * (InvitationCode.Normalize). Whether the code exists, and is unspent, only the API knows.
+ */
+export function isInvitationCode(code: string): boolean {
+  return code.length <= 40 && /^[0-9A-TV-Z]{12}$/i.test(code.replace(/[ -]/g, ''));
+}
+
+/** The invitation field's rule: empty is fine only where the service merely accepts codes. */
+export function validateInvitation(code: string, required: boolean): MessageKey | undefined {
+  if (code.trim() === '') return required ? 'errInvitationRequired' : undefined;
+  return isInvitationCode(code) ? undefined : 'errInvitation';
+}
+
 export function validateCode(code: string): boolean {
   return /^[A-Za-z0-9]{5}-?[A-Za-z0-9]{5}$/.test(code.trim());
 }

@@ -17,4 +17,17 @@ describe('problemMessage for not-eligible', () => {
     expect(problemMessage({ ...notEligible, rule: 'age', reason: 'no-birth-date' }, translator('en'), 'en')).toContain('not a birth number');
     expect(problemMessage({ ...notEligible, rule: 'invitation', reason: 'invitation-required' }, translator('en'), 'en')).toContain('invitation code');
   });
+
+  it('says what is wrong with an invitation code: none given, unknown, used, or withdrawn', () => {
+    const invitation = (reason: string, lang: 'sk' | 'en') =>
+      problemMessage({ ...notEligible, rule: 'invitation', reason: reason as never }, translator(lang), lang);
+    expect(invitation('invitation-required', 'en')).toBe('Only people with an invitation code can book this service. Please enter your code.');
+    expect(invitation('invitation-unknown', 'en')).toContain('We do not know this invitation code');
+    expect(invitation('invitation-used', 'en')).toContain('already been used');
+    expect(invitation('invitation-revoked', 'en')).toContain('no longer valid');
+    expect(invitation('invitation-used', 'sk')).toContain('už bol použitý');
+    expect(invitation('invitation-revoked', 'sk')).toContain('už neplatí');
+    // A reason this page does not know yet still says that a code is needed.
+    expect(invitation('invitation-expired', 'en')).toContain('invitation code');
+  });
 });

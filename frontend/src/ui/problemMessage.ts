@@ -1,13 +1,22 @@
 import type { Problem } from '../api/types';
 import { formatDay } from '../booking/dates';
 import type { Translate } from '../i18n/I18n';
+import type { MessageKey } from '../i18n/messages';
+
+/** Why an invitation code did not admit the person, as the not-eligible problem's reason says. */
+const invitationRefusals: Partial<Record<NonNullable<Problem['reason']>, MessageKey>> = {
+  'invitation-required': 'notEligibleInvitation',
+  'invitation-unknown': 'invitationUnknown',
+  'invitation-used': 'invitationUsed',
+  'invitation-revoked': 'invitationRevoked',
+};
 
 /** What to tell a person about a refusal the screen has no special handling for; lang writes a day in a message. */
 export function problemMessage(problem: Problem, t: Translate, lang = 'sk'): string {
   switch (problem.code) {
     case 'not-eligible':
       if (problem.reason === 'no-birth-date') return t('notEligibleNoBirthDate');
-      if (problem.rule === 'invitation') return t('notEligibleInvitation');
+      if (problem.rule === 'invitation') return t((problem.reason && invitationRefusals[problem.reason]) ?? 'notEligibleInvitation');
       return problem.opensOn ? t('notYourTurnOn', { day: formatDay(problem.opensOn, lang, true) }) : t('notYourTurn');
     case 'reservation-not-found':
       return t('notFound');
