@@ -64,6 +64,8 @@ namespace Slots.Api.Http;
 [JsonSerializable(typeof(RosterDto))]
 [JsonSerializable(typeof(CheckInRequest))]
 [JsonSerializable(typeof(CheckInDto))]
+[JsonSerializable(typeof(WalkInRequest))]
+[JsonSerializable(typeof(WalkInDto))]
 [JsonSerializable(typeof(CancelBlockRequest))]
 [JsonSerializable(typeof(BlockCancelDto))]
 [JsonSerializable(typeof(JoinWaitingListRequest))]

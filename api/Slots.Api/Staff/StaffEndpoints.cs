@@ -20,6 +20,7 @@ internal static class StaffEndpoints
             .WithSummary("Who is signed in")
             .WithDescription("The token's subject, its highest staff role and its places (empty for admin: every place).");
         var place = group.MapGroup("/places/{placeId}");
+        place.MapWalkIns();
         place.MapGet("/roster", Roster).WithName("GetRoster").RequireRateLimiting(RateLimits.Reads)
             .AtPlace(StaffRoles.SiteStaff)
             .WithSummary("The day's roster")

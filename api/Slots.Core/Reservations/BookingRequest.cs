@@ -7,6 +7,9 @@ namespace Slots.Reservations;
 /// the eligibility rule's input, never stored and not part of the fingerprint (the person hash is).
 /// InvitationHash is the keyed hash of the invitation code the person typed (null when none came);
 /// the code itself goes no further than the request's validation.
+/// BookedBy is the staff member who booked on the person's behalf (a walk-in or a phone call; null
+/// for the person's own booking), written to the audit trail in the booking's transaction; Sms false
+/// books without the confirmation SMS (only staff may choose that).
 /// </summary>
 public sealed record BookingRequest(SlotKey Slot, string Name, string Phone, string PersonHash, string Language, string? Service = null,
-    DateOnly? BornOn = null, string? InvitationHash = null);
+    DateOnly? BornOn = null, string? InvitationHash = null, string? BookedBy = null, bool Sms = true);

@@ -12,7 +12,9 @@ public sealed record ReserveCommand(
     string Fingerprint,
     DateTimeOffset Now,
     DateOnly? BornOn = null,
-    string? InvitationHash = null);
+    string? InvitationHash = null,
+    string? BookedBy = null,
+    bool Sms = true);
 
 public sealed record CancelCommand(string Code, ContactProof Proof, DateTimeOffset Now);
 

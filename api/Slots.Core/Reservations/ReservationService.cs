@@ -103,7 +103,7 @@ public sealed partial class ReservationService(
             return new BookingAnswer(ReservationStatus.NotEligible, Place: place, Refusal: early);
         }
         var command = new ReserveCommand(request.Slot, request.PersonHash, request.Phone, request.Name, request.Language,
-            ConfirmationCode.New(), key, fingerprint, now, request.BornOn, request.InvitationHash);
+            ConfirmationCode.New(), key, fingerprint, now, request.BornOn, request.InvitationHash, request.BookedBy, request.Sms);
         var result = await ReserveOnPathAsync(place, command, ct);
         if (result is not { } outcome)
         {
@@ -178,7 +178,10 @@ public sealed partial class ReservationService(
     /// </summary>
     internal static string Fingerprint(BookingRequest r)
     {
-        var text = $"{r.Slot}|{r.PersonHash}|{r.Phone}|{r.Name}|{r.Language}";
+        // A booking made by staff differs from the person's own with the same fields; a person's own hashes as it always did.
+        var text = r.BookedBy is null
+            ? $"{r.Slot}|{r.PersonHash}|{r.Phone}|{r.Name}|{r.Language}"
+            : $"{r.Slot}|{r.PersonHash}|{r.Phone}|{r.Name}|{r.Language}|{r.BookedBy}|{r.Sms}";
         return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)))[..32];
     }
 }

@@ -22,6 +22,7 @@ public static class AuditActions
     public const string ServiceUpdated = "service-updated";
     public const string ServiceEligibility = "service-eligibility";
     public const string ServiceOffered = "service-offered";
+    public const string WalkIn = "walk-in";
     public const string InvitationsIssued = "invitations-issued";
     public const string InvitationsRevoked = "invitations-revoked";
     public const string BlockCancel = "block-cancel";

@@ -168,7 +168,23 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             CreatedAt = now,
             UpdatedAt = now,
         });
-        db.Outbox.Add(Announcement(ChangeKind.Reserved, c.NewCode, c.Phone, c.Language, c.Slot, now));
+        if (c.Sms)
+        {
+            db.Outbox.Add(Announcement(ChangeKind.Reserved, c.NewCode, c.Phone, c.Language, c.Slot, now));
+        }
+        if (c.BookedBy is { } by)
+        {
+            // Who made it on the person's behalf, in the booking's transaction.
+            db.StaffAudit.Add(new StaffAuditRecord
+            {
+                At = now,
+                Actor = by,
+                PlaceId = c.Slot.PlaceId,
+                Action = Slots.Staff.AuditActions.WalkIn,
+                Target = c.NewCode,
+                Reason = c.Sms ? "sms" : "no-sms",
+            });
+        }
         await db.SaveChangesAsync(ct);
         if (spendsInvitation && !await SpendInvitationAsync(db, c, now, ct))
         {

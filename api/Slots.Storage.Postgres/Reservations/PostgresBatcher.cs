@@ -46,7 +46,7 @@ public sealed class PostgresBatcher : IAsyncDisposable
     public Task<Applied> ReserveAsync(ReserveCommand c) =>
         _commit.CommitAsync(new Operation(1, c.Slot.PlaceId, c.Slot.Day, c.Slot.StartMinute, c.Slot.ServiceId, c.PersonHash, c.Phone, c.Name,
             c.Language, c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds(), Birth: c.BornOn,
-            Invite: c.InvitationHash));
+            Invite: c.InvitationHash, By: c.BookedBy, Sms: c.BookedBy is null ? null : c.Sms));
 
     public Task<Applied> CancelAsync(CancelCommand c) =>
         _commit.CommitAsync(new Operation(2, 0, default, 0, 0, c.Proof.PersonHash, c.Proof.Phone, null, null,

@@ -25,26 +25,35 @@ public sealed class SqlServerColdReservationStore : IColdReservationStore
 
     private readonly ISqlServerColdProcs _procs;
     private readonly SqlServerRetryPolicy _retry;
+    private readonly string? _connectionString;
 
     public SqlServerColdReservationStore(SqlServerConnectionString connectionString, SqlServerRetryPolicy retry)
-        : this(new SqlServerColdProcs(connectionString), retry)
+        : this(new SqlServerColdProcs(connectionString), retry, connectionString.Value)
     {
     }
 
-    private SqlServerColdReservationStore(ISqlServerColdProcs procs, SqlServerRetryPolicy retry)
+    private SqlServerColdReservationStore(ISqlServerColdProcs procs, SqlServerRetryPolicy retry, string? connectionString)
     {
         _procs = procs;
         _retry = retry;
+        _connectionString = connectionString;
     }
 
     /// <summary>The store over other procs (tests: a fake that raises error numbers or answers raw outcomes).</summary>
-    public static SqlServerColdReservationStore Over(ISqlServerColdProcs procs, SqlServerRetryPolicy retry) => new(procs, retry);
+    public static SqlServerColdReservationStore Over(ISqlServerColdProcs procs, SqlServerRetryPolicy retry) => new(procs, retry, null);
 
-    public async Task<Cold<ReserveResult?>> ReserveAsync(ReserveCommand c, CancellationToken ct) =>
-        SqlServerColdOutcomes.Reserve(await _retry.ExecuteAsync(
+    public async Task<Cold<ReserveResult?>> ReserveAsync(ReserveCommand c, CancellationToken ct)
+    {
+        var answer = SqlServerColdOutcomes.Reserve(await _retry.ExecuteAsync(
             token => _procs.ReserveAsync(c, token), ReserveRetryOn,
             // After the retries the seat was seen taken each time, as on the hot path.
             static () => new ColdProcAnswer(0, (int)ReservationStatus.SlotFull), ct));
+        if (_connectionString is not null && answer.Route == ColdRoute.Done)
+        {
+            await SqlServerWalkIns.RecordAsync(_connectionString, c, answer.Value, ct);
+        }
+        return answer;
+    }
 
     public async Task<Cold<CancelStatus>> CancelAsync(CancelCommand c, CancellationToken ct) =>
         SqlServerColdOutcomes.Cancel(await _retry.ExecuteAsync(

@@ -25,9 +25,13 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
     /// still conflicts is retried here with back-off, as a single proc call was, and after the
     /// attempts the seat was seen taken each time: SlotFull.
     /// </summary>
-    public ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct) =>
-        retry.ExecuteAsync(_ => new ValueTask<ReserveResult?>(batcher.ReserveAsync(command)), ReserveRetryOn,
+    public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
+    {
+        var result = await retry.ExecuteAsync(_ => new ValueTask<ReserveResult?>(batcher.ReserveAsync(command)), ReserveRetryOn,
             static () => new ReserveResult(ReservationStatus.SlotFull, null), ct);
+        await SqlServerWalkIns.RecordAsync(connectionString.Value, command, result, ct);
+        return result;
+    }
 
     public ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>
         retry.ExecuteAsync(async token =>

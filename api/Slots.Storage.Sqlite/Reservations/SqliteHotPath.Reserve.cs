@@ -66,7 +66,20 @@ public sealed partial class SqliteHotPath
             ("$service", c.Slot.ServiceId), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
             ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
         Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
-        Announce(ChangeKind.Reserved, c.NewCode, now);
+        if (c.Sms)
+        {
+            Announce(ChangeKind.Reserved, c.NewCode, now);
+        }
+        else
+        {
+            Command(Sql.InsertChange, ("$kind", (int)ChangeKind.Reserved), ("$code", c.NewCode), ("$now", now)).ExecuteNonQuery();
+        }
+        if (c.BookedBy is { } by)
+        {
+            // Who made it on the person's behalf, in the booking's transaction.
+            Command(Sql.InsertWalkIn, ("$now", now), ("$by", by), ("$place", c.Slot.PlaceId), ("$code", c.NewCode),
+                ("$sms", c.Sms ? "sms" : "no-sms")).ExecuteNonQuery();
+        }
         return ReserveResult.Reserved(c.NewCode, minutes);
     }
 

@@ -118,6 +118,10 @@ public sealed partial class SqliteHotPath
 
         public const string MoveActivePerson = "UPDATE active_persons SET ends_at = $ends WHERE code = $code";
 
+        public const string InsertWalkIn = """
+            INSERT INTO staff_audit (at, actor, place_id, action, target, reason) VALUES ($now, $by, $place, 'walk-in', $code, $sms)
+            """;
+
         public const string InsertOutbox = """
             INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
             SELECT $kind, code, phone, language, place_id, day, start_minute, $now FROM hot_reservations WHERE code = $code

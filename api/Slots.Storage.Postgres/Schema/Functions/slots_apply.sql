@@ -10,10 +10,10 @@
 --   p_code2, p_day2_from, p_day2_to, p_minute2: a pair's second dose, for slots_seat_second_doses
 --   (o_code2, o_day2, o_minute2: where it was seated);
 --   p_by, p_sms: a booking made by site staff and whether it sends its SMS, for slots_write_walk_ins.
--- Eligibility is decided in step 3 and invitation codes are spent after step 5 (5b); the other
--- steps' functions are stubs that their packages fill and call from here: seating second doses
--- after step 5 (giving back the seat and person row of a booking that fails it), writing walk-ins
--- with step 6.
+-- Eligibility is decided in step 3, invitation codes are spent after step 5 (5b), and step 6
+-- writes the audit row of bookings staff made (slots_write_walk_ins) and no SMS where they chose
+-- none. Seating second doses after step 5 (giving back the seat and person row of a booking that
+-- fails it) is a stub its package fills and calls from here.
 --
 -- Reservations are decided set-based: a fixed handful of statements per batch, whatever its size,
 -- instead of a dozen statements per booking. In order:
@@ -226,12 +226,17 @@ BEGIN
                                           idem_key, fingerprint, event_id, sms_pending, flush_pending)
             SELECT p_code[s.t], p_place[s.t], p_day[s.t], p_minute[s.t], p_service[s.t], s.seat_no, v_minutes[s.t], v_starts[s.t],
                    p_person[s.t], p_phone[s.t], p_name[s.t], p_language[s.t], p_now[s.t],
-                   p_key[s.t], p_fingerprint[s.t], nextval('outbox_id_seq'), true, true
+                   p_key[s.t], p_fingerprint[s.t],
+                   -- No SMS chosen (a walk-in): no message at all, not one marked sent.
+                   CASE WHEN coalesce(p_sms[s.t], true) THEN nextval('outbox_id_seq') END, coalesce(p_sms[s.t], true), true
             FROM unnest(v_seated, v_seats) AS s(t, seat_no) ORDER BY s.t)
         INSERT INTO idempotency (key, fingerprint, outcome, code, created_at)
         SELECT p_key[t], p_fingerprint[t], v_status[t], v_code[t], p_now[t]
         FROM generate_series(1, n) AS t
         WHERE p_op[t] = 1 AND v_status[t] > 2 AND NOT v_replayed[t] AND t <> ALL (v_later);
+        IF p_by IS NOT NULL THEN
+            PERFORM slots_write_walk_ins(v_seated, p_place, p_code, p_by, p_sms, p_now);
+        END IF;
     END IF;
 
     -- The rest, one at a time, after everything above: each a batch of its own.

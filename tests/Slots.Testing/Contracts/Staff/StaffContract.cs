@@ -110,6 +110,11 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
                 Content = JsonContent.Create(new { day = Day(Today.AddDays(2)), from = "08:00", to = "08:20", reason = "Matrix" }),
             },
             "block-reopen" => new HttpRequestMessage(HttpMethod.Post, $"/api/staff/places/{place}/block-cancels/1/reopen"),
+            "walk-in" => new HttpRequestMessage(HttpMethod.Post, $"/api/staff/places/{place}/walk-ins")
+            {
+                Headers = { { "Idempotency-Key", Guid.NewGuid().ToString() } },
+                Content = JsonContent.Create(new { day = Day(Today.AddDays(2)), time = "08:00", name = "Ján Kováč", phone = "+421905000111", nationalId = "AB1234567" }),
+            },
             _ => CheckIn(place, "AAAA-BBBB-CC"),
         };
 
@@ -436,5 +441,13 @@ public static class StaffMatrix
         { "block-cancel", "site-manager", false, HttpStatusCode.Forbidden, "place-forbidden" },
         { "block-cancel", "admin", false, HttpStatusCode.OK, null },
         { "block-cancel", "admin-key", false, HttpStatusCode.OK, null },
+        { "walk-in", "nobody", true, HttpStatusCode.Unauthorized, "unauthenticated" },
+        { "walk-in", "viewer-key", true, HttpStatusCode.Forbidden, "forbidden" },
+        { "walk-in", "site-staff", true, HttpStatusCode.Created, null },
+        { "walk-in", "site-staff", false, HttpStatusCode.Forbidden, "place-forbidden" },
+        { "walk-in", "site-manager", true, HttpStatusCode.Created, null },
+        { "walk-in", "site-manager", false, HttpStatusCode.Forbidden, "place-forbidden" },
+        { "walk-in", "admin", false, HttpStatusCode.Created, null },
+        { "walk-in", "admin-key", false, HttpStatusCode.Created, null },
     };
 }
