@@ -48,7 +48,7 @@ internal static class ReservationProblems
     /// 403 not-eligible naming the rule that refused and why; where the person's age group opens on a
     /// dated step, the day it opens (in the place's time zone). The birth date itself is never echoed.
     /// </summary>
-    private static ProblemHttpResult NotEligible(BookingAnswer answer)
+    internal static ProblemHttpResult NotEligible(BookingAnswer answer)
     {
         var refusal = answer.Refusal ?? new Eligibility.EligibilityDecision(Eligibility.NotEligibleReason.TooYoung, false, null);
         var rule = refusal.RefusedBy == Eligibility.EligibilityRule.Age ? "age" : "invitation";
@@ -72,6 +72,9 @@ internal static class ReservationProblems
             "too-young" when opensOn is not null => $"This service opens by age, older people first; your group's turn comes on {opensOn}.",
             "too-young" => "This service opens by age, older people first; your group's turn has not been announced yet.",
             "no-birth-date" => "This service opens by age, read from the birth number: the national id given is not one.",
+            "invitation-unknown" => "No invitation code of this service is that one: check it as written on the invitation.",
+            "invitation-used" => "This invitation code has admitted another person already.",
+            "invitation-revoked" => "This invitation code was withdrawn by the campaign.",
             _ => "This service is open to holders of an invitation code only.",
         };
         List<KeyValuePair<string, object?>> extensions = [new("rule", rule), new("reason", reason)];

@@ -1,6 +1,7 @@
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Reservations;
 using Slots.Catalogue;
+using Slots.Eligibility;
 using Slots.Places;
 using Slots.Reservations;
 using Slots.WaitingList;
@@ -28,9 +29,10 @@ internal static class WaitingListEndpoints
                 + "service. One entry per person and place (waiting-list-joined, with the position, for a second join). When a seat of "
                 + "the service frees there, the first in line whose service and days match gets an SMS and the seat is held for them "
                 + "alone (Slots:WaitingList:Hold, or BackfillHold for a seat starting within BackfillWithin). A person who books the "
-                + "service anywhere leaves the list. The answer's token is the entry's key.")
+                + "service anywhere leaves the list. The answer's token is the entry's key. A line is for people the service admits: "
+                + "one its age rule refuses gets 403 not-eligible, as a booking would; a service for invitation holders has no line.")
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownService, ProblemTypes.SeatsFree, ProblemTypes.WaitingListJoined,
-                ProblemTypes.AlreadyBooked);
+                ProblemTypes.AlreadyBooked, ProblemTypes.NotEligible);
         var entry = group.MapGroup("/entry")
             .Header(TokenHeader, true, "The entry's token, from the join's answer or the offer SMS's link.", 32, 32, "^[0-9a-f]{32}$")
             .Problems(ProblemTypes.WaitingListEntryNotFound, ProblemTypes.ValidationFailed);
@@ -95,6 +97,12 @@ internal static class WaitingListEndpoints
                 : ReservationProblems.UnknownService();
         }
         var serviceId = choice.Service!.Id;
+        // A line is for people the service admits: an offer from it books without asking the rule again
+        // (age steps only widen). A service for invitation holders has no line: its codes book directly.
+        if (EligibilityDecision.For(choice.Service.Eligibility, person!.BornOn, null, clock.GetUtcNow()) is { Eligible: false } refusal)
+        {
+            return ReservationProblems.NotEligible(new BookingAnswer(ReservationStatus.NotEligible, Place: place, Refusal: refusal));
+        }
         var answer = await lists.JoinAsync(place.Id, serviceId, from.Value, to!.Value, person!.PersonHash, person.Phone, person.Name,
             person.Language, ct);
         return answer.Status switch

@@ -111,6 +111,31 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
     }
 
     [Fact]
+    public async Task The_line_is_for_people_the_service_admits()
+    {
+        var host = await StartAsync();
+        var day = Today.AddDays(2);
+        var (place, _) = await SoldOutAsync(day);
+        var admin = host.AdminClient();
+        (await admin.PutAsJsonAsync("/api/admin/services/default/eligibility", new
+        {
+            rule = "age",
+            steps = new[] { new { opensAt = "2020-01-01T00:00:00Z", bornOnOrBefore = "1960-12-31" } },
+        })).EnsureSuccessStatusCode();
+
+        var young = await host.Client().SendAsync(Join(place, day, day, People.Next() with { NationalId = "8506150026" }));
+        Assert.Equal(HttpStatusCode.Forbidden, young.StatusCode);
+        var problem = await JsonAsync(young);
+        Assert.Equal(("not-eligible", "too-young"), (problem["code"]!.GetValue<string>(), problem["reason"]!.GetValue<string>()));
+        Assert.Equal(0, await _rows!.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
+        await JoinAsync(place, day, People.Next() with { NationalId = "5503100020" });
+
+        (await admin.PutAsJsonAsync("/api/admin/services/default/eligibility", new { rule = "invitation" })).EnsureSuccessStatusCode();
+        var uninvited = await JsonAsync(await host.Client().SendAsync(Join(place, day, day, People.Next() with { NationalId = "5503100031" })));
+        Assert.Equal("invitation-required", uninvited["reason"]!.GetValue<string>());
+    }
+
+    [Fact]
     public async Task A_seat_of_another_service_is_never_offered_to_someone_waiting_for_this_one()
     {
         await StartAsync();
