@@ -1,18 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from 'vitest';
-import type { Availability, Place } from '../src/api/types';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Availability } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
+import { adminKey, type OpenNow, placeOpenNow, sentSms, signIn, skipOrFail } from './door';
 import { writeQrVideo } from './fakeCamera';
 import { type RunningApi, startApiWithProvider } from './stack';
-import { chooseSlot, choosePlace, fillPerson, getJson, newPerson, signInThroughProvider } from './steps';
+import { chooseSlot, choosePlace, fillPerson, getJson, newPerson } from './steps';
 
 // The door, signed in through a real OpenID provider (tools/oidc-test-provider, another origin): the SPA
 // built with that provider's address, an API that trusts it, and a place whose day is at noon now, so
 // a slot a quarter of an hour away can be booked and checked in (the door takes ±60 min of the start).
-const adminKey = { 'X-Api-Key': 'dev-admin-key-0000' };
 inject('apiUrl'); // the shared stack has built the API this file starts again
 
 /** HH:mm the given minutes later (the place's day is at noon: no test time runs past midnight). */
@@ -22,63 +21,17 @@ function minutesAfter(time: string, minutes: number): string {
   return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
 }
 
-/**
- * Skips the test with the reason; under CI (CI=true) fails it instead, as the .NET suites' Unavailable
- * does: there a skip would read green over a regression.
- */
-function skipOrFail(ctx: TestContext, reason: string): never {
-  if (process.env.CI?.trim().toLowerCase() === 'true') throw new Error(`${reason} (CI=true: a test that cannot run fails instead of skipping)`);
-  return ctx.skip(reason);
-}
-
-/** The SMS the API's development sink wrote (one JSON line each), as { to, text }. */
-function sentSms(path: string): { to: string; text: string }[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string; text: string });
-}
-
 /** Free seats of the slot; 0 where the availability leaves it out (closed by a block). */
 async function freeAt(apiUrl: string, placeId: number, day: string, time: string): Promise<number> {
   const availability = await getJson<Availability>(`${apiUrl}/api/places/${placeId}/availability?from=${day}&to=${day}`);
   return availability.days[0]?.slots.find((s) => s.time === time)?.free ?? 0;
 }
 
-async function placeOpenNow(apiUrl: string): Promise<{ place: Place; day: string; soon: string; later: string }> {
-  const utc = new Date();
-  const offset = 12 - utc.getUTCHours();
-  const zone = offset === 0 ? 'Etc/GMT' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
-  const local = new Date(utc.getTime() + offset * 3_600_000 + 20 * 60_000);
-  local.setUTCMinutes(local.getUTCMinutes() - (local.getUTCMinutes() % 10));
-  const day = local.toISOString().slice(0, 10);
-  const soon = local.toISOString().slice(11, 16);
-  const later = new Date(local.getTime() + 120 * 60_000).toISOString().slice(11, 16);
-  const post = async (path: string, body: object) => {
-    const response = await fetch(`${apiUrl}${path}`, { method: 'POST', headers: { ...adminKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
-  const place = (await post('/api/admin/places', {
-    name: `Dvere Pracovisko${Date.now() % 100_000}`, address: 'Hlavná 1, Bratislava', region: 'Bratislavský kraj', timeZone: zone, active: true,
-  })) as Place;
-  await post('/api/admin/slots/generate', {
-    placeIds: [place.id], from: day, to: day,
-    template: { firstStart: soon, lastStart: later, intervalMinutes: 120, lengthMinutes: 10 }, capacity: 5,
-  });
-  return { place, day, soon, later };
-}
-
-async function signIn(page: Page, appUrl: string, issuer: string, user: string): Promise<void> {
-  await page.goto(`${appUrl}/#/staff`);
-  await expect.poll(() => page.locator('h1').textContent()).toBe('Príjem na mieste');
-  await signInThroughProvider(page, appUrl, issuer, user);
-  await expect.poll(() => page.locator('.staff-bar p').textContent()).toMatch(new RegExp(`^Prihlásený: ${user} `));
-}
-
 describe('staff at the door', () => {
   const stopping: { stop: () => Promise<void> | void }[] = [];
   let api: RunningApi;
   let issuer: string;
-  let open: { place: Place; day: string; soon: string; later: string };
+  let open: OpenNow;
   // This API's SMS go to a file of the test's own, read to see what each person got.
   const smsDir = mkdtempSync(join(tmpdir(), 'slots-e2e-sms-'));
   const smsFile = join(smsDir, 'sms.jsonl');

@@ -1,5 +1,7 @@
 import { ApiError, query, readJson, readProblem } from './http';
-import type { AuditEntry, BlockCancel, CancelBlockRequest, CheckIn, CheckInRequest, Roster, RosterState, StaffMe } from './types';
+import { sendWithRetry } from './retry';
+import type { RetryHooks, WriteOutcome } from './slotsApi';
+import type { AuditEntry, BlockCancel, CancelBlockRequest, CheckIn, CheckInRequest, Roster, RosterState, StaffMe, WalkIn, WalkInRequest } from './types';
 
 /** What the roster screen asks for: the place's day, optionally narrowed, a page at a time. */
 export interface RosterQuery {
@@ -33,10 +35,12 @@ export function rosterQuery(q: RosterQuery): string {
 export class StaffApi {
   private readonly base: string;
   private readonly token: string;
+  private readonly fetchFn: typeof fetch;
 
-  constructor(base: string, token: string) {
+  constructor(base: string, token: string, fetchFn: typeof fetch = (...args) => fetch(...args)) {
     this.base = base.replace(/\/$/, '');
     this.token = token;
+    this.fetchFn = fetchFn;
   }
 
   async me(): Promise<StaffMe> {
@@ -55,16 +59,31 @@ export class StaffApi {
   }
 
   async checkIn(placeId: number, request: CheckInRequest): Promise<CheckIn> {
-    return readJson(await fetch(`${this.base}/api/staff/places/${placeId}/check-ins`, {
+    return readJson(await this.fetchFn(`${this.base}/api/staff/places/${placeId}/check-ins`, {
       method: 'POST',
       headers: { ...this.auth(), 'Content-Type': 'application/json' },
       body: JSON.stringify(request),
     }));
   }
 
+  /**
+   * Books for a person at the door or on the phone. Like the person's own booking it is resent, with
+   * the same key and body, while the server is busy or the answer is lost: it can never book twice.
+   */
+  async walkIn(placeId: number, request: WalkInRequest, idempotencyKey: string, hooks: RetryHooks = {}): Promise<WriteOutcome<WalkIn>> {
+    const body = JSON.stringify(request);
+    const headers = { ...this.auth(), 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey };
+    const result = await sendWithRetry((signal) =>
+      this.fetchFn(`${this.base}/api/staff/places/${placeId}/walk-ins`, { method: 'POST', body, signal, headers }), { ...hooks, resendAfterNetworkError: true });
+    if (result.kind !== 'response') return result;
+    const { response } = result;
+    if (!response.ok) return { kind: 'problem', problem: await readProblem(response) };
+    return { kind: 'done', value: (await response.json()) as WalkIn, replayed: response.headers.get('Idempotent-Replayed') === 'true' };
+  }
+
   /** Cancels every booking in the block, each person told by SMS; the same block again answers the first. */
   async cancelBlock(placeId: number, request: CancelBlockRequest): Promise<BlockCancel> {
-    return readJson(await fetch(`${this.base}/api/staff/places/${placeId}/block-cancels`, {
+    return readJson(await this.fetchFn(`${this.base}/api/staff/places/${placeId}/block-cancels`, {
       method: 'POST',
       headers: { ...this.auth(), 'Content-Type': 'application/json' },
       body: JSON.stringify(request),
@@ -78,7 +97,7 @@ export class StaffApi {
 
   /** Opens a cancelled block again: its slots take bookings; the bookings it cancelled stay cancelled. */
   async reopenBlock(placeId: number, blockId: number): Promise<void> {
-    const response = await fetch(`${this.base}/api/staff/places/${placeId}/block-cancels/${blockId}/reopen`, {
+    const response = await this.fetchFn(`${this.base}/api/staff/places/${placeId}/block-cancels/${blockId}/reopen`, {
       method: 'POST',
       headers: this.auth(),
     });
@@ -90,7 +109,7 @@ export class StaffApi {
   }
 
   private get(path: string, signal?: AbortSignal): Promise<Response> {
-    return fetch(`${this.base}${path}`, { headers: this.auth(), signal });
+    return this.fetchFn(`${this.base}${path}`, { headers: this.auth(), signal });
   }
 
   private auth(): Record<string, string> {

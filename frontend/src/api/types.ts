@@ -231,6 +231,7 @@ export type RequestsFitTheContract = [
   Fits<JoinWaitingList, Schemas['JoinWaitingListRequest']>,
   Fits<NewOpening, Schemas['CreateOpeningRequest']>,
   Fits<CancelBlockRequest, Schemas['CancelBlockRequest']>,
+  Fits<WalkInRequest, Schemas['WalkInRequest']>,
   Fits<NewService, Schemas['CreateServiceRequest']>,
   Fits<ServiceEdit, Schemas['EditServiceRequest']>,
   Fits<ServiceOffer, Schemas['OfferServiceRequest']>,
@@ -252,6 +253,10 @@ export type RequiredFieldsAreRequired = [
   Holds<IsRequired<Schemas['RescheduleRequest'], 'time'>>,
   Holds<IsRequired<Schemas['JoinWaitingListRequest'], 'from'>>,
   Holds<IsRequired<Schemas['JoinWaitingListRequest'], 'to'>>,
+  Holds<IsRequired<Schemas['WalkInRequest'], 'time'>>,
+  Holds<IsRequired<Schemas['WalkInRequest'], 'name'>>,
+  Holds<IsRequired<Schemas['WalkInRequest'], 'phone'>>,
+  Holds<IsRequired<Schemas['WalkInRequest'], 'nationalId'>>,
 ];
 
 /** Who a staff token signs in: its subject, highest role and places (empty for admin: every place). */
@@ -279,3 +284,23 @@ export interface CancelBlockRequest {
 
 /** The block as it stands: how many bookings it cancelled and kept (checked in); created false when asked before. */
 export type BlockCancel = Schemas['BlockCancelDto'];
+
+/** A booking staff make for a person at the door or on the phone; day left out: today at the place. */
+export interface WalkInRequest extends Person {
+  day?: string;
+  time: string;
+  language: Language;
+  /** Left out at a place with one service, which the API then books. */
+  service?: string;
+  invitation?: string;
+  /** Whether the confirmation SMS goes to the person. */
+  sms: boolean;
+  /** Check the person in at once: they are at the door. */
+  checkIn: boolean;
+}
+
+/** How the check-in asked for with a walk-in went; the booking stands whatever it says. */
+export type WalkInCheckIn = 'checked-in' | 'too-early' | 'too-late' | 'other-day';
+
+/** The walk-in's answer: the booking, whether its SMS went, and the check-in's outcome where one was asked for. */
+export type WalkIn = Omit<Schemas['WalkInDto'], 'checkIn'> & { checkIn?: WalkInCheckIn | null };

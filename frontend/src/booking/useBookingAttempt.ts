@@ -3,7 +3,7 @@ import type { Wait } from '../api/retry';
 import { api, type Booking, type WriteOutcome } from '../api/slotsApi';
 import type { Reservation } from '../api/types';
 
-function newIdempotencyKey(): string {
+export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // randomUUID needs a secure context; plain-HTTP test setups still get 128 random bits.
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');

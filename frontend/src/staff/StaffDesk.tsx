@@ -8,15 +8,16 @@ import { AuditCard } from './AuditCard';
 import { BlockCancelCard } from './BlockCancelCard';
 import { CheckInCard } from './CheckInCard';
 import { RosterCard } from './RosterCard';
+import { WalkInCard } from './WalkInCard';
 import { isManager, isSignedOut, roleName, staffError } from './staffMessages';
 
-/** The signed-in member's desk: their place, the door and the day's roster (for managers also cancelling a block and the audit). */
+/** The signed-in member's desk: their place, the door, booking for a walk-in and the day's roster (for managers also cancelling a block and the audit). */
 export function StaffDesk({ api, onSignOut }: { api: StaffApi; onSignOut: (message?: string) => void }) {
   const { t } = useStaffI18n();
   const me = useLoad(() => api.me(), [api]);
   const [place, setPlace] = useState<number | null>(null);
   const [typed, setTyped] = useState('');
-  // Each check-in or cancelled block here: the roster and the audit are read again at once.
+  // Each check-in, walk-in or cancelled block here: the roster and the audit are read again at once.
   const [changes, setChanges] = useState(0);
   const changed = () => setChanges((n) => n + 1);
 
@@ -71,6 +72,7 @@ export function StaffDesk({ api, onSignOut }: { api: StaffApi; onSignOut: (messa
         <div className="cards" key={place}>
           <h2 className="place-title">{t('placeNumber', { id: place })}</h2>
           <CheckInCard api={api} placeId={place} onCheckedIn={changed} onSignedOut={signedOut} />
+          <WalkInCard api={api} placeId={place} onBooked={changed} onSignedOut={signedOut} />
           <RosterCard api={api} placeId={place} refresh={changes} manager={isManager(role)} onSignedOut={signedOut} />
           {isManager(role) && <BlockCancelCard api={api} placeId={place} onCancelled={changed} onSignedOut={signedOut} />}
           {isManager(role) && <AuditCard api={api} placeId={place} refresh={changes} />}
