@@ -38,6 +38,22 @@ public sealed class OptionsTests
     }
 
     [Fact]
+    public void Birth_years_give_the_crowd_valid_birth_numbers_and_a_bad_spread_is_an_error()
+    {
+        var options = SimulationOptions.From(new Args(["--target", "http://127.0.0.1:1", "--birth-years", "1954-1963"]))!;
+
+        Assert.NotNull(options.BirthNumbers);
+        Assert.Equal(new DateOnly(1963, 12, 31), options.BirthNumbers.CutOff);
+        var born = Slots.Eligibility.BirthNumber.BirthDate(options.BirthNumbers.For(12_345));
+        Assert.InRange(born!.Value, new DateOnly(1954, 1, 1), new DateOnly(1963, 12, 31));
+        Assert.Null(SimulationOptions.From(new Args(["--target", "http://127.0.0.1:1"]))!.BirthNumbers);
+
+        var bad = new Args(["--target", "http://127.0.0.1:1", "--birth-years", "1940-1950"]);
+        SimulationOptions.From(bad);
+        Assert.Contains(bad.Errors, e => e.Contains("--birth-years", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Unknown_and_out_of_bounds_options_are_errors()
     {
         var args = new Args(["--target", "http://127.0.0.1:1", "--duration", "100000", "--users-typo", "5"]);

@@ -19,6 +19,7 @@ public static class Summary
         var noop = Run("noop");
         var baseline = Run("baseline");
         var real = Run("reserve");
+        var aged = Run("reserve-age");
         var stampede = Run("stampede");
         var soldOut = Run("soldout");
         var room = Read<RoomReport>(folder, "room");
@@ -32,7 +33,7 @@ public static class Summary
         md.AppendLine();
         md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator | CPU µs per decided answer: API / DB | p99 ms at the server: 201 / 409 / 429 |");
         md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|");
-        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("stampede", stampede), ("sold-out stampede", soldOut) })
+        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("real path, age rule", aged), ("stampede", stampede), ("sold-out stampede", soldOut) })
         {
             if (r is null)
             {
@@ -42,6 +43,11 @@ public static class Summary
             md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} | {CpuPerAnswer(r)} | {AtServer(r.Server)} |");
         }
         md.AppendLine();
+        if (real is not null && aged is not null && real.GoodputPerSecond > 0)
+        {
+            md.AppendLine(inv, $"- who may book (an age rule admitting the whole crowd, decided in the seat's operation): " +
+                $"**{1 - (aged.GoodputPerSecond / real.GoodputPerSecond):P1}** fewer bookings/s than the real path without a rule (target ≤ 10 %)");
+        }
         if (real is not null && baseline is not null && baseline.GoodputPerSecond > 0)
         {
             md.AppendLine(inv, $"- real / baseline goodput: **{real.GoodputPerSecond / baseline.GoodputPerSecond:0.00}×** (target ≥ 10×)");

@@ -54,6 +54,12 @@ public sealed record SimulationOptions
     public int MaxBookingAttempts { get; init; } = 3;
     public int MaxPlaces { get; init; } = 2000;
 
+    /// <summary>
+    /// Where set, each person's national id is a valid birth number from this spread (--birth-years FIRST-LAST,
+    /// --eligible-share), for a service opened by age; else the run's letters and the person's number.
+    /// </summary>
+    public BirthNumbers? BirthNumbers { get; init; }
+
     /// <summary>Letters that make this run's national ids and idempotency keys its own, so runs on one database do not meet.</summary>
     public string RunId { get; init; } = NewRunId();
 
@@ -121,15 +127,37 @@ public sealed record SimulationOptions
             MaxBookingAttempts = args.Whole("booking-attempts", 3, 1, 10),
             MaxPlaces = args.Whole("max-places", 2000, 1, 100_000),
             RunId = args.Text("run-id") ?? NewRunId(),
+            BirthNumbers = BirthSpread(args),
         };
         if (options.Prime > TimeSpan.Zero && options.Mode != Mode.Closed)
         {
             args.Errors.Add("--prime-seconds is for closed crowds (--mode closed); an open run warms up on its arrival curve.");
+        }
+        if (options.BirthNumbers is { } spread && options.MaxUsers > spread.Capacity)
+        {
+            args.Errors.Add($"--birth-years numbers {spread.Capacity} people, fewer than --max-users.");
         }
         if (!options.RunId.All(char.IsAsciiLetter) || options.RunId.Length is < 1 or > 8)
         {
             args.Errors.Add("--run-id must be 1 to 8 ASCII letters.");
         }
         return options;
+    }
+
+    /// <summary>--birth-years 1954-1963 and --eligible-share (default 1): the crowd's birth numbers; null when not asked for.</summary>
+    private static BirthNumbers? BirthSpread(Args args)
+    {
+        if (args.Text("birth-years") is not { } years)
+        {
+            return null;
+        }
+        var parts = years.Split('-');
+        if (parts.Length != 2 || !int.TryParse(parts[0], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var first)
+            || !int.TryParse(parts[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var last) || first < 1954 || last < first || last > 2053)
+        {
+            args.Errors.Add("--birth-years is FIRST-LAST, years from 1954 to 2053 (ten-digit birth numbers).");
+            return null;
+        }
+        return new BirthNumbers(first, last, args.Number("eligible-share", 1, 0, 1), args.Whole("seed", 7, 0, int.MaxValue));
     }
 }
