@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { InvitationBatch, Place } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
 import { type RunningApi, startApiWithProvider } from './stack';
-import { chooseSlot, fillPerson, getJson, newPerson, signInThroughProvider } from './steps';
+import { chooseSlot, fillPerson, getJson, newPerson, pickFromList, signInThroughProvider } from './steps';
 
 // A service for invitation code holders only, through the served pages: an admin sets the rule and
 // issues a batch of two codes on the admin page (the CSV saved as the browser's download); on the
 // booking page a person without a code is asked for one, a person with a code books, the next with
-// the same code is told it was used; after the admin revokes the batch, its other code admits nobody.
+// the same code is told it was used; after the admin revokes the batch, its other code admits nobody. A
+// person who picks the place from the search list (which gives it without its services) is asked for a
+// code up front too, not only after the API refuses the booking.
 // The API judges each code in the seat's own database operation (Development has an invitation key).
 inject('apiUrl'); // the shared stack has built the API this file starts again
 
@@ -118,6 +120,29 @@ describe('a service for invitation code holders', () => {
     expect(listed.map((b) => [b.id, b.label, b.size, b.spent, b.revokedAt])).toEqual([[batchId, label, 2, 0, null]]);
     await expectAccessible(page, 'admin invitations');
     await screenshot(page, '18-admin-invitations');
+  });
+
+  // Regression: picked from the list, the place showed the code field only after the API refused the booking.
+  it('asks for a code up front at the place picked from the search list, and sends nothing without one', async () => {
+    const bookings: string[] = [];
+    const seen = (r: { url: () => string; method: () => string }) => {
+      if (r.url().endsWith('/api/reservations')) bookings.push(r.method());
+    };
+    person.on('request', seen);
+    await pickFromList(person, api.url, 'Pozvánky', place.name);
+    await expect.poll(() => person.locator('h1').textContent()).toBe('Vyberte termín');
+    await chooseSlot(person, day, '08:00');
+    await expect.poll(() => person.locator('h1').textContent()).toBe('Vaše údaje');
+    expect(await person.getByLabel('Pozývací kód').count()).toBe(1);
+    expect(await person.getByText('Túto službu si môžu rezervovať len ľudia s pozývacím kódom: 12 písmen a číslic').count()).toBe(1);
+    await expectAccessible(person, 'invitation code asked at a place from the list');
+
+    await fillPerson(person, newPerson('Zo Zoznamu'));
+    await confirmButton().click();
+    await expect.poll(() => person.getByLabel('Pozývací kód').getAttribute('aria-invalid')).toBe('true');
+    expect(await person.locator('.field-invalid .error').allTextContents()).toEqual(['Zadajte pozývací kód.']);
+    person.off('request', seen);
+    expect(bookings).toEqual([]);
   });
 
   it('asks a person for a code, books the one who brings it, and tells the next that it was used', async () => {

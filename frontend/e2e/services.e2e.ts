@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Availability, Place, Reservation } from '../src/api/types';
 import { type Browser, expectAccessible, openBrowser, screenshot } from './browser';
-import { chooseSlot, fillPerson, getJson, newPerson } from './steps';
+import { chooseSlot, fillPerson, getJson, newPerson, pickFromList } from './steps';
 
 // A place with two services (an antigen and a PCR test) through the served page: the person chooses the
 // service before the week, sees that service's seats only, and books it; a finder's deep link that names a
 // service opens that service's week with the time picked. What the page says is checked against the API.
+// A place picked from the search list comes without its services (GET /api/places leaves them out): the
+// page reads the place whole before it asks for the service.
 const appUrl = inject('appUrl');
 const apiUrl = inject('apiUrl');
 const adminKey = { 'X-Api-Key': 'dev-admin-key-0000' }; // appsettings.Development.json
@@ -133,5 +135,39 @@ describe('a place with two services', () => {
     expect(answer.status()).toBe(201);
     expect((answer.request().postDataJSON() as { service?: string }).service).toBe(antigen);
     await page.waitForURL((url) => /#\/waitlist\/[0-9a-f]{32}$/.test(url.hash));
+  });
+
+  // Regression: picked from the list, the place skipped the service step and its booking got 400 naming service.
+  it('asks which service at a place picked from the search list, and books it', async () => {
+    const { page } = browser;
+    await pickFromList(page, appUrl, 'Služby', place.name);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Vyberte službu');
+    await expectAccessible(page, 'service step from the list');
+    await page.getByRole('button', { name: /PCR test/ }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Vyberte termín');
+    expect(await page.locator('.chosen-service strong').textContent()).toBe('PCR test');
+    await chooseSlot(page, day, '09:00');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Vaše údaje');
+    await fillPerson(page, newPerson());
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/reservations') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Potvrdiť rezerváciu' }).click();
+    const answer = await answered;
+    expect(answer.status()).toBe(201);
+    expect(((await answer.json()) as { service?: string }).service).toBe(pcr);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Rezervácia je potvrdená');
+    expect(await page.locator('.details').textContent()).toContain('PCR test');
+    expect(await freeAt(place.id, pcr, day, '09:00')).toBe(1);
+  });
+
+  it('says so with a retry when the place picked from the list fails to load, and goes on after the retry', async () => {
+    const { page } = browser;
+    await page.route(`${apiUrl}/api/places/${place.id}`, (route) => route.abort(), { times: 1 });
+    await pickFromList(page, appUrl, 'Služby', place.name);
+    await expect.poll(() => page.getByRole('button', { name: 'Skúsiť znova' }).count()).toBe(1);
+    expect(await page.locator('h1').textContent()).toBe(place.name);
+    expect(await page.locator('.notice-error').textContent()).toContain('Údaje sa nepodarilo načítať.');
+    await expectAccessible(page, 'place load failed');
+    await page.getByRole('button', { name: 'Skúsiť znova' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Vyberte službu');
   });
 });

@@ -34,6 +34,18 @@ export async function choosePlace(page: Page, place: Place): Promise<void> {
   await expect.poll(() => page.locator('h1').textContent()).toBe('Vyberte termín');
 }
 
+/**
+ * From the first screen, as a person does: a search by name, then the place from the list (which gives
+ * it without its services). A fresh load first, not a hash change on the page a test before left.
+ */
+export async function pickFromList(page: Page, appUrl: string, search: string, name: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${appUrl}/#/`);
+  await page.getByLabel('Hľadať podľa názvu').fill(search);
+  await page.getByRole('button', { name: 'Hľadať' }).click();
+  await page.getByRole('button', { name }).click();
+}
+
 /** Opens the day and returns the seat count the slot button shows. */
 export async function shownFreeSeats(page: Page, day: string, time: string): Promise<string> {
   await page.locator(`button.day[data-day="${day}"]`).click();

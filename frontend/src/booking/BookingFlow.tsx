@@ -12,15 +12,17 @@ import { StepHeading } from '../ui/StepHeading';
 import { JoinWaitingListForm } from '../waitlist/JoinWaitingListForm';
 import type { DayRange } from '../waitlist/waitlist';
 import { Confirmation } from './Confirmation';
+import { FullPlace } from './FullPlace';
 import { PersonForm } from './PersonForm';
 import { PlacePicker } from './PlacePicker';
 import { ServicePicker } from './ServicePicker';
-import { needsServiceChoice, serviceName, servicesOf } from './services';
+import { needsServiceChoice, serviceName, servicesKnown, servicesOf } from './services';
 import { type LinkedSlot, type PickedSlot, WeekView } from './WeekView';
 
 type Step =
   | { name: 'place'; notice?: MessageKey }
   | { name: 'link'; placeId: number }
+  | { name: 'listed'; place: Place }
   | { name: 'room'; place: Place; opening: Opening }
   | { name: 'service'; place: Place; notice?: MessageKey; at?: LinkedSlot }
   | { name: 'slot'; place: Place; notice?: MessageKey; at?: LinkedSlot }
@@ -36,9 +38,9 @@ function todayOf(place: Place): string {
 const nobody: Person = { name: '', phone: '', nationalId: '' };
 
 /**
- * Place → (waiting room, while the place is in an opening) → (the service, where the place offers several)
- * → week → person → confirmation; from a
- * week with no free seat (or a slot that filled meanwhile), the place's waiting list.
+ * Place (read whole where the search list gave it without its services) → (waiting room, while the
+ * place is in an opening) → (the service, where the place offers several) → week → person →
+ * confirmation; from a week with no free seat (or a slot that filled meanwhile), the place's waiting list.
  * Personal data lives only in this component's memory. A link that names the place (placeId, from
  * a site's cancel SMS) starts at that place's week; one that also names a day and time (at, a vaccine
  * finder's deep link) opens the week of that day with that time picked, of the service it names.
@@ -128,9 +130,16 @@ export function BookingFlow({ placeId, at, service }: { placeId?: number; at?: {
             {step.notice && <Notice kind="info">{t(step.notice)}</Notice>}
             <PlacePicker onPick={(place) => {
               setChosen(undefined);
-              void enter(place);
+              // The list leaves services out: without them the service step and the invitation field would be skipped.
+              if (servicesKnown(place)) void enter(place);
+              else setStep({ name: 'listed', place });
             }} />
           </>
+        );
+      case 'listed':
+        return (
+          <FullPlace key={step.place.id} listed={step.place} onLoaded={(place) => void enter(place)}
+            onChangePlace={() => setStep({ name: 'place' })} />
         );
       case 'room':
         return (

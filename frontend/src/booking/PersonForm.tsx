@@ -48,7 +48,7 @@ export function PersonForm({
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<Problem | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  // A place listed without its services says nothing of codes: the API's refusal asks for one then.
+  // The place as the page read it may say nothing of codes (the rule changed since): the API's refusal asks for one then.
   const [askedForCode, setAskedForCode] = useState(false);
   const mode = invitationOf(place, slot.service) ?? (askedForCode ? 'required' : undefined);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SlotsApi } from '../api/slotsApi';
 import type { Place } from '../api/types';
-import { invitationOf, needsServiceChoice, serviceName } from './services';
+import { invitationOf, needsServiceChoice, serviceName, servicesKnown } from './services';
 
 const place = (services: Place['services']): Place => ({
   id: 7, name: 'P', address: 'A', region: 'R', timeZone: 'Europe/Bratislava', active: true, services,
@@ -16,6 +16,13 @@ describe('the service step', () => {
     expect(needsServiceChoice(place([antigen]))).toBe(false);
     expect(needsServiceChoice(place([]))).toBe(false);
     expect(needsServiceChoice(place(undefined))).toBe(false);
+  });
+
+  it('is known only from the place read whole: the search list leaves services out', () => {
+    expect(servicesKnown(place([antigen, pcr]))).toBe(true);
+    expect(servicesKnown(place([]))).toBe(true);
+    expect(servicesKnown(place(undefined))).toBe(false);
+    expect(servicesKnown(place(null))).toBe(false);
   });
 
   it('names the service in the page\'s language, and by its code where the place does not list it', () => {

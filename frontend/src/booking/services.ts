@@ -3,9 +3,17 @@ import type { Language, Place } from '../api/types';
 /** A service as a place offers it (PlaceDto.services): its code, names and appointment length. */
 export type PlaceService = NonNullable<Place['services']>[number];
 
-/** The services a place offers; a place the API lists without any offers its one default service. */
+/** The services a place offers, as far as the page knows them (none where it has the place from the list only). */
 export function servicesOf(place: Place): PlaceService[] {
   return place.services ?? [];
+}
+
+/**
+ * Whether the page has the place with its services (GET /api/places/{id}), so it can tell whether to ask
+ * for a service or an invitation code. A place from the search list (GET /api/places) comes without them.
+ */
+export function servicesKnown(place: Place): boolean {
+  return place.services != null;
 }
 
 /**
