@@ -103,6 +103,17 @@ public static partial class SqlServerCommands
         return proc;
     }
 
+    /// <summary>dbo.record_walk_in: the trail's walk-in row of a booking staff made (SqlServerWalkIns).</summary>
+    public static SqlCommand RecordWalkIn(ReserveCommand c, string code)
+    {
+        var proc = Proc("dbo.record_walk_in");
+        Add(proc, "@at", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
+        Add(proc, "@actor", SqlDbType.NVarChar, 256, c.BookedBy);
+        Add(proc, "@place_id", SqlDbType.Int, 0, c.Slot.PlaceId);
+        Add(proc, "@code", SqlDbType.VarChar, CodeSize, code);
+        return proc;
+    }
+
     public static SqlCommand RecordJobRun(JobRun run)
     {
         var proc = Proc("dbo.record_job_run");

@@ -14,7 +14,7 @@ public sealed partial class SkipSiteTests
         ["tests/Slots.Storage.SqlServer.Tests/Contract/SqlServerDatabase.cs"] = "SQL Server: no server on the machines here (SLOTS_SQLSERVER)",
         ["tests/Slots.Storage.SqlServer.Tests/SqlServerBackend.cs"] = "SQL Server: no server on the machines here (SLOTS_SQLSERVER)",
         ["tests/Slots.LoadTest.Tests/Chaos/NemesisTests.cs"] = "reads /proc: skips only off Linux, and CI runs on Linux",
-        ["frontend/e2e/staff.e2e.ts"] = "its skipOrFail: skips outside CI, fails under it, as Unavailable does",
+        ["frontend/e2e/door.ts"] = "the staff screens' skipOrFail: skips outside CI, fails under it, as Unavailable does",
     };
 
     [Fact]

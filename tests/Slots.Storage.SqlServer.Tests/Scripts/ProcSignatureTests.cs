@@ -50,6 +50,7 @@ public sealed class ProcSignatureTests
         ["load_hot_days"] = () => SqlServerCommands.LoadHotDays(7, Slot.Day, Slot.Day.AddDays(29)),
         ["flush_changes"] = () => SqlServerCommands.FlushChanges(500),
         ["evict_hot_days"] = () => SqlServerCommands.EvictHotDays(7, Slot.Day, Now, 1000),
+        ["record_walk_in"] = () => SqlServerCommands.RecordWalkIn(Reserve with { BookedBy = "door-1" }, "ABCDE-FGHJK"),
         ["record_job_run"] = () => SqlServerCommands.RecordJobRun(new JobRun("flush", Now, TimeSpan.FromMilliseconds(12), 3, true, "node-1")),
         ["waiting_room_join"] = () => SqlServerCommands.AdmissionJoin(3, ["hash-a", "hash-b"], Now, new byte[32]),
         ["waiting_room_step"] = () => SqlServerCommands.AdmissionStep(new CounterStep(3, 7, 10, 15, 40, 1_000, Now)),
