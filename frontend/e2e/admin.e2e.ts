@@ -151,8 +151,9 @@ describe('an admin and a viewer', () => {
       await stats.getByRole('button', { name: 'Zobraziť' }).click();
       await expect.poll(() => stats.locator('tbody tr').count()).toBeGreaterThan(0);
       expect(await stats.getByRole('alert').count()).toBe(0);
-      expect(await page.locator('h2').allTextContents()).toEqual(['Štatistika po dňoch']);
-      expect(await page.getByRole('button', { name: /Vytvoriť|Vygenerovať|Náhľad|Vyhlásiť otvorenie/ }).count()).toBe(0);
+      // Viewers read the statistics and the invitation batches' counts (never the codes), and change nothing.
+      expect(await page.locator('h2').allTextContents()).toEqual(['Štatistika po dňoch', 'Pozývacie kódy']);
+      expect(await page.getByRole('button', { name: /Vytvoriť|Vygenerovať|Náhľad|Vyhlásiť otvorenie|Vydať|Zrušiť/ }).count()).toBe(0);
       await expectAccessible(page, 'admin screens of a viewer');
 
       await page.getByRole('button', { name: 'English' }).click();

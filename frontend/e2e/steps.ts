@@ -10,8 +10,14 @@ export async function getJson<T>(url: string, headers: Record<string, string> = 
   return (await response.json()) as T;
 }
 
+/**
+ * One of the places the demo data seeded at the start, by id: other test files create places on the same API
+ * while this one runs (some offering several services, some with two slots a day), and the list's order
+ * (region, then name) would slot them in between.
+ */
 export async function somePlace(apiUrl: string, index = 0): Promise<Place> {
-  return (await getJson<ResultPage<Place>>(`${apiUrl}/api/places?pageSize=50`)).items[index];
+  const places = (await getJson<ResultPage<Place>>(`${apiUrl}/api/places?pageSize=100`)).items;
+  return [...places].sort((a, b) => a.id - b.id)[index];
 }
 
 /** Tomorrow's first slot with a free seat: today's may start while the test runs. */
