@@ -1,7 +1,6 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
 using System.Globalization;
-using CsvHelper;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Api.Staff;
 using Slots.Catalogue;
@@ -141,22 +140,12 @@ internal static class InvitationEndpoints
         b.Id, catalogue.FirstOrDefault(s => s.Id == b.ServiceId)?.Code ?? "", b.Label, b.Size, b.Spent, Instant(b.CreatedAt), b.CreatedBy,
         b.RevokedAt is { } at ? Instant(at) : null, b.RevokedBy);
 
-    private static string Instant(long unixSeconds) =>
-        DateTimeOffset.FromUnixTimeSeconds(unixSeconds).UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture);
+    private static string Instant(long unixSeconds) => Formats.Instant(DateTimeOffset.FromUnixTimeSeconds(unixSeconds));
 
-    /// <summary>One row per code: the code as people type it, the service, the batch and its label (RFC 4180, UTF-8 with a BOM).</summary>
+    /// <summary>One row per code: the code as people type it, the service, the batch and its label (<see cref="CsvFile"/>).</summary>
     private static byte[] Csv(IssuedBatch issued, string service)
     {
-        using var buffer = new MemoryStream();
-        using (var csv = CsvWriter.Create(buffer, new CsvWriterOptions { WriteByteOrderMark = true, Injection = CsvInjection.Escape }, leaveOpen: true))
-        {
-            csv.WriteHeader(["code", "service", "batch", "label"]);
-            var batch = issued.Batch.Id.ToString(CultureInfo.InvariantCulture);
-            foreach (var code in issued.Codes)
-            {
-                csv.WriteRecord([code, service, batch, issued.Batch.Label]);
-            }
-        }
-        return buffer.ToArray();
+        var batch = issued.Batch.Id.ToString(CultureInfo.InvariantCulture);
+        return CsvFile.Of(["code", "service", "batch", "label"], issued.Codes.Select(code => new[] { code, service, batch, issued.Batch.Label }));
     }
 }

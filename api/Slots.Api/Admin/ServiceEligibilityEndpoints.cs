@@ -104,7 +104,7 @@ internal static class ServiceEligibilityEndpoints
             _ => "everyone",
         },
         [.. who.Steps.OrderBy(s => s.OpensAt).Select(s => new AgeStepDto(
-            s.Opens.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture), Formats.Day(s.BornOnOrBefore)))],
+            Formats.Instant(s.Opens), Formats.Day(s.BornOnOrBefore)))],
         who.TakesInvitations);
 
     /// <summary>An instant names its offset (Z or ±hh:mm): a bare local time would mean the server's zone.</summary>

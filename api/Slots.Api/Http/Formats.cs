@@ -7,6 +7,9 @@ internal static class Formats
 {
     public static string Day(DateOnly day) => day.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
 
+    /// <summary>An instant in UTC to the second, as admin answers give one: 2026-12-01T07:00:00Z.</summary>
+    public static string Instant(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture);
+
     public static string Time(int minuteOfDay) => $"{minuteOfDay / 60:00}:{minuteOfDay % 60:00}";
 
     /// <summary>

@@ -1,5 +1,4 @@
 using System.Globalization;
-using CsvHelper;
 using Slots.Catalogue;
 using Slots.Places;
 using Slots.Reservations;
@@ -89,22 +88,12 @@ internal static class RosterRequests
         _ => throw new InvalidOperationException($"Unmapped roster state {state}."),
     };
 
-    /// <summary>
-    /// RFC 4180 through CsvHelper (CRLF, quotes, commas and line breaks inside a field quoted), UTF-8
-    /// with a BOM; a name starting with = + - @ is escaped so a spreadsheet never runs it as a formula.
-    /// </summary>
-    public static byte[] Csv(IEnumerable<RosterRowDto> rows)
-    {
-        using var buffer = new MemoryStream();
-        using (var csv = CsvWriter.Create(buffer, new CsvWriterOptions { WriteByteOrderMark = true, Injection = CsvInjection.Escape }, leaveOpen: true))
-        {
-            csv.WriteHeader(["time", "minutes", "seat", "code", "name", "phone", "language", "state", "at", "by", "service"]);
-            foreach (var r in rows)
+    /// <summary>The roster's rows as a CSV file (<see cref="CsvFile"/>).</summary>
+    public static byte[] Csv(IEnumerable<RosterRowDto> rows) =>
+        CsvFile.Of(["time", "minutes", "seat", "code", "name", "phone", "language", "state", "at", "by", "service"],
+            rows.Select(r => new[]
             {
-                csv.WriteRecord([r.Time, r.Minutes.ToString(CultureInfo.InvariantCulture), r.Seat.ToString(CultureInfo.InvariantCulture), r.Code,
-                    r.Name, r.Phone, r.Language, r.State, r.At?.ToString("O", CultureInfo.InvariantCulture) ?? "", r.By ?? "", r.Service]);
-            }
-        }
-        return buffer.ToArray();
-    }
+                r.Time, r.Minutes.ToString(CultureInfo.InvariantCulture), r.Seat.ToString(CultureInfo.InvariantCulture), r.Code,
+                r.Name, r.Phone, r.Language, r.State, r.At?.ToString("O", CultureInfo.InvariantCulture) ?? "", r.By ?? "", r.Service,
+            }));
 }

@@ -39,7 +39,7 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
     /// starting in 10 to 20 minutes, one later today, and the same two tomorrow: a check-in "now" is
     /// in time for the first, early for the second, and on the wrong day for tomorrow's.
     /// </summary>
-    private static async Task<(int Place, string Soon, string Later, DateOnly Today, DateOnly Tomorrow)> PlaceOpenNowAsync(HttpClient admin)
+    internal static async Task<(int Place, string Soon, string Later, DateOnly Today, DateOnly Tomorrow)> PlaceOpenNowAsync(HttpClient admin)
     {
         var utc = DateTimeOffset.UtcNow;
         var offset = 12 - utc.Hour;

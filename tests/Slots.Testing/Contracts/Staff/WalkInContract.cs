@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Net.Http.Json;
@@ -145,26 +144,8 @@ public abstract class WalkInContract<TBackend>(TBackend backend) : BackendContra
     public async Task Check_in_now_checks_a_person_at_the_door_in_and_a_refused_check_in_leaves_the_booking()
     {
         var host = NewHost(await CreateDatabaseAsync("db"), _tokens.Settings);
-        var admin = host.AdminClient();
-        // A place whose clock reads noon now, with a slot soon and one two hours later, today.
-        var utc = DateTimeOffset.UtcNow;
-        var offset = 12 - utc.Hour;
-        var zone = offset == 0 ? "Etc/GMT" : offset > 0 ? $"Etc/GMT-{offset}" : $"Etc/GMT+{-offset}";
-        var local = utc.ToOffset(TimeSpan.FromHours(offset));
-        var soon = local.AddMinutes(20);
-        soon = soon.AddMinutes(-(soon.Minute % 10));
-        var created = await admin.PostAsJsonAsync("/api/admin/places", new { name = "Door", address = "Hlavná 1, Bratislava", region = "Bratislavský kraj", timeZone = zone });
-        var place = (await JsonAsync(created))["id"]!.GetValue<int>();
-        var first = soon.ToString("HH:mm", CultureInfo.InvariantCulture);
-        var later = soon.AddMinutes(120).ToString("HH:mm", CultureInfo.InvariantCulture);
-        (await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(DateOnly.FromDateTime(local.DateTime)),
-            to = Day(DateOnly.FromDateTime(local.DateTime)),
-            template = new { firstStart = first, lastStart = later, intervalMinutes = 120, lengthMinutes = 10 },
-            capacity = 5,
-        })).EnsureSuccessStatusCode();
+        // A place whose clock reads noon now, with a slot soon and one two hours later (StaffContract's).
+        var (place, first, later, today, _) = await StaffContract<TBackend>.PlaceOpenNowAsync(host.AdminClient());
         var staff = As(host, "door-3", "site-staff", place);
 
         var now = await staff.SendAsync(WalkIn(place, null, first, People.Next(), checkIn: true));
@@ -180,6 +161,6 @@ public abstract class WalkInContract<TBackend>(TBackend backend) : BackendContra
         var early = await staff.SendAsync(WalkIn(place, null, later, People.Next(), checkIn: true));
         Assert.Equal(HttpStatusCode.Created, early.StatusCode);
         Assert.Equal("too-early", (await JsonAsync(early))["checkIn"]!.GetValue<string>());
-        Assert.Equal(4, await FreeSeatsAsync(host.Client(), place, DateOnly.FromDateTime(local.DateTime), later));
+        Assert.Equal(4, await FreeSeatsAsync(host.Client(), place, today, later));
     }
 }
