@@ -29,6 +29,7 @@ public static class EfRegistration
         services.AddScoped<ICatalogStore, EfCatalogStore>();
         services.AddScoped<Slots.Eligibility.IInvitationStore, Slots.Storage.Ef.Eligibility.EfInvitationStore>();
         services.AddSingleton<IColdReservationStore, EfColdReservationStore>();
+        services.AddSingleton<IDosePairStore, Slots.Storage.Ef.Reservations.EfDosePairStore>();
         services.AddScoped<HotWindowLoader>();
         services.AddScoped<EfWindowMover>();
         services.AddScoped<IWindowSync, EfWindowSync>();

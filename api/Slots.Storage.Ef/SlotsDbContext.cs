@@ -18,6 +18,7 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
     public DbSet<ServiceAgeStepRecord> ServiceAgeSteps => Set<ServiceAgeStepRecord>();
     public DbSet<InvitationBatchRecord> InvitationBatches => Set<InvitationBatchRecord>();
     public DbSet<InvitationCodeRecord> InvitationCodes => Set<InvitationCodeRecord>();
+    public DbSet<DosePairRecord> DosePairs => Set<DosePairRecord>();
     public DbSet<HotReservation> HotReservations => Set<HotReservation>();
     public DbSet<ReservationRecord> Reservations => Set<ReservationRecord>();
     public DbSet<ActivePerson> ActivePersons => Set<ActivePerson>();
@@ -128,6 +129,12 @@ public sealed class SlotsDbContext(DbContextOptions<SlotsDbContext> options) : D
         {
             e.ToTable("invitation_codes");
             e.HasKey(x => x.Hash);
+        });
+        modelBuilder.Entity<DosePairRecord>(e =>
+        {
+            e.ToTable("dose_pairs");
+            e.HasKey(x => x.FirstCode);
+            e.HasIndex(x => x.SecondCode).IsUnique();
         });
 
         // The SQL scripts name columns in snake_case on every backend.

@@ -89,5 +89,7 @@ public sealed class SqlServerBackend : StorageBackend
         builder.Services.AddSingleton<IMachineKeyStore, Slots.Storage.Ef.MachineKeys.EfMachineKeyStore>();
         // Invitation batches (sql/172-173): issued and revoked through the shared store; no booking spends a code here yet.
         builder.Services.AddScoped<Slots.Eligibility.IInvitationStore, Slots.Storage.Ef.Eligibility.EfInvitationStore>();
+        // Two-dose pairs' links (sql/175) through the shared store.
+        builder.Services.AddSingleton<IDosePairStore, Slots.Storage.Ef.Reservations.EfDosePairStore>();
     }
 }

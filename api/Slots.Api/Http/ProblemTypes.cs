@@ -34,7 +34,9 @@ internal static class ProblemTypes
     public static readonly ProblemType PairFirstDoseFixed = new("pair-first-dose-fixed", 409,
         "the first dose of a two-dose booking cannot be moved; cancel the pair and book again");
     public static readonly ProblemType SecondDoseOutsideInterval = new("second-dose-outside-interval", 422,
-        "the second dose's new day lies outside the service's interval after the first dose");
+        "the second dose chosen (in a booking or a move) lies outside the service's interval after the first dose, or at another place");
+    public static readonly ProblemType NoSecondDose = new("no-second-dose", 422,
+        "a second dose was chosen or moved for a booking whose service has one appointment");
     public static readonly ProblemType AlreadyBooked = new("already-booked", 409,
         "the person already holds an active future reservation; `existingCode` carries its code, only for the phone that booked it");
     public static readonly ProblemType RequestInProgress = new("request-in-progress", 409,
@@ -107,7 +109,7 @@ internal static class ProblemTypes
     [
         ValidationFailed, BadRequest, NotFound, MethodNotAllowed, UnsupportedMediaType, BodyTooLarge, HeadersTooLarge,
         UnknownPlace, UnknownSlot, SlotFull, SlotStarted, PlaceClosed,
-        UnknownService, NotEligible, SecondDoseFull, PairFirstDoseFixed, SecondDoseOutsideInterval, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
+        UnknownService, NotEligible, SecondDoseFull, PairFirstDoseFixed, SecondDoseOutsideInterval, NoSecondDose, AlreadyBooked, RequestInProgress, IdempotencyKeyReused,
         ReservationNotFound, ReservationCancelled, WrongProofLimit, ReservationStarted, RescheduleAcrossWindow,
         AdmissionRequired, NotYetAdmitted, AdmissionExpired, AdmissionUsed, AdmissionTokenInvalid,
         CapacityBelowBooked, BlockNotFound, OpeningNotFound, OpeningClosed, OpeningOverlaps, Unauthenticated, Forbidden, PlaceForbidden, MachineKeyNotFound,

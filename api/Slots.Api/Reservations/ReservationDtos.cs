@@ -21,13 +21,19 @@ public sealed record ReserveRequest(
     string? Service = null,
     [property: StringLength(40, MinimumLength = 12), RegularExpression(Patterns.InvitationCode),
         Description("An invitation code, XXXX-XXXX-XXXX (any case; dashes and spaces are ignored), where the service takes invitations. The booking that it makes eligible spends it, and binds it to the person.")]
-    string? Invitation = null);
+    string? Invitation = null,
+    [property: Day, Description("A two-dose service: the second dose's day, within the service's interval after the first (with secondTime). Left out: the earliest free seat in the interval at the first dose's time.")]
+    string? SecondDay = null,
+    [property: TimeOfDay, Description("A two-dose service: the second dose's start on secondDay.")]
+    string? SecondTime = null);
 
 /// <summary>Where a reservation moves: a slot at the same or another place.</summary>
 public sealed record RescheduleRequest(
     [property: Required, Range(1, int.MaxValue), Description("The new slot's place: the same place or another.")] int? PlaceId,
     [property: Required, Day, Description("The new slot's day.")] string? Day,
-    [property: Required, TimeOfDay, Description("The new slot's start.")] string? Time);
+    [property: Required, TimeOfDay, Description("The new slot's start.")] string? Time,
+    [property: Range(1, 2), Description("Which appointment moves: 1 (left out) the booking, 2 the second dose of a two-dose booking (the same place, a day within the service's interval after the first dose).")]
+    int? Dose = null);
 
 /// <summary>
 /// A reservation, the same in every answer about one (201 of a booking, 200 of a lookup and of a
@@ -45,10 +51,14 @@ public sealed record ReservationDto(
     int Minutes,
     string Name,
     [property: AllowedValues(ReservationDto.Booked), Description("booked: the seat is held.")] string State,
-    [property: RegularExpression(Places.ServiceDto.CodePattern), Description("The service's code, as GET /api/services lists it.")] string Service)
+    [property: RegularExpression(Places.ServiceDto.CodePattern), Description("The service's code, as GET /api/services lists it.")] string Service,
+    [property: Description("A two-dose booking's second appointment, at the same place; absent for one appointment.")] SecondDoseDto? SecondDose = null)
 {
     public const string Booked = "booked";
 }
 
 /// <summary>A free slot offered instead of a full one.</summary>
 public sealed record AlternativeDto(int PlaceId, [property: Day] string Day, [property: TimeOfDay] string Time, int Free);
+
+/// <summary>The second appointment of a two-dose booking: its day, start and length, at the booking's place.</summary>
+public sealed record SecondDoseDto([property: Day] string Day, [property: TimeOfDay] string Time, int Minutes);

@@ -37,6 +37,10 @@ internal static class ReservationProblems
             ReservationStatus.NotEligible => NotEligible(answer),
             ReservationStatus.SecondDoseFull => Problem.Of(ProblemTypes.SecondDoseFull,
                 "No seat is free for the second dose in its interval; nothing was booked.", "Choose another first-dose slot or place."),
+            ReservationStatus.SecondDoseOutsideInterval => Problem.Of(ProblemTypes.SecondDoseOutsideInterval,
+                "The second dose chosen must be on a day within the service's interval after the first.", "Choose a day in the interval, or leave the second dose out."),
+            ReservationStatus.NoSecondDose => Problem.Of(ProblemTypes.NoSecondDose,
+                "This service has one appointment: there is no second dose to choose.", "Leave secondDay and secondTime out."),
             ReservationStatus.KeyReused => Problem.Of(ProblemTypes.IdempotencyKeyReused,
                 "This Idempotency-Key was used for a different request.", "Use a new key for a new booking."),
             ReservationStatus.InProgress => InProgress(response),
@@ -104,7 +108,9 @@ internal static class ReservationProblems
             RescheduleStatus.PairFirstDoseFixed => Problem.Of(ProblemTypes.PairFirstDoseFixed,
                 "The first dose of a two-dose booking cannot be moved.", "Cancel the booking and book the pair again."),
             RescheduleStatus.OutsideInterval => Problem.Of(ProblemTypes.SecondDoseOutsideInterval,
-                "The second dose must stay within the service's interval after the first dose."),
+                "The second dose must stay at the same place, within the service's interval after the first dose."),
+            RescheduleStatus.NoSecondDose => Problem.Of(ProblemTypes.NoSecondDose,
+                "This booking has one appointment: there is no second dose to move.", "Move the booking itself (leave dose out)."),
             _ => throw new InvalidOperationException($"Unmapped reschedule status {answer.Status}."),
         };
 

@@ -30,9 +30,30 @@ internal sealed class ReservationRequests(PersonIdentity persons, Eligibility.In
         var person = Person(body.Name, body.Phone, body.NationalId, body.Language, v);
         var service = ServiceCode(body.Service, "service", v);
         var invitation = Invitation(body.Invitation, v);
+        var second = SecondChoice(body.SecondDay, body.SecondTime, v);
         return v.IsValid
-            ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service, person.BornOn, invitation)
+            ? new BookingRequest(slot!.Value, person!.Name, person.Phone, person.PersonHash, person.Language, service, person.BornOn, invitation,
+                SecondChoice: second)
             : null;
+    }
+
+    /// <summary>The second dose's chosen slot (day and time, both or neither), or null when none was chosen.</summary>
+    private static (DateOnly Day, int StartMinute)? SecondChoice(string? day, string? time, Validation v)
+    {
+        if (day is null && time is null)
+        {
+            return null;
+        }
+        var valid = true;
+        if (!Formats.TryDay(day, out var parsedDay))
+        {
+            valid = Invalid(v, "secondDay", $"The second dose's day, as {Formats.DayFormat}, with secondTime.");
+        }
+        if (!Formats.TryTime(time, out var parsedTime))
+        {
+            valid = Invalid(v, "secondTime", "The second dose's start, as HH:mm, with secondDay.");
+        }
+        return valid ? (parsedDay, SlotKey.MinuteOf(parsedTime)) : null;
     }
 
     /// <summary>

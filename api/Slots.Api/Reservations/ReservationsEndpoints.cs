@@ -35,7 +35,7 @@ internal static class ReservationsEndpoints
                 required: false)
             .Problems(ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull, ProblemTypes.AlreadyBooked,
                 ProblemTypes.SlotStarted, ProblemTypes.PlaceClosed, ProblemTypes.RequestInProgress, ProblemTypes.IdempotencyKeyReused,
-                ProblemTypes.UnknownService)
+                ProblemTypes.UnknownService, ProblemTypes.SecondDoseFull, ProblemTypes.SecondDoseOutsideInterval, ProblemTypes.NoSecondDose)
             .Problems(ProblemTypes.AdmissionGate);
         group.MapGet("/{code}", Find).WithName("FindReservation").RequireRateLimiting(RateLimits.Reads)
             .WithReservationMetrics("find", "found")
@@ -63,7 +63,8 @@ internal static class ReservationsEndpoints
             .Problems(ProblemTypes.WrongProofLimit)
             .AdmissionToken()
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull,
-                ProblemTypes.SlotStarted, ProblemTypes.ReservationStarted, ProblemTypes.RescheduleAcrossWindow)
+                ProblemTypes.SlotStarted, ProblemTypes.ReservationStarted, ProblemTypes.RescheduleAcrossWindow,
+                ProblemTypes.PairFirstDoseFixed, ProblemTypes.SecondDoseOutsideInterval, ProblemTypes.NoSecondDose)
             .Problems(ProblemTypes.AdmissionGate);
         return app;
     }
@@ -87,7 +88,7 @@ internal static class ReservationsEndpoints
         await room.LeaveAsync(pass, answer.Status);
         return ReservationProblems.Answer(answer, booking.Slot.Day, http.Response, () =>
             TypedResults.Created($"/api/reservations/{answer.Code}",
-                ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name, answer.Service!.Code)));
+                ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name, answer.Service!.Code, answer.Second)));
     }
 
     public static async Task<Results<Ok<ReservationDto>, ProblemHttpResult, ValidationProblem>> Find(
@@ -106,7 +107,7 @@ internal static class ReservationsEndpoints
         var found = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.FindAsync(pass.Code, proof, ct), f => f is null);
         if (found is not null && await places.FindAsync(found.Slot.PlaceId, ct) is { } place)
         {
-            return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name, await CodeOfAsync(services, found.Slot, ct)));
+            return TypedResults.Ok(ToDto(found.Code, found.Slot, place, found.Minutes, found.Name, await CodeOfAsync(services, found.Slot, ct), found.Second));
         }
         if (await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.WasCancelledAsync(pass.Code, proof, ct), was => !was))
         {
@@ -143,6 +144,10 @@ internal static class ReservationsEndpoints
     {
         var v = new Validation();
         var target = ReservationRequests.Slot(body.Value.PlaceId, body.Value.Day, body.Value.Time, v);
+        if (body.Value.Dose is not (null or 1 or 2))
+        {
+            v.Add("dose", "1 (the booking itself) or 2 (the second dose of a two-dose booking).");
+        }
         var pass = await gate.PassAsync(code, http.Request, v, ct);
         if (pass.Invalid is { } invalid)
         {
@@ -158,7 +163,10 @@ internal static class ReservationsEndpoints
         {
             return AdmissionProblems.Refused(admitted, http.Response);
         }
-        var answer = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => reservations.RescheduleAsync(pass.Code, proof, target.Value, ct),
+        var secondDose = body.Value.Dose == 2;
+        var answer = await ProofGate.UnderEitherKeyAsync(pass.Proof, proof => secondDose
+                ? reservations.MoveSecondDoseAsync(pass.Code, proof, target.Value, ct)
+                : reservations.RescheduleAsync(pass.Code, proof, target.Value, ct),
             a => a.Status == RescheduleStatus.NotFound);
         if (answer.Status == RescheduleStatus.NotFound)
         {
@@ -168,12 +176,14 @@ internal static class ReservationsEndpoints
         // The moved reservation names its service: a move stays within it.
         var service = answer.Reservation is { } moved ? await CodeOfAsync(services, moved.Slot, ct) : ServiceIds.DefaultCode;
         return ReservationProblems.Answer(answer, target.Value.Day, () =>
-            TypedResults.Ok(ToDto(pass.Code, target.Value, answer.Place!, answer.Reservation!.Minutes, answer.Reservation.Name, service)));
+            TypedResults.Ok(ToDto(pass.Code, answer.Reservation!.Slot, answer.Place!, answer.Reservation.Minutes, answer.Reservation.Name, service,
+                answer.Reservation.Second)));
     }
 
-    internal static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name, string service = ServiceIds.DefaultCode) =>
+    internal static ReservationDto ToDto(string code, SlotKey slot, PlaceInfo place, int minutes, string name, string service = ServiceIds.DefaultCode,
+        SecondDose? second = null) =>
         new(code, place.Id, place.Name, place.Address, Formats.Day(slot.Day), Formats.Time(slot.StartMinute), minutes, name, ReservationDto.Booked,
-            service);
+            service, second is null ? null : new SecondDoseDto(Formats.Day(second.Day), Formats.Time(second.StartMinute), second.Minutes));
 
     /// <summary>The code of the slot's service, from the cached catalogue.</summary>
     internal static async Task<string> CodeOfAsync(ServiceDirectory services, SlotKey slot, CancellationToken ct) =>

@@ -1,6 +1,10 @@
 namespace Slots.Reservations;
 
-/// <summary>Everything the atomic reservation needs, already validated and normalised.</summary>
+/// <summary>
+/// Everything the atomic reservation needs, already validated and normalised. A pair (a two-dose
+/// service) has <see cref="Second"/>, the days and time its second dose may take, and that dose's own
+/// <see cref="SecondCode"/>: the store seats both in one transaction or neither.
+/// </summary>
 public sealed record ReserveCommand(
     SlotKey Slot,
     string PersonHash,
@@ -14,7 +18,9 @@ public sealed record ReserveCommand(
     DateOnly? BornOn = null,
     string? InvitationHash = null,
     string? BookedBy = null,
-    bool Sms = true);
+    bool Sms = true,
+    SecondDoseRange? Second = null,
+    string? SecondCode = null);
 
 public sealed record CancelCommand(string Code, ContactProof Proof, DateTimeOffset Now);
 

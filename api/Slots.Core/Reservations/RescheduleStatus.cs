@@ -21,4 +21,7 @@ public enum RescheduleStatus
     // dose 2's target lies outside the service's interval after dose 1.
     PairFirstDoseFixed = 10,
     OutsideInterval = 11,
+
+    // Decided before the store is asked: a move of the second dose of a booking that has none.
+    NoSecondDose = 12,
 }

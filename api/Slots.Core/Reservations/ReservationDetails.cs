@@ -1,6 +1,6 @@
 namespace Slots.Reservations;
 
-/// <summary>A reservation as the person sees it when looking it up.</summary>
+/// <summary>A reservation as the person sees it when looking it up; a pair's first dose carries its second.</summary>
 public sealed record ReservationDetails(
     string Code,
     SlotKey Slot,
@@ -10,4 +10,5 @@ public sealed record ReservationDetails(
     string PersonHash,
     string Name,
     string Language,
-    DateTimeOffset CreatedAt);
+    DateTimeOffset CreatedAt,
+    SecondDose? Second = null);

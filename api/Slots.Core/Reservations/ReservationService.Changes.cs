@@ -8,7 +8,16 @@ public sealed partial class ReservationService
     public async Task<ReservationDetails?> FindAsync(string code, ContactProof proof, CancellationToken ct)
     {
         var found = await store.FindAsync(code, ct) ?? await cold.FindAsync(code, ct);
-        return found is not null && Owns(found, proof) ? found : null;
+        if (found is null || !Owns(found, proof))
+        {
+            return null;
+        }
+        // A pair is known by its first code; the second's own code answers nothing (it is not the person's to use).
+        if ((await services.FindAsync(found.Slot.ServiceId, ct))?.SecondDose is not null && await pairs.FirstOfAsync(code, ct) is not null)
+        {
+            return null;
+        }
+        return await WithSecondAsync(found, ct);
     }
 
     /// <summary>Whether the reservation with this code was cancelled, asked by its owner (the proof must match it).</summary>
@@ -18,6 +27,10 @@ public sealed partial class ReservationService
     public async Task<CancelStatus> CancelAsync(string code, ContactProof proof, CancellationToken ct)
     {
         var command = new CancelCommand(code, proof, clock.GetUtcNow());
+        if (await pairs.FirstOfAsync(code, CancellationToken.None) is not null)
+        {
+            return CancelStatus.NotFound; // the second dose goes with its pair, by the first code
+        }
         // Not the caller's token: once started, a cancellation completes even if this client has gone.
         var status = await store.CancelAsync(command, CancellationToken.None);
         if (status == CancelStatus.NotFound)
@@ -27,11 +40,14 @@ public sealed partial class ReservationService
         }
         if (status == CancelStatus.NotFound && await cold.WasCancelledAsync(command, CancellationToken.None))
         {
-            // The same cancel again (DELETE is idempotent): the first took effect, this one changes nothing.
+            // The same cancel again (DELETE is idempotent): the first took effect; a pair's second dose
+            // follows it if a crash came between the two halves.
+            await CancelSecondAsync(command);
             return CancelStatus.Cancelled;
         }
         if (status == CancelStatus.Cancelled)
         {
+            await CancelSecondAsync(command);
             snapshot.Forget(); // a seat came back, at a slot this answer does not name
         }
         return status;
@@ -48,6 +64,14 @@ public sealed partial class ReservationService
         if (target.Day < LocalClock.Today(place, now))
         {
             return new RescheduleAnswer(RescheduleStatus.OutsideWindow, place, Window: WindowOf(place, now));
+        }
+        if (await pairs.SecondOfAsync(code, ct) is not null)
+        {
+            return new RescheduleAnswer(RescheduleStatus.PairFirstDoseFixed, place);
+        }
+        if (await pairs.FirstOfAsync(code, ct) is not null)
+        {
+            return new RescheduleAnswer(RescheduleStatus.NotFound, place);
         }
         (var status, target) = await RescheduleOnPathAsync(new RescheduleCommand(code, proof, target, now));
         if (status == RescheduleStatus.Rescheduled)

@@ -18,6 +18,7 @@ namespace Slots.Reservations;
 public sealed partial class ReservationService(
     IReservationStore store,
     IColdReservationStore cold,
+    IDosePairStore pairs,
     AvailabilitySnapshot snapshot,
     PlaceDirectory places,
     ServiceDirectory services,
@@ -98,12 +99,18 @@ public sealed partial class ReservationService(
         {
             return new BookingAnswer(ReservationStatus.OutsideWindow, Window: WindowOf(place, now), Place: place);
         }
+        var (second, refusal) = SecondRangeFor(service, request);
+        if (refusal is { } before)
+        {
+            return new BookingAnswer(before, Place: place);
+        }
         if (!store.DecidesEligibility && EligibilityDecision.For(service.Eligibility, request.BornOn, null, now) is { Eligible: false } early)
         {
             return new BookingAnswer(ReservationStatus.NotEligible, Place: place, Refusal: early);
         }
         var command = new ReserveCommand(request.Slot, request.PersonHash, request.Phone, request.Name, request.Language,
-            ConfirmationCode.New(), key, fingerprint, now, request.BornOn, request.InvitationHash, request.BookedBy, request.Sms);
+            ConfirmationCode.New(), key, fingerprint, now, request.BornOn, request.InvitationHash, request.BookedBy, request.Sms,
+            second, second is null ? null : ConfirmationCode.New());
         var result = await ReserveOnPathAsync(place, command, ct);
         if (result is not { } outcome)
         {
@@ -140,7 +147,10 @@ public sealed partial class ReservationService(
         var minutes = outcome.Status != ReservationStatus.Reserved ? 0
             : outcome.Minutes > 0 ? outcome.Minutes
             : await MinutesAsync(place, request.Slot, outcome.Code!, ct);
-        return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives, Place: place, Minutes: minutes);
+        var secondDose = outcome.Status != ReservationStatus.Reserved || second is null ? null
+            : outcome.Second is { Minutes: > 0 } seated ? seated
+            : await SecondOfAsync(outcome.Code!, ct);
+        return new BookingAnswer(outcome.Status, outcome.Code, outcome.Replayed, alternatives, Place: place, Minutes: minutes, Second: secondDose);
     }
 
     private async Task<ReserveResult?> ReserveOnPathAsync(PlaceInfo place, ReserveCommand command, CancellationToken ct)
@@ -182,6 +192,11 @@ public sealed partial class ReservationService(
         var text = r.BookedBy is null
             ? $"{r.Slot}|{r.PersonHash}|{r.Phone}|{r.Name}|{r.Language}"
             : $"{r.Slot}|{r.PersonHash}|{r.Phone}|{r.Name}|{r.Language}|{r.BookedBy}|{r.Sms}";
+        if (r.SecondChoice is { } chosen)
+        {
+            // A chosen second dose is part of the request; an unchosen one hashes as every booking did.
+            text += $"|{chosen.Day:yyyy-MM-dd}@{chosen.StartMinute}";
+        }
         return Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(text)))[..32];
     }
 }

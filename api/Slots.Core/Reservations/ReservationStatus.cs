@@ -27,4 +27,9 @@ public enum ReservationStatus
     // several services and the request named none.
     UnknownService = 13,
     ServiceRequired = 14,
+
+    // Decided before the store is asked: the second dose chosen lies outside the interval after the
+    // first (or at another place); a second dose was chosen for a service of one appointment.
+    SecondDoseOutsideInterval = 15,
+    NoSecondDose = 16,
 }

@@ -71,3 +71,15 @@ public sealed class InvitationCodeRecord
     public string? SpentCode { get; set; }
     public long? SpentAt { get; set; }
 }
+
+/// <summary>
+/// A two-dose booking's link (table dose_pairs): the first dose's code, the person's own, and the
+/// second dose's code; written in the transaction that seats both.
+/// </summary>
+public sealed class DosePairRecord
+{
+    public string FirstCode { get; set; } = "";
+    public string SecondCode { get; set; } = "";
+    public int ServiceId { get; set; }
+    public long CreatedAt { get; set; }
+}

@@ -53,9 +53,10 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         }
 
         var result = await TakeSeatAsync(db, locks, c, now, ct);
-        if (result.Status == ReservationStatus.NotEligible)
+        if (result.Status is ReservationStatus.NotEligible or ReservationStatus.SecondDoseFull)
         {
-            // Refused by the service's rule: nothing written, not even the key; the person's turn may come.
+            // Refused by the service's rule, or a pair without a second seat: nothing written, not even the
+            // key; the person's turn may come, a seat may come back.
             await tx.RollbackAsync(ct);
             return new(ColdRoute.Done, result);
         }
@@ -94,7 +95,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
                 """, [c.PersonHash, c.NewCode, slot.StartsAt + (slot.Minutes * 60L), now, c.Slot.ServiceId], ct) == 1;
             if (mine)
             {
-                return await ClaimAsync(db, c, slot, decision.SpendsInvitation, now, ct);
+                return await ClaimAsync(db, locks, c, slot, decision.SpendsInvitation, now, ct);
             }
             if (await HolderAsync(db, c, now, ct) is { } booked)
             {
@@ -105,7 +106,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         throw new InvalidOperationException("The person's registry row kept changing under a cold-path reservation.");
     }
 
-    private static async Task<ReserveResult> ClaimAsync(SlotsDbContext db, ReserveCommand c, SlotRow slot, bool spendsInvitation, long now,
+    private static async Task<ReserveResult> ClaimAsync(SlotsDbContext db, ColdLocks locks, ReserveCommand c, SlotRow slot, bool spendsInvitation, long now,
         CancellationToken ct)
     {
         var taken = await TakenSeatsAsync(db, c.Slot, ct);
@@ -114,6 +115,11 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         {
             await db.ActivePersons.Where(p => p.PersonHash == c.PersonHash && p.Code == c.NewCode).ExecuteDeleteAsync(ct);
             return new ReserveResult(ReservationStatus.SlotFull, null);
+        }
+        var second = c.Second is null ? null : await SeatSecondAsync(db, locks, c, now, ct);
+        if (c.Second is not null && second is null)
+        {
+            return new ReserveResult(ReservationStatus.SecondDoseFull, null); // the caller rolls the first seat back
         }
         db.Reservations.Add(new ReservationRecord
         {
@@ -153,7 +159,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
             // The caller rolls the whole booking back: a refusal writes nothing.
             return new ReserveResult(ReservationStatus.NotEligible, null, Detail: (int)NotEligibleReason.InvitationUsed);
         }
-        return ReserveResult.Reserved(c.NewCode);
+        return ReserveResult.Reserved(c.NewCode, slot.Minutes) with { Second = second?.Dose };
     }
 
     /// <summary>The person's active reservation of the service, hot or cold; its code only for the phone that made it.</summary>

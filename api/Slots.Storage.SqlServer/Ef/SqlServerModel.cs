@@ -64,6 +64,8 @@ public sealed class SqlServerModel(ModelCustomizerDependencies dependencies) : R
         [("invitation_batches", "revoked_by")] = "nvarchar(256)",
         [("invitation_codes", "hash")] = "varchar(64)",
         [("invitation_codes", "spent_code")] = "varchar(16)",
+        [("dose_pairs", "first_code")] = "varchar(16)",
+        [("dose_pairs", "second_code")] = "varchar(16)",
     };
 
     /// <summary>Points an EF Core context at SQL Server with this model: the one place the backend and the tests configure it.</summary>

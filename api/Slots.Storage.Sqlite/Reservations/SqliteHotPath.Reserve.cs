@@ -23,7 +23,7 @@ public sealed partial class SqliteHotPath
         // A slot full is not remembered: a retry with the same key asks again and books if a seat
         // came back meanwhile (still only once: a booking is remembered under its key). Nor is a
         // refusal by the service's rule: the person's turn may come.
-        if (result.Status is not (ReservationStatus.SlotFull or ReservationStatus.NotEligible))
+        if (result.Status is not (ReservationStatus.SlotFull or ReservationStatus.NotEligible or ReservationStatus.SecondDoseFull))
         {
             Command(Sql.RememberIdempotency,
                 ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
@@ -54,6 +54,13 @@ public sealed partial class SqliteHotPath
         {
             return new ReserveResult(ProbeSlot(c.Slot, now), null);
         }
+        var second = c.Second is null ? null : SeatSecond(c, now);
+        if (c.Second is not null && second is null)
+        {
+            Command(PairSql.ReleaseFirst, ("$place", c.Slot.PlaceId), ("$day", c.Slot.Day), ("$minute", c.Slot.StartMinute),
+                ("$service", c.Slot.ServiceId), ("$code", c.NewCode)).ExecuteNonQuery();
+            return new ReserveResult(ReservationStatus.SecondDoseFull, null);
+        }
         if (decision.SpendsInvitation)
         {
             // The writer's transaction read the code just now, so the spend cannot miss it.
@@ -65,7 +72,9 @@ public sealed partial class SqliteHotPath
             ("$code", c.NewCode), ("$place", c.Slot.PlaceId), ("$day", c.Slot.Day), ("$minute", c.Slot.StartMinute),
             ("$service", c.Slot.ServiceId), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
             ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
-        Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", startsAt + (minutes * 60L))).ExecuteNonQuery();
+        // A pair holds the person until its second dose ends: the one-booking rule counts it once.
+        var ends = second?.EndsAt ?? startsAt + (minutes * 60L);
+        Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", ends)).ExecuteNonQuery();
         if (c.Sms)
         {
             Announce(ChangeKind.Reserved, c.NewCode, now);
@@ -80,7 +89,7 @@ public sealed partial class SqliteHotPath
             Command(Sql.InsertWalkIn, ("$now", now), ("$by", by), ("$place", c.Slot.PlaceId), ("$code", c.NewCode),
                 ("$sms", c.Sms ? "sms" : "no-sms")).ExecuteNonQuery();
         }
-        return ReserveResult.Reserved(c.NewCode, minutes);
+        return ReserveResult.Reserved(c.NewCode, minutes) with { Second = second?.Dose };
     }
 
     /// <summary>
