@@ -50,7 +50,7 @@ public sealed class OpenApiContractTests : ApiTestBase
         var reserve = document["paths"]!["/api/reservations"]!["post"]!;
         Assert.Equal(["201", "400", "403", "404", "409", "413", "415", "422", "429", "500", "502", "503", "504"],
             reserve["responses"]!.AsObject().Select(r => r.Key));
-        Assert.Equal(["slot-full", "already-booked", "slot-started", "place-closed", "request-in-progress", "waiting-room-admission-used"],
+        Assert.Equal(["slot-full", "already-booked", "slot-started", "place-closed", "request-in-progress", "second-dose-full", "waiting-room-admission-used"],
             Codes(reserve["responses"]!["409"]!));
         Assert.Equal(["waiting-room-required", "waiting-room-not-admitted", "waiting-room-admission-expired"],
             Codes(reserve["responses"]!["403"]!));
