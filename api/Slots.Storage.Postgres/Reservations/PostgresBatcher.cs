@@ -23,7 +23,7 @@ namespace Slots.Storage.Postgres;
 public sealed class PostgresBatcher : IAsyncDisposable
 {
     private const string Apply = """
-        SELECT o_status, o_code, o_replayed, o_minutes, o_detail, o_code2, o_day2, o_minute2
+        SELECT o_status, o_code, o_replayed, o_minutes, o_detail, o_code2, o_day2, o_minute2, o_minutes2
         FROM slots_apply($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
         """;
 
@@ -46,7 +46,8 @@ public sealed class PostgresBatcher : IAsyncDisposable
     public Task<Applied> ReserveAsync(ReserveCommand c) =>
         _commit.CommitAsync(new Operation(1, c.Slot.PlaceId, c.Slot.Day, c.Slot.StartMinute, c.Slot.ServiceId, c.PersonHash, c.Phone, c.Name,
             c.Language, c.NewCode, c.IdempotencyKey, c.Fingerprint, c.Now.ToUnixTimeSeconds(), Birth: c.BornOn,
-            Invite: c.InvitationHash, By: c.BookedBy, Sms: c.BookedBy is null ? null : c.Sms));
+            Invite: c.InvitationHash, Code2: c.SecondCode, Day2From: c.Second?.From, Day2To: c.Second?.To, Minute2: c.Second?.StartMinute,
+            By: c.BookedBy, Sms: c.BookedBy is null ? null : c.Sms));
 
     public Task<Applied> CancelAsync(CancelCommand c) =>
         _commit.CommitAsync(new Operation(2, 0, default, 0, 0, c.Proof.PersonHash, c.Proof.Phone, null, null,
@@ -104,7 +105,8 @@ public sealed class PostgresBatcher : IAsyncDisposable
             }
             results[i] = new Applied(row.GetInt32(0), row.IsDBNull(1) ? null : row.GetString(1), row.GetBoolean(2), row.GetInt32(3),
                 row.IsDBNull(4) ? null : row.GetInt32(4), row.IsDBNull(5) ? null : row.GetString(5),
-                row.IsDBNull(6) ? null : row.GetFieldValue<DateOnly>(6), row.IsDBNull(7) ? null : row.GetInt32(7));
+                row.IsDBNull(6) ? null : row.GetFieldValue<DateOnly>(6), row.IsDBNull(7) ? null : row.GetInt32(7),
+                row.IsDBNull(8) ? null : row.GetInt32(8));
         }
         return results;
     }
@@ -165,7 +167,13 @@ public sealed class PostgresBatcher : IAsyncDisposable
 /// was replayed, the slot's length; the refusal's reason (NotEligible), and where a pair's second dose was seated.
 /// </summary>
 public readonly record struct Applied(int Status, string? Code, bool Replayed, int Minutes,
-    int? Detail = null, string? Code2 = null, DateOnly? Day2 = null, int? Minute2 = null);
+    int? Detail = null, string? Code2 = null, DateOnly? Day2 = null, int? Minute2 = null, int? Minutes2 = null)
+{
+    /// <summary>The pair's second dose as slots_apply seated it; null for a single booking (or a replay, which reads it back).</summary>
+    public SecondDose? Second => Code2 is { } code && Day2 is { } day && Minute2 is { } minute
+        ? new SecondDose(code, day, minute, Minutes2 ?? 0)
+        : null;
+}
 
 /// <summary>Slots:Storage:Postgres:Batch — how the API instance groups its hot-path writes.</summary>
 public sealed class PostgresBatchOptions : GroupCommitOptions

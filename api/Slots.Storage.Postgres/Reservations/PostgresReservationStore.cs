@@ -18,7 +18,8 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
         var applied = await batcher.ReserveAsync(command);
         return applied.Status == 0
             ? null // the key was used before for a different request
-            : new ReserveResult((ReservationStatus)applied.Status, applied.Code, applied.Replayed, applied.Minutes, applied.Detail ?? 0);
+            : new ReserveResult((ReservationStatus)applied.Status, applied.Code, applied.Replayed, applied.Minutes, applied.Detail ?? 0,
+                applied.Second);
     }
 
     public async ValueTask<CancelStatus> CancelAsync(CancelCommand command, CancellationToken ct) =>

@@ -8,12 +8,11 @@
 --   p_birth, p_invite: the birth date read from the birth number and the invitation code's hash,
 --   for slots_eligibility (o_status 11 NotEligible with its reason in o_detail);
 --   p_code2, p_day2_from, p_day2_to, p_minute2: a pair's second dose, for slots_seat_second_doses
---   (o_code2, o_day2, o_minute2: where it was seated);
+--   (o_code2, o_day2, o_minute2, o_minutes2: where it was seated, and the slot's length);
 --   p_by, p_sms: a booking made by site staff and whether it sends its SMS, for slots_write_walk_ins.
--- Eligibility is decided in step 3, invitation codes are spent after step 5 (5b), and step 6
--- writes the audit row of bookings staff made (slots_write_walk_ins) and no SMS where they chose
--- none. Seating second doses after step 5 (giving back the seat and person row of a booking that
--- fails it) is a stub its package fills and calls from here.
+-- Eligibility is decided in step 3, second doses are seated after step 5 (5a), invitation codes
+-- are spent after that (5b), and step 6 writes the audit row of bookings staff made
+-- (slots_write_walk_ins) and no SMS where they chose none.
 --
 -- Reservations are decided set-based: a fixed handful of statements per batch, whatever its size,
 -- instead of a dozen statements per booking. In order:
@@ -31,6 +30,9 @@
 --   5. one update per wave claims seats: wave k takes a seat for the k-th operation on each slot,
 --      skipping seats other transactions have locked (SKIP LOCKED, as slots_claim_seat); nearly
 --      always one wave. A person left without a seat gets its person row back and "slot full";
+--   5a. the second doses of the seated pairs (slots_seat_second_doses): the earliest free seat in
+--      each pair's range, hot or on disk, in this transaction; a pair without one gives its first
+--      seat and person row back and is answered "second dose full", writing nothing;
 --   5b. the invitation codes that admitted their bookings are spent (slots_spend_invitations); a
 --      booking whose code another person bound first gives its seat and person row back and is
 --      answered "not eligible" (invitation used), writing nothing;
@@ -43,8 +45,8 @@
 -- body of the rules, no second copy: a nested call nests again only when the person's holder
 -- cancels between those two reads once more, a race each time.
 --
--- Writes per new booking: the seat, the person row and the reservation (three rows); a slot full
--- writes nothing.
+-- Writes per new booking: the seat, the person row and the reservation (three rows); a pair adds
+-- its second seat and reservation and the link; a slot full writes nothing.
 CREATE OR REPLACE FUNCTION slots_apply(
     p_op integer[], p_place integer[], p_day date[], p_minute integer[], p_service integer[],
     p_person text[], p_phone text[], p_name text[], p_language text[],
@@ -53,7 +55,7 @@ CREATE OR REPLACE FUNCTION slots_apply(
     p_code2 text[], p_day2_from date[], p_day2_to date[], p_minute2 integer[],
     p_by text[], p_sms boolean[])
 RETURNS TABLE (o_status integer, o_code text, o_replayed boolean, o_minutes integer,
-               o_detail integer, o_code2 text, o_day2 date, o_minute2 integer)
+               o_detail integer, o_code2 text, o_day2 date, o_minute2 integer, o_minutes2 integer)
 LANGUAGE plpgsql AS $$
 DECLARE
     n          integer := coalesce(array_length(p_op, 1), 0);
@@ -64,6 +66,9 @@ DECLARE
     v_starts   bigint[] := array_fill(NULL::bigint, ARRAY[n]);
     v_ends     bigint[] := array_fill(NULL::bigint, ARRAY[n]);
     v_detail   integer[] := array_fill(NULL::integer, ARRAY[n]);
+    v_code2    text[] := array_fill(NULL::text, ARRAY[n]);
+    v_day2     date[] := array_fill(NULL::date, ARRAY[n]);
+    v_minutes2 integer[] := array_fill(NULL::integer, ARRAY[n]);
     v_later    integer[];      -- left to a nested call each, in batch order
     v_try      integer[];      -- operations that go for a person row (step 4)
     v_mine     integer[];      -- operations that got their person row
@@ -99,7 +104,8 @@ BEGIN
           FROM unnest(p_op, p_key, p_person, p_service, p_now) WITH ORDINALITY AS u(op, key, person, service, now, ord)
           WHERE u.op = 1) b;
     IF v_now IS NULL THEN
-        RETURN QUERY SELECT v_status[k], v_code[k], v_replayed[k], v_minutes[k], NULL::integer, NULL::text, NULL::date, NULL::integer
+        RETURN QUERY SELECT v_status[k], v_code[k], v_replayed[k], v_minutes[k], NULL::integer, NULL::text, NULL::date, NULL::integer,
+                            NULL::integer
                      FROM generate_series(1, n) k;
         RETURN;
     END IF;
@@ -185,6 +191,21 @@ BEGIN
                 v_status[i] := -2;
             END LOOP;
         END IF;
+        -- 5a. Second doses: a pair without one gives back its first seat and person row.
+        SELECT array_agg(t ORDER BY t) INTO v_ids FROM unnest(v_seated) AS t WHERE p_code2[t] IS NOT NULL;
+        IF v_ids IS NOT NULL THEN
+            SELECT d.o_failed, d.o_day2, d.o_minutes2 INTO v_ids, v_day2, v_minutes2
+            FROM slots_seat_second_doses(v_ids, p_place, p_service, p_person, p_phone, p_name, p_language, p_code, p_code2,
+                                         p_day2_from, p_day2_to, p_minute2, p_now) d;
+            IF cardinality(v_ids) > 0 THEN
+                SELECT s.seated, s.seats INTO v_seated, v_seats
+                FROM slots_give_back(v_ids, v_seated, v_seats, p_place, p_day, p_minute, p_service, p_person, p_code) s;
+                FOREACH i IN ARRAY v_ids LOOP
+                    v_status[i] := -12;
+                END LOOP;
+            END IF;
+        END IF;
+
         -- 5b. Codes spent by the bookings they admitted: those the rule alone would refuse.
         SELECT array_agg(t ORDER BY t) INTO v_ids
         FROM unnest(v_seated) AS t
@@ -193,17 +214,8 @@ BEGIN
             v_ids := slots_spend_invitations(v_ids, p_service, p_person, p_invite, p_code, p_now);
         END IF;
         IF cardinality(v_ids) > 0 THEN
-            UPDATE hot_seats f SET code = NULL
-            FROM unnest(v_seated, v_seats) AS s(t, seat_no)
-            WHERE s.t = ANY (v_ids) AND f.place_id = p_place[s.t] AND f.day = p_day[s.t] AND f.start_minute = p_minute[s.t]
-              AND f.service_id = p_service[s.t] AND f.seat_no = s.seat_no AND f.code = p_code[s.t];
-            DELETE FROM active_persons ap
-            USING unnest(v_ids) AS t
-            WHERE ap.person_hash = p_person[t] AND ap.service_id = p_service[t] AND ap.code = p_code[t];
-            SELECT coalesce(array_agg(s.t ORDER BY s.o), '{}'), coalesce(array_agg(s.seat_no ORDER BY s.o), '{}')
-            INTO v_seated, v_seats
-            FROM unnest(v_seated, v_seats) WITH ORDINALITY AS s(t, seat_no, o)
-            WHERE s.t <> ALL (v_ids);
+            SELECT s.seated, s.seats INTO v_seated, v_seats
+            FROM slots_give_back(v_ids, v_seated, v_seats, p_place, p_day, p_minute, p_service, p_person, p_code) s;
             FOREACH i IN ARRAY v_ids LOOP
                 v_status[i] := -11;
                 v_detail[i] := 5;
@@ -213,6 +225,7 @@ BEGIN
         FOR j IN 1 .. cardinality(v_seated) LOOP
             v_status[v_seated[j]] := 1;
             v_code[v_seated[j]] := p_code[v_seated[j]];
+            v_code2[v_seated[j]] := p_code2[v_seated[j]];
         END LOOP;
     END IF;
 
@@ -253,11 +266,15 @@ BEGIN
         v_replayed[i] := r.o_replayed;
         v_minutes[i] := r.o_minutes;
         v_detail[i] := r.o_detail;
+        v_code2[i] := r.o_code2;
+        v_day2[i] := r.o_day2;
+        v_minutes2[i] := r.o_minutes2;
     END LOOP;
 
-    -- Negative: decided with nothing to remember (-2 slot full, -11 not eligible).
+    -- Negative: decided with nothing to remember (-2 slot full, -11 not eligible, -12 second dose full).
     RETURN QUERY
-    SELECT abs(v_status[k]), v_code[k], v_replayed[k], v_minutes[k], v_detail[k], NULL::text, NULL::date, NULL::integer
+    SELECT abs(v_status[k]), v_code[k], v_replayed[k], v_minutes[k], v_detail[k], v_code2[k], v_day2[k],
+           CASE WHEN v_code2[k] IS NOT NULL THEN p_minute2[k] END, v_minutes2[k]
     FROM generate_series(1, n) AS k;
 END;
 $$;
