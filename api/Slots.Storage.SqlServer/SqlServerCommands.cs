@@ -35,6 +35,39 @@ public static partial class SqlServerCommands
         return proc;
     }
 
+    /// <summary>
+    /// dbo.reserve_pair (interpreted: the first dose through dbo.reserve and the second, hot or on disk,
+    /// in one transaction): outputs @outcome, @code, @replayed, and where the second dose went, @day2 and @minutes2.
+    /// </summary>
+    public static SqlCommand ReservePair(ReserveCommand c)
+    {
+        var proc = Proc("dbo.reserve_pair");
+        Add(proc, "@place_id", SqlDbType.Int, 0, c.Slot.PlaceId);
+        Add(proc, "@day", SqlDbType.Date, 0, c.Slot.Day.ToDateTime(TimeOnly.MinValue));
+        Add(proc, "@start_minute", SqlDbType.Int, 0, c.Slot.StartMinute);
+        Add(proc, "@service_id", SqlDbType.Int, 0, c.Slot.ServiceId);
+        Add(proc, "@person_hash", SqlDbType.VarChar, PersonSize, c.PersonHash);
+        Add(proc, "@phone", SqlDbType.VarChar, PhoneSize, c.Phone);
+        Add(proc, "@name", SqlDbType.NVarChar, NameSize, c.Name);
+        Add(proc, "@language", SqlDbType.VarChar, LanguageSize, c.Language);
+        Add(proc, "@new_code", SqlDbType.VarChar, CodeSize, c.NewCode);
+        Add(proc, "@seat_hint", SqlDbType.Int, 0, SqlServerOutcomes.SeatHint(c.NewCode));
+        Add(proc, "@idempotency_key", SqlDbType.VarChar, KeySize, c.IdempotencyKey);
+        Add(proc, "@fingerprint", SqlDbType.VarChar, FingerprintSize, c.Fingerprint);
+        Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
+        var second = c.Second ?? throw new ArgumentException("A pair names its second dose's range.", nameof(c));
+        Add(proc, "@second_code", SqlDbType.VarChar, CodeSize, c.SecondCode);
+        Add(proc, "@day2_from", SqlDbType.Date, 0, second.From.ToDateTime(TimeOnly.MinValue));
+        Add(proc, "@day2_to", SqlDbType.Date, 0, second.To.ToDateTime(TimeOnly.MinValue));
+        Add(proc, "@minute2", SqlDbType.Int, 0, second.StartMinute);
+        Output(proc, "@outcome", SqlDbType.Int, 0);
+        Output(proc, "@code", SqlDbType.VarChar, CodeSize);
+        Output(proc, "@replayed", SqlDbType.Bit, 0);
+        Output(proc, "@day2", SqlDbType.Date, 0);
+        Output(proc, "@minutes2", SqlDbType.Int, 0);
+        return proc;
+    }
+
     /// <summary>dbo.reserve_batch (native): the requests as dbo.reserve_request rows, numbered from 0; answers one row per request.</summary>
     public static SqlCommand ReserveBatch(IReadOnlyList<ReserveCommand> commands)
     {

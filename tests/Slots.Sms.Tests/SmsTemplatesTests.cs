@@ -64,6 +64,24 @@ public sealed class SmsTemplatesTests
         Assert.Equal("Booking confirmed: Hall {code}, 23 Nov 2026 at 08:15. Code: K7Q2MX", SmsTemplates.Render(message));
     }
 
+    [Theory]
+    [InlineData("sk", "Rezervacia potvrdena: Poliklinika Ruzinov, 23.11.2026 o 08:15, 2. davka 14.12.2026 o 08:15. Kod: K7Q2M-X4T9P")]
+    [InlineData("en", "Booking confirmed: Poliklinika Ruzinov, 23 Nov 2026 at 08:15, dose 2 14 Dec 2026 at 08:15. Code: K7Q2M-X4T9P")]
+    public void A_pair_s_one_confirmation_names_both_doses_in_one_SMS(string language, string expected)
+    {
+        var message = SmsEvent.From(ChangeKind.Reserved, 1, "K7Q2M-X4T9P", "+421905000001", language, "Poliklinika Ruzinov", Day, Time,
+            second: (Day.AddDays(21), Time));
+        var text = SmsTemplates.Render(message);
+        Assert.Equal(expected, text);
+        Assert.True(text.Length <= 160, $"{text.Length} characters: two SMS");
+        // On the queue it travels with its second dose; a single booking's message is as it was.
+        var json = System.Text.Encoding.UTF8.GetString(SmsBroker.Body(message).Span);
+        Assert.Contains("\"secondDate\":\"2026-12-14\"", json, StringComparison.Ordinal);
+        Assert.Equal(message, SmsBroker.Read(System.Text.Encoding.UTF8.GetBytes(json)));
+        var single = System.Text.Encoding.UTF8.GetString(SmsBroker.Body(new SlotReserved(1, "K7Q2M-X4T9P", "+421905000001", "en", "P", Day, Time)).Span);
+        Assert.DoesNotContain("second", single, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void Unknown_language_falls_back_to_Slovak()
     {

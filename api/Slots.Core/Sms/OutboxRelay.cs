@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 using Slots.Places;
+using Slots.Reservations;
 
 namespace Slots.Sms;
 
@@ -15,6 +16,7 @@ public sealed partial class OutboxRelay(
     ISmsStore store,
     IOutboxTransport transport,
     PlaceDirectory places,
+    IDosePairStore pairs,
     TimeProvider clock,
     SmsMetrics metrics,
     IOptions<SmsOptions> options,
@@ -57,11 +59,16 @@ public sealed partial class OutboxRelay(
                 return 0;
             }
             var messages = new List<SmsEvent>(rows.Count);
+            // A pair's confirmation names its second dose: one read for the batch's bookings.
+            var seconds = await pairs.SecondsAsync([.. rows.Where(r => r.Kind == ChangeKind.Reserved).Select(r => r.Code)], ct);
             foreach (var row in rows)
             {
                 var place = await places.FindAsync(row.PlaceId, ct);
+                (DateOnly, TimeOnly)? second = row.Kind == ChangeKind.Reserved && seconds.TryGetValue(row.Code, out var dose)
+                    ? (dose.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(dose.StartMinute)))
+                    : null;
                 messages.Add(SmsEvent.From(row.Kind, row.Id, row.Code, row.Phone, row.Language, place?.Name ?? $"#{row.PlaceId}",
-                    row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute)), row.PlaceId, row.Note));
+                    row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute)), row.PlaceId, row.Note, second));
             }
             return await RelayWavesAsync(messages, ct);
         }

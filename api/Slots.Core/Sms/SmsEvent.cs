@@ -19,12 +19,15 @@ public abstract record SmsEvent(long Id, string Code, string Phone, string Langu
     [JsonIgnore]
     public abstract ChangeKind Kind { get; }
 
-    /// <summary>The message of an outbox row; <paramref name="note"/> is the row's note (a site's reason for its cancel).</summary>
+    /// <summary>
+    /// The message of an outbox row; <paramref name="note"/> is the row's note (a site's reason for its
+    /// cancel), <paramref name="second"/> a pair's second dose (its confirmation names both).
+    /// </summary>
     public static SmsEvent From(ChangeKind kind, long id, string code, string phone, string language, string place, DateOnly date, TimeOnly time,
-        int placeId = 0, string? note = null) =>
+        int placeId = 0, string? note = null, (DateOnly Day, TimeOnly Time)? second = null) =>
         kind switch
         {
-            ChangeKind.Reserved => new SlotReserved(id, code, phone, language, place, date, time),
+            ChangeKind.Reserved => new SlotReserved(id, code, phone, language, place, date, time, second?.Day, second?.Time),
             ChangeKind.Cancelled => new ReservationCancelled(id, code, phone, language, place, date, time),
             ChangeKind.Rescheduled => new ReservationRescheduled(id, code, phone, language, place, date, time),
             ChangeKind.SiteCancelled => new SiteCancelled(id, code, phone, language, place, date, time, placeId, note ?? ""),

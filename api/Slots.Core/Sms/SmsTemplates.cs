@@ -6,7 +6,8 @@ using Slots.Storage;
 namespace Slots.Sms;
 
 /// <summary>
-/// The SMS texts, one per kind and language. Placeholders: {place}, {date}, {time}, {code}, and
+/// The SMS texts, one per kind and language. Placeholders: {place}, {date}, {time}, {code}, a pair's
+/// confirmation's {date2} and {time2} (its second dose), and
 /// for a site's cancel {reason} and {link} (booking again at the place), for a reminder {link}
 /// (the manage page with the code filled in), for a waiting list's offer {hold} (minutes) and
 /// {link} (the claim page, the entry's token in the fragment).
@@ -33,6 +34,13 @@ public static partial class SmsTemplates
         [("en", ChangeKind.SeatOffered)] = "A seat for you: {place}, {date} at {time}. Held {hold} min, claim it here: {link}",
     };
 
+    // A pair's confirmation: both doses in one message.
+    private static readonly Dictionary<string, string> PairTexts = new()
+    {
+        ["sk"] = "Rezervacia potvrdena: {place}, {date} o {time}, 2. davka {date2} o {time2}. Kod: {code}",
+        ["en"] = "Booking confirmed: {place}, {date} at {time}, dose 2 {date2} at {time2}. Code: {code}",
+    };
+
     public static IEnumerable<string> Languages => Texts.Keys.Select(k => k.Language).Distinct();
 
     /// <summary>
@@ -42,22 +50,28 @@ public static partial class SmsTemplates
     public static string Render(SmsEvent e, Uri? site = null)
     {
         var language = Texts.ContainsKey((e.Language, e.Kind)) ? e.Language : DefaultLanguage;
-        var date = language == "en"
-            ? e.Date.ToString("d MMM yyyy", CultureInfo.InvariantCulture)
-            : e.Date.ToString("d.M.yyyy", CultureInfo.InvariantCulture);
-        var time = e.Time.ToString("HH:mm", CultureInfo.InvariantCulture);
+        var pair = e is SlotReserved { SecondDate: not null, SecondTime: not null } reserved ? reserved : null;
+        var text = pair is not null && PairTexts.TryGetValue(language, out var both) ? both : Texts[(language, e.Kind)];
         // One pass: a place name that happens to contain "{code}" stays as it is.
-        return Placeholder().Replace(Texts[(language, e.Kind)], m => m.Groups[1].Value switch
+        return Placeholder().Replace(text, m => m.Groups[1].Value switch
         {
             "place" => e.Place,
-            "date" => date,
-            "time" => time,
+            "date" => Date(e.Date, language),
+            "time" => Time(e.Time),
+            "date2" => Date(pair!.SecondDate!.Value, language),
+            "time2" => Time(pair!.SecondTime!.Value),
             "reason" => e is SiteCancelled cancel ? cancel.Reason : "",
             "hold" => e is SeatOffered offer ? offer.HoldMinutes.ToString(CultureInfo.InvariantCulture) : "",
             "link" => Link(e, site ?? DefaultSite),
             _ => e.Code,
         });
     }
+
+    private static string Date(DateOnly day, string language) => language == "en"
+        ? day.ToString("d MMM yyyy", CultureInfo.InvariantCulture)
+        : day.ToString("d.M.yyyy", CultureInfo.InvariantCulture);
+
+    private static string Time(TimeOnly time) => time.ToString("HH:mm", CultureInfo.InvariantCulture);
 
     /// <summary>Where links point when no public address is configured: the development run's.</summary>
     public static readonly Uri DefaultSite = new("http://127.0.0.1:5080/");
@@ -73,6 +87,6 @@ public static partial class SmsTemplates
         _ => new Uri(site, $"#/manage/{e.Code}").AbsoluteUri,
     };
 
-    [GeneratedRegex(@"\{(place|date|time|code|reason|hold|link)\}")]
+    [GeneratedRegex(@"\{(place|date2|time2|date|time|code|reason|hold|link)\}")]
     private static partial Regex Placeholder();
 }

@@ -110,10 +110,25 @@ public sealed partial class EfColdReservationStore
             .SetProperty(r => r.StartMinute, target.StartMinute).SetProperty(r => r.SeatNo, seat)
             .SetProperty(r => r.UpdatedAt, now), ct);
         var endsAt = slot.StartsAt + (slot.Minutes * 60L);
-        await db.ActivePersons.Where(p => p.PersonHash == held.PersonHash && p.Code == c.Code).ExecuteUpdateAsync(s => s.SetProperty(p => p.EndsAt, endsAt), ct);
+        // A pair's second dose moves the person's row, which its first code holds.
+        var holder = await db.DosePairs.Where(p => p.SecondCode == c.Code).Select(p => p.FirstCode).FirstOrDefaultAsync(ct) ?? c.Code;
+        await db.ActivePersons.Where(p => p.PersonHash == held.PersonHash && p.Code == holder).ExecuteUpdateAsync(s => s.SetProperty(p => p.EndsAt, endsAt), ct);
         db.Outbox.Add(Announcement(ChangeKind.Rescheduled, held.Code, held.Phone, held.Language, target, now));
         await db.SaveChangesAsync(ct);
         await tx.CommitAsync(ct);
         return new(ColdRoute.Done, RescheduleStatus.Rescheduled);
     }
+
+    /// <summary>The outbox row of a change to a disk booking (its SMS).</summary>
+    private static OutboxMessage Announcement(ChangeKind kind, string code, string phone, string language, SlotKey slot, long now) => new()
+    {
+        Kind = (int)kind,
+        Code = code,
+        Phone = phone,
+        Language = language,
+        PlaceId = slot.PlaceId,
+        Day = slot.Day,
+        StartMinute = slot.StartMinute,
+        CreatedAt = now,
+    };
 }

@@ -254,18 +254,6 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
 
     private static SlotKey Key(ReservationRecord r) => new(r.PlaceId, r.Day, r.StartMinute, r.ServiceId);
 
-    private static OutboxMessage Announcement(ChangeKind kind, string code, string phone, string language, SlotKey slot, long now) => new()
-    {
-        Kind = (int)kind,
-        Code = code,
-        Phone = phone,
-        Language = language,
-        PlaceId = slot.PlaceId,
-        Day = slot.Day,
-        StartMinute = slot.StartMinute,
-        CreatedAt = now,
-    };
-
     private static (SlotsDbContext, HotWindowLoader, ColdLocks) Resolve(AsyncServiceScope scope)
     {
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();

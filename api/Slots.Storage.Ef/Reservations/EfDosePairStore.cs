@@ -20,4 +20,32 @@ public sealed class EfDosePairStore(IServiceScopeFactory scopes) : IDosePairStor
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
         return await db.DosePairs.AsNoTracking().Where(p => p.SecondCode == secondCode).Select(p => p.FirstCode).SingleOrDefaultAsync(ct);
     }
+
+    public async Task<IReadOnlyDictionary<string, (DateOnly Day, int StartMinute)>> SecondsAsync(IReadOnlyCollection<string> firstCodes,
+        CancellationToken ct)
+    {
+        if (firstCodes.Count == 0)
+        {
+            return new Dictionary<string, (DateOnly, int)>();
+        }
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        var links = await db.DosePairs.AsNoTracking().Where(p => firstCodes.Contains(p.FirstCode)).ToListAsync(ct);
+        if (links.Count == 0)
+        {
+            return new Dictionary<string, (DateOnly, int)>();
+        }
+        var seconds = links.Select(p => p.SecondCode).ToList();
+        // Hot or on disk: a second dose's row is in one of the two (the disk copy of a hot row is older).
+        var hot = await db.HotReservations.AsNoTracking().Where(r => seconds.Contains(r.Code))
+            .Select(r => new { r.Code, r.Day, r.StartMinute }).ToListAsync(ct);
+        var disk = await db.Reservations.AsNoTracking().Where(r => seconds.Contains(r.Code) && r.CancelledAt == null)
+            .Select(r => new { r.Code, r.Day, r.StartMinute }).ToListAsync(ct);
+        var where = disk.ToDictionary(r => r.Code, r => (r.Day, r.StartMinute), StringComparer.Ordinal);
+        foreach (var r in hot)
+        {
+            where[r.Code] = (r.Day, r.StartMinute);
+        }
+        return links.Where(p => where.ContainsKey(p.SecondCode)).ToDictionary(p => p.FirstCode, p => where[p.SecondCode], StringComparer.Ordinal);
+    }
 }

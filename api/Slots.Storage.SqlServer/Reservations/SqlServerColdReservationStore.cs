@@ -44,6 +44,12 @@ public sealed class SqlServerColdReservationStore : IColdReservationStore
 
     public async Task<Cold<ReserveResult?>> ReserveAsync(ReserveCommand c, CancellationToken ct)
     {
+        if (c.Second is not null && _connectionString is not null)
+        {
+            // A pair: dbo.reserve_pair books the first dose on the side of the window it finds it, and the second with it.
+            return new(ColdRoute.Done, await _retry.ExecuteAsync(token => SqlServerPairs.ReserveAsync(_connectionString, c, token), ReserveRetryOn,
+                static () => new ReserveResult(ReservationStatus.SlotFull, null), ct));
+        }
         var answer = SqlServerColdOutcomes.Reserve(await _retry.ExecuteAsync(
             token => _procs.ReserveAsync(c, token), ReserveRetryOn,
             // After the retries the seat was seen taken each time, as on the hot path.

@@ -27,8 +27,11 @@ public sealed class SqlServerReservationStore(SqlServerConnectionString connecti
     /// </summary>
     public async ValueTask<ReserveResult?> ReserveAsync(ReserveCommand command, CancellationToken ct)
     {
-        var result = await retry.ExecuteAsync(_ => new ValueTask<ReserveResult?>(batcher.ReserveAsync(command)), ReserveRetryOn,
-            static () => new ReserveResult(ReservationStatus.SlotFull, null), ct);
+        var result = command.Second is null
+            ? await retry.ExecuteAsync(_ => new ValueTask<ReserveResult?>(batcher.ReserveAsync(command)), ReserveRetryOn,
+                static () => new ReserveResult(ReservationStatus.SlotFull, null), ct)
+            : await retry.ExecuteAsync(token => SqlServerPairs.ReserveAsync(connectionString.Value, command, token), ReserveRetryOn,
+                static () => new ReserveResult(ReservationStatus.SlotFull, null), ct);
         await SqlServerWalkIns.RecordAsync(connectionString.Value, command, result, ct);
         return result;
     }

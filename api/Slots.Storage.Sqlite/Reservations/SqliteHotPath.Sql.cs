@@ -116,7 +116,11 @@ public sealed partial class SqliteHotPath
             WHERE code = $code
             """;
 
-        public const string MoveActivePerson = "UPDATE active_persons SET ends_at = $ends WHERE code = $code";
+        // A pair's second dose moves the person's row, which its first code holds, as far as it goes.
+        public const string MoveActivePerson = """
+            UPDATE active_persons SET ends_at = $ends
+            WHERE code = coalesce((SELECT first_code FROM dose_pairs WHERE second_code = $code), $code)
+            """;
 
         public const string InsertWalkIn = """
             INSERT INTO staff_audit (at, actor, place_id, action, target, reason) VALUES ($now, $by, $place, 'walk-in', $code, $sms)

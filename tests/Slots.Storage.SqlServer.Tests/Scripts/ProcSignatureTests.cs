@@ -35,6 +35,11 @@ public sealed class ProcSignatureTests
     private static readonly Dictionary<string, Func<SqlCommand>> Commands = new()
     {
         ["reserve"] = () => SqlServerCommands.Reserve(Reserve),
+        ["reserve_pair"] = () => SqlServerCommands.ReservePair(Reserve with
+        {
+            Second = new SecondDoseRange(Slot.Day.AddDays(21), Slot.Day.AddDays(42), 480),
+            SecondCode = "BCDEF-GHJKM",
+        }),
         ["reserve_batch"] = () => SqlServerCommands.ReserveBatch([Reserve, Reserve with { IdempotencyKey = "key-2" }]),
         ["cancel"] = () => SqlServerCommands.Cancel(new CancelCommand("ABCDE-FGHJK", Proof, Now)),
         ["reschedule"] = () => SqlServerCommands.Reschedule(new RescheduleCommand("ABCDE-FGHJK", Proof, Slot with { StartMinute = 495 }, Now)),

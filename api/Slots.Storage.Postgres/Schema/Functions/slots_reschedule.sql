@@ -29,8 +29,10 @@ BEGIN
     UPDATE hot_reservations SET place_id = p_place, day = p_day, start_minute = p_minute, seat_no = v_seat,
         minutes = v_minutes, starts_at = v_starts
     WHERE code = p_code;
+    -- A pair's second dose moves the person's row, which its first code holds.
     UPDATE active_persons SET ends_at = v_starts + v_minutes * 60::bigint
-    WHERE person_hash = r.person_hash AND service_id = r.service_id AND code = p_code;
+    WHERE person_hash = r.person_hash AND service_id = r.service_id
+      AND code = coalesce((SELECT d.first_code FROM dose_pairs d WHERE d.second_code = p_code), p_code);
     INSERT INTO outbox (kind, code, phone, language, place_id, day, start_minute, created_at)
     VALUES (3, r.code, r.phone, r.language, p_place, p_day, p_minute, p_now);
     INSERT INTO changes (kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language,
