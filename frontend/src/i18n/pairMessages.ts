@@ -26,6 +26,7 @@ export const pairSk = {
   moveSecondTitle: 'Nový termín druhej dávky',
   moveSecondLead: 'Druhá dávka môže byť {min} – {max} dní po prvej ({from} – {to}), na tom istom mieste, v ktoromkoľvek čase.',
   secondDoseMoved: 'Druhá dávka je presunutá.',
+  noSlotsInterval: 'V týchto dňoch nie sú žiadne termíny.',
 };
 
 export type PairKey = keyof typeof pairSk;
@@ -54,4 +55,5 @@ export const pairEn: Record<PairKey, string> = {
   moveSecondTitle: 'New time for the second dose',
   moveSecondLead: 'The second dose may be {min}–{max} days after the first ({from} – {to}), at the same place, at any time of day.',
   secondDoseMoved: 'The second dose has been moved.',
+  noSlotsInterval: 'There are no times on these days.',
 };
