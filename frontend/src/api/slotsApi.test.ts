@@ -57,6 +57,32 @@ describe('SlotsApi.cancel', () => {
   });
 });
 
+describe('a two-dose booking', () => {
+  it('sends the second dose\'s day and time where the person chose them, and reads both appointments back', async () => {
+    const pair = { code: 'ABCDE-FGHJK', placeId: 1, placeName: 'P', address: 'A', day: '2030-01-02', time: '08:00', minutes: 15, name: 'Jana',
+      state: 'booked', service: 'vaccine', secondDose: { day: '2030-01-30', time: '08:00', minutes: 15 } };
+    const { seen, fetchFn } = scripted([() => new Response(JSON.stringify(pair), { status: 201 })]);
+    const outcome = await new SlotsApi('', fetchFn)
+      .reserve({ ...booking, service: 'vaccine', secondDay: '2030-01-30', secondTime: '08:00' }, 'pair-key', { clock: instantClock });
+    expect(JSON.parse(seen[0].body)).toMatchObject({ service: 'vaccine', secondDay: '2030-01-30', secondTime: '08:00' });
+    expect(outcome).toMatchObject({ kind: 'done', value: { secondDose: { day: '2030-01-30', time: '08:00' } } });
+  });
+
+  it('moves the second dose with dose 2 in the body and the proof in a header', async () => {
+    const seen: { url: string; body: string; headers: Headers }[] = [];
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      seen.push({ url, body: String(init.body), headers: new Headers(init.headers) });
+      return new Response(JSON.stringify({ code: 'ABCDE-FGHJK' }), { status: 200 });
+    }) as typeof fetch;
+    await new SlotsApi('', fetchFn).reschedule('ABCDE-FGHJK', { kind: 'phone', value: '0905123456' },
+      { placeId: 1, day: '2030-02-01', time: '09:30', dose: 2 }, { clock: instantClock });
+    expect(seen[0].url).toBe('/api/reservations/ABCDE-FGHJK/reschedule');
+    expect(JSON.parse(seen[0].body)).toEqual({ placeId: 1, day: '2030-02-01', time: '09:30', dose: 2 });
+    expect(seen[0].headers.get('Slots-Phone')).toBe('0905123456');
+    expect(seen[0].url).not.toContain('0905123456');
+  });
+});
+
 describe('the first places read', () => {
   it('asks for exactly the request index.html preloads', async () => {
     const urls: string[] = [];

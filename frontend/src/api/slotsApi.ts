@@ -2,8 +2,8 @@ import { placesPageSize } from './firstPlaces';
 import { ApiError, query, readJson, readProblem } from './http';
 import { type Clock, type RetryPolicy, type Wait, type WaitReason, parseRetryAfter, sendWithRetry } from './retry';
 import type {
-  Availability, JoinWaitingList, Language, Opening, Page, PersonalData, Person, Place, Privacy, Problem, Proof, Reservation, RoomJoin, RoomStatus, SlotRef,
-  WaitingListEntry,
+  Availability, JoinWaitingList, Language, Move, Opening, Page, PersonalData, Person, Place, Privacy, Problem, Proof, Reservation, RoomJoin, RoomStatus,
+  Service, SlotRef, WaitingListEntry,
 } from './types';
 
 export interface RetryHooks {
@@ -26,6 +26,9 @@ export interface Booking extends SlotRef, Person {
   service?: string;
   /** The invitation code as typed, where the service takes codes and the person gave one. */
   invitation?: string;
+  /** A two-dose service's second appointment on a day the person chose (with secondTime); left out: the earliest free. */
+  secondDay?: string;
+  secondTime?: string;
 }
 
 function proofHeaders(proof: Proof): Record<string, string> {
@@ -89,6 +92,11 @@ export class SlotsApi {
 
   place(id: number): Promise<Place> {
     return this.get(`/api/places/${id}`);
+  }
+
+  /** The active services of the catalogue, with each two-dose service's interval (cached by the browser for 30 s). */
+  services(): Promise<Service[]> {
+    return this.get('/api/services');
   }
 
   /** Free seats of a place's days; of one service where the place offers several (service: its code). */
@@ -177,7 +185,8 @@ export class SlotsApi {
       this.fetchFn(`${this.base}/api/reservations/${encodeURIComponent(code)}/personal-data`, { method: 'DELETE', signal, headers: proofHeaders(proof) }));
   }
 
-  reschedule(code: string, proof: Proof, target: SlotRef, hooks: RetryHooks = {}): Promise<WriteOutcome<Reservation>> {
+  /** Moves the booking, or (dose 2) a pair's second dose; the answer is the whole booking as it stands after. */
+  reschedule(code: string, proof: Proof, target: Move, hooks: RetryHooks = {}): Promise<WriteOutcome<Reservation>> {
     const body = JSON.stringify(target);
     return this.write<Reservation>(false, hooks, (signal) =>
       this.fetchFn(`${this.base}/api/reservations/${encodeURIComponent(code)}/reschedule`, {

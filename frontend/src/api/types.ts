@@ -32,6 +32,14 @@ export interface Person {
 
 export type Reservation = Schemas['ReservationDto'];
 
+/** A two-dose booking's second appointment, at the same place (the reservation's secondDose; absent for one appointment). */
+export type SecondDose = Schemas['SecondDoseDto'];
+
+/** A move: the new slot, and which appointment moves (2: a pair's second dose; left out: the booking itself). */
+export interface Move extends SlotRef {
+  dose?: 2;
+}
+
 export type PersonalData = Schemas['PersonalDataDto'];
 
 /** A place in a place's waiting list; the offer, while a seat is held for it (the document omits its null). */
@@ -225,8 +233,9 @@ export type RequestsFitTheContract = [
   Fits<NewInvitationBatch, Schemas['CreateInvitationBatchRequest']>,
   Fits<GenerateSlots, Schemas['GenerateSlotsRequest']>,
   Fits<DemoDataRequest, Schemas['DemoDataBody']>,
-  Fits<SlotRef & Person & { language: Language; service?: string; invitation?: string }, Schemas['ReserveRequest']>,
-  Fits<SlotRef, Schemas['RescheduleRequest']>,
+  Fits<SlotRef & Person & { language: Language; service?: string; invitation?: string; secondDay?: string; secondTime?: string },
+    Schemas['ReserveRequest']>,
+  Fits<Move, Schemas['RescheduleRequest']>,
   Fits<{ nationalId: string }, Schemas['JoinRequest']>,
   Fits<JoinWaitingList, Schemas['JoinWaitingListRequest']>,
   Fits<NewOpening, Schemas['CreateOpeningRequest']>,

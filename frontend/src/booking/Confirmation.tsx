@@ -2,10 +2,10 @@ import type { Place, Reservation } from '../api/types';
 import { useI18n } from '../i18n/I18n';
 import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
-import { formatDay } from './dates';
+import { AppointmentRows } from './AppointmentRows';
 import { serviceName } from './services';
 import { saveFile } from '../ui/saveFile';
-import { bookingDescription, toIcs } from './ics';
+import { bookingDescription, type CalendarEvent, toIcs } from './ics';
 
 interface ConfirmationProps {
   reservation: Reservation;
@@ -20,17 +20,23 @@ interface ConfirmationProps {
 export function Confirmation({ reservation, place, minutes, service, onNew }: ConfirmationProps) {
   const { t, lang } = useI18n();
 
+  const second = reservation.secondDose;
   const download = () => {
-    const ics = toIcs({
+    const event: CalendarEvent = {
       uid: `${reservation.code}@slots`,
-      summary: t('icsSummary', { place: reservation.placeName }),
+      summary: t(second ? 'icsDoseSummary' : 'icsSummary', { place: reservation.placeName, dose: 1 }),
       location: `${reservation.placeName}, ${reservation.address}`,
       description: bookingDescription(reservation.code, t('code')),
       day: reservation.day,
       time: reservation.time,
       minutes,
       timeZone: place.timeZone,
-    }, new Date());
+    };
+    // A pair's second appointment is an event of its own, under the same code.
+    const ics = toIcs(second ? [event, {
+      ...event, uid: `${reservation.code}-2@slots`, summary: t('icsDoseSummary', { place: reservation.placeName, dose: 2 }),
+      day: second.day, time: second.time, minutes: second.minutes || minutes,
+    }] : event, new Date());
     saveFile(new Blob([ics], { type: 'text/calendar;charset=utf-8' }), `slots-${reservation.code}.ics`);
   };
 
@@ -38,6 +44,7 @@ export function Confirmation({ reservation, place, minutes, service, onNew }: Co
     <section className="confirmation">
       <StepHeading>{t('doneTitle')}</StepHeading>
       <p>{t('doneLead')}</p>
+      {second && <p data-testid="pair-booked">{t('pairBooked')}</p>}
       <dl className="details">
         <dt>{t('code')}</dt>
         <dd className="code" data-testid="code">{reservation.code}</dd>
@@ -51,10 +58,7 @@ export function Confirmation({ reservation, place, minutes, service, onNew }: Co
         <dd>{reservation.placeName}</dd>
         <dt>{t('address')}</dt>
         <dd>{reservation.address}</dd>
-        <dt>{t('date')}</dt>
-        <dd>{formatDay(reservation.day, lang, true)}</dd>
-        <dt>{t('time')}</dt>
-        <dd>{reservation.time}</dd>
+        <AppointmentRows reservation={reservation} />
       </dl>
       <QrCode text={reservation.code} label={t('qrLabel', { code: reservation.code })} />
       <p className="hint">{t('qrHint')}</p>

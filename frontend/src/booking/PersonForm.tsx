@@ -8,9 +8,12 @@ import { StepHeading } from '../ui/StepHeading';
 import { Alternatives } from './Alternatives';
 import { formatDay } from './dates';
 import { PersonFields } from './PersonFields';
+import { bookedService, secondDayRefusal, secondDoseDays, validateSecondDay } from './pairs';
+import { SecondDoseField } from './SecondDoseField';
 import { invitationOf, serviceName } from './services';
 import type { PickedSlot } from './WeekView';
 import { useBookingAttempt } from './useBookingAttempt';
+import { useDoseInterval } from './useDoseInterval';
 import { personRules, validateInvitation, validatePerson } from './validation';
 import { WaitingScreen } from './WaitingScreen';
 
@@ -33,9 +36,10 @@ interface PersonFormProps {
   onJoinWaitingList: () => void;
 }
 
-type FormField = keyof Person | 'invitation';
+type FormField = keyof Person | 'invitation' | 'secondDay';
 type FieldErrors = Partial<Record<FormField, string>>;
-const fields: FormField[] = ['name', 'phone', 'nationalId', 'invitation'];
+// In the form's order: the first wrong one takes the focus.
+const fields: FormField[] = ['secondDay', 'name', 'phone', 'nationalId', 'invitation'];
 
 /** Step 3: who is coming; then the booking itself, with waiting and refusals. */
 export function PersonForm({
@@ -51,12 +55,21 @@ export function PersonForm({
   // The place as the page read it may say nothing of codes (the rule changed since): the API's refusal asks for one then.
   const [askedForCode, setAskedForCode] = useState(false);
   const mode = invitationOf(place, slot.service) ?? (askedForCode ? 'required' : undefined);
+  // A two-dose service: the second appointment is booked with this one, on a day the person may choose.
+  const interval = useDoseInterval(bookedService(place, slot.service));
+  const secondDays = interval && secondDoseDays(slot.day, interval);
+  const [secondDay, setSecondDay] = useState('');
+  // The refusal concerned the second-dose day chosen: said at that field, the alert only points there.
+  const [refusedSecondDay, setRefusedSecondDay] = useState(false);
 
   const ruleOf = (field: FormField) =>
-    field === 'invitation' ? (mode ? validateInvitation(invitation, mode === 'required') : undefined) : personRules[field](person[field]);
+    field === 'invitation' ? (mode ? validateInvitation(invitation, mode === 'required') : undefined)
+      : field === 'secondDay' ? (secondDays ? validateSecondDay(secondDay, secondDays) : undefined)
+        : personRules[field](person[field]);
 
   const errorOf = (field: FormField): string | undefined => {
     const local = touched[field] ? ruleOf(field) : undefined;
+    if (local === 'errSecondDay' && secondDays) return t(local, { from: formatDay(secondDays.from, lang), to: formatDay(secondDays.to, lang) });
     return local ? t(local) : serverErrors[field];
   };
 
@@ -70,21 +83,30 @@ export function PersonForm({
     setServerErrors((e) => ({ ...e, invitation: undefined }));
   };
 
+  const changeSecondDay = (value: string) => {
+    setSecondDay(value);
+    setServerErrors((e) => ({ ...e, secondDay: undefined }));
+  };
+
   const confirm = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
-    setTouched({ name: true, phone: true, nationalId: true, invitation: true });
+    setTouched({ name: true, phone: true, nationalId: true, invitation: true, secondDay: true });
     setProblem(null);
     setMessage(null);
+    setRefusedSecondDay(false);
     const personErrors = validatePerson(person);
-    const invalid = fields.find((f) => (f === 'invitation' ? ruleOf(f) : personErrors[f]));
+    const invalid = fields.find((f) => (f === 'invitation' || f === 'secondDay' ? ruleOf(f) : personErrors[f]));
     if (invalid) {
       (form.elements.namedItem(invalid) as HTMLInputElement | null)?.focus();
       return;
     }
     const code = mode ? invitation.trim() : '';
+    // The second dose on the day chosen keeps the first dose's time; none chosen, the API takes the earliest free day.
+    const second = secondDays && secondDay ? { secondDay, secondTime: slot.time } : {};
     const outcome = await submit({
       placeId: place.id, day: slot.day, time: slot.time, ...person, language: lang, service: slot.service, ...(code ? { invitation: code } : {}),
+      ...second,
     }, roomToken);
     switch (outcome.kind) {
       case 'done':
@@ -103,6 +125,11 @@ export function PersonForm({
           // The code is what was refused: the field says why too (and appears, where the place did not say).
           setAskedForCode(true);
           setServerErrors((e) => ({ ...e, invitation: problemMessage(outcome.problem, t, lang) }));
+        }
+        const refusal = secondDayRefusal(outcome.problem, 'secondDay' in second);
+        if (refusal) {
+          setRefusedSecondDay(true);
+          setServerErrors((e) => ({ ...e, secondDay: t(refusal, { time: slot.time }) }));
         }
     }
   };
@@ -126,8 +153,14 @@ export function PersonForm({
           <p><button type="button" className="link" onClick={onJoinWaitingList}>{t('wlJoin')}</button></p>
         </div>
       )}
-      {problem && !slotFull && <Notice kind="error">{problemMessage(problem, t, lang)}</Notice>}
+      {problem && !slotFull && (
+        <Notice kind="error">{refusedSecondDay ? t('formHasErrors') : problemMessage(problem, t, lang)}</Notice>
+      )}
       <form onSubmit={confirm} noValidate>
+        {interval && (
+          <SecondDoseField interval={interval} firstDay={slot.day} time={slot.time} value={secondDay} onChange={changeSecondDay}
+            onBlur={() => setTouched((s) => ({ ...s, secondDay: true }))} error={errorOf('secondDay')} />
+        )}
         <PersonFields person={person} onChange={(field, value) => change(field)(value)}
           onBlur={(field) => setTouched((s) => ({ ...s, [field]: true }))} errorOf={errorOf} />
         {mode && (

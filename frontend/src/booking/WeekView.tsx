@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/slotsApi';
-import type { Slot } from '../api/types';
 import { useI18n } from '../i18n/I18n';
 import { LoadState } from '../ui/LoadState';
 import { useLoad } from '../ui/useLoad';
 import { type DayRange, defaultRange } from '../waitlist/waitlist';
 import { addDays, formatDay } from './dates';
+import { DaySlots, freeOf } from './DaySlots';
 
 export interface PickedSlot {
   day: string;
@@ -63,7 +63,6 @@ export function WeekView({ placeId, service, onPick, onJoinWaitingList, linked }
 
   const data = availability.data;
   const days = data?.days ?? [];
-  const freeOf = (slots: Slot[]) => slots.reduce((sum, s) => sum + s.free, 0);
   useEffect(() => {
     if (!data || !linked || !linkPending.current) return;
     linkPending.current = false;
@@ -71,7 +70,6 @@ export function WeekView({ placeId, service, onPick, onJoinWaitingList, linked }
     const slot = data.days.find((d) => d.day === linked.day)?.slots.find((s) => s.time === linked.time);
     if (slot && slot.free > 0) onPick({ day: linked.day, time: slot.time, minutes: slot.minutes, service });
   }, [data]);
-  const shown = days.find((d) => d.day === chosenDay) ?? days.find((d) => freeOf(d.slots) > 0) ?? days[0];
   const changeWeek = (next: number) => {
     setWeek(next);
     setChosenDay(undefined);
@@ -97,35 +95,8 @@ export function WeekView({ placeId, service, onPick, onJoinWaitingList, linked }
           </p>
         </div>
       )}
-      {days.length > 0 && (
-        <ul className="days" aria-label={t('chooseDay')}>
-          {days.map((d) => (
-            <li key={d.day}>
-              <button type="button" className="day" data-day={d.day} aria-pressed={d.day === shown?.day} onClick={() => setChosenDay(d.day)}>
-                <strong>{formatDay(d.day, lang)}</strong>
-                <span>{t('dayFree', { count: freeOf(d.slots) })}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {shown && (
-        <section aria-labelledby="slots-heading">
-          <h3 id="slots-heading">{t('slotsOfDay', { day: formatDay(shown.day, lang, true) })}</h3>
-          {freeOf(shown.slots) === 0 && <p>{t('noSlotsDay')}</p>}
-          <ul className="slots">
-            {shown.slots.map((s) => (
-              <li key={s.time}>
-                <button type="button" className="slot" disabled={s.free === 0} data-time={s.time}
-                  onClick={() => onPick({ day: shown.day, time: s.time, minutes: s.minutes, service })}>
-                  <strong>{s.time}</strong>
-                  <span>{s.free > 0 ? t('freeSeats', { count: s.free }) : t('full')}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <DaySlots days={days} chosenDay={chosenDay} onChooseDay={setChosenDay}
+        onPick={(day, s) => onPick({ day, time: s.time, minutes: s.minutes, service })} />
     </div>
   );
 }

@@ -25,26 +25,23 @@ export function bookingDescription(code: string, codeLabel: string): string {
   return `${codeLabel}: ${code}`;
 }
 
-/** An iCalendar file with one event, times in UTC so every calendar agrees. */
-export function toIcs(event: CalendarEvent, now: Date): string {
-  const start = zonedToUtc(event.day, event.time, event.timeZone);
-  const end = new Date(start.getTime() + event.minutes * 60_000);
-  return [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Slots//Booking//EN',
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'BEGIN:VEVENT',
-    `UID:${event.uid}`,
-    `DTSTAMP:${stamp(now)}`,
-    `DTSTART:${stamp(start)}`,
-    `DTEND:${stamp(end)}`,
-    `SUMMARY:${text(event.summary)}`,
-    `LOCATION:${text(event.location)}`,
-    `DESCRIPTION:${text(event.description)}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+/** An iCalendar file with the events (a booking's one, or a pair's two), times in UTC so every calendar agrees. */
+export function toIcs(events: CalendarEvent | CalendarEvent[], now: Date): string {
+  const vevents = (Array.isArray(events) ? events : [events]).flatMap((event) => {
+    const start = zonedToUtc(event.day, event.time, event.timeZone);
+    const end = new Date(start.getTime() + event.minutes * 60_000);
+    return [
+      'BEGIN:VEVENT',
+      `UID:${event.uid}`,
+      `DTSTAMP:${stamp(now)}`,
+      `DTSTART:${stamp(start)}`,
+      `DTEND:${stamp(end)}`,
+      `SUMMARY:${text(event.summary)}`,
+      `LOCATION:${text(event.location)}`,
+      `DESCRIPTION:${text(event.description)}`,
+      'END:VEVENT',
+    ];
+  });
+  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Slots//Booking//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', ...vevents, 'END:VCALENDAR', '']
+    .join('\r\n');
 }

@@ -1,4 +1,5 @@
 import type { Language } from '../api/types';
+import { pairEn, pairSk } from './pairMessages';
 
 // Every text the person reads, in Slovak (the default) and English. {name} marks a value.
 // Slovak counts are written "voľné: 5" so one form fits every number without plural rules.
@@ -308,6 +309,7 @@ export const sk = {
   eraseConfirmAhead: 'Rezervácia {code} ({date} o {time}) sa najprv zruší a príde vám o tom SMS.',
   eraseYes: 'Áno, vymazať',
   erased: 'Vaše údaje sú vymazané. Kód {code} už nič nenájde.',
+  ...pairSk,
 };
 
 export type MessageKey = keyof typeof sk;
@@ -619,6 +621,7 @@ export const en: Record<MessageKey, string> = {
   eraseConfirmAhead: 'Booking {code} ({date} at {time}) is cancelled first, and you get an SMS about it.',
   eraseYes: 'Yes, erase',
   erased: 'Your data is erased. Code {code} finds nothing any more.',
+  ...pairEn,
 };
 
 /** One language's texts, with each {name} replaced by its value. */

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Wait } from '../api/retry';
 import { api, type WriteOutcome } from '../api/slotsApi';
-import type { Alternative, Place, Problem, Proof, Reservation, SlotRef } from '../api/types';
+import type { Alternative, Move, Place, Problem, Proof, Reservation } from '../api/types';
 import { Alternatives } from '../booking/Alternatives';
-import { formatDay } from '../booking/dates';
+import { AppointmentRows } from '../booking/AppointmentRows';
 import { needsServiceChoice, serviceName } from '../booking/services';
+import { useDoseInterval } from '../booking/useDoseInterval';
 import { WaitingScreen } from '../booking/WaitingScreen';
 import { WeekView } from '../booking/WeekView';
 import { useI18n } from '../i18n/I18n';
@@ -13,6 +14,7 @@ import { problemMessage } from '../ui/problemMessage';
 import { QrCode } from '../ui/QrCode';
 import { StepHeading } from '../ui/StepHeading';
 import { PersonalDataView } from './PersonalDataView';
+import { SecondDoseMove } from './SecondDoseMove';
 
 interface ReservationViewProps {
   reservation: Reservation;
@@ -21,9 +23,12 @@ interface ReservationViewProps {
   onGone: (message: string) => void;
 }
 
-type Mode = 'view' | 'confirm-cancel' | 'reschedule' | 'data';
+type Mode = 'view' | 'confirm-cancel' | 'reschedule' | 'move-second' | 'data';
 
-/** One found reservation: its details, cancelling, and moving it to another time. */
+/**
+ * One found reservation: its details, cancelling, and moving it to another time. A two-dose booking
+ * shows both doses and cancels both; its first dose stays, its second moves within the interval.
+ */
 export function ReservationView({ reservation, proof, onChanged, onGone }: ReservationViewProps) {
   const { t, lang } = useI18n();
   const [mode, setMode] = useState<Mode>('view');
@@ -41,6 +46,9 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
       current = false;
     };
   }, [reservation.placeId]);
+  const pair = reservation.secondDose != null;
+  // The interval the second dose may move in, from the catalogue; its move is offered once it is known.
+  const interval = useDoseInterval(pair ? reservation.service : undefined);
 
   async function run<T>(write: (hooks: { signal: AbortSignal; onWait: (w: Wait) => void }) => Promise<WriteOutcome<T>>) {
     controller.current = new AbortController();
@@ -66,30 +74,38 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
 
   const cancel = async () => {
     const outcome = await run((hooks) => api.cancel(reservation.code, proof, hooks));
-    if (outcome.kind === 'done') return onGone(t('cancelled', { code: reservation.code }));
+    if (outcome.kind === 'done') return onGone(t(pair ? 'pairCancelled' : 'cancelled', { code: reservation.code }));
     setMode('view');
     failed(outcome);
   };
 
-  const moveTo = async (target: SlotRef) => {
+  const moveTo = async (target: Move) => {
     const outcome = await run((hooks) => api.reschedule(reservation.code, proof, target, hooks));
     if (outcome.kind !== 'done') return failed(outcome);
     setMode('view');
-    setNotice({ kind: 'success', text: t('rescheduled') });
+    setNotice({ kind: 'success', text: t(target.dose === 2 ? 'secondDoseMoved' : 'rescheduled') });
     onChanged(outcome.value);
   };
+  // A full slot's alternatives move what was being moved.
+  const moveToAlternative = (a: Alternative) =>
+    void moveTo({ placeId: a.placeId, day: a.day, time: a.time, ...(mode === 'move-second' ? { dose: 2 as const } : {}) });
 
   if (wait) return <WaitingScreen wait={wait} onStop={() => controller.current?.abort()} />;
 
   const messages = (
     <>
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
-      {alternatives && <Alternatives alternatives={alternatives} onPick={(a) => void moveTo(a)} />}
+      {alternatives && <Alternatives alternatives={alternatives} onPick={moveToAlternative} />}
     </>
   );
 
   if (mode === 'data') {
     return <PersonalDataView code={reservation.code} proof={proof} onBack={() => setMode('view')} onErased={onGone} />;
+  }
+
+  if (mode === 'move-second' && interval) {
+    return <SecondDoseMove reservation={reservation} interval={interval} messages={messages} onBack={() => setMode('view')}
+      onPick={(target) => void moveTo(target)} />;
   }
 
   if (mode === 'reschedule') {
@@ -112,6 +128,7 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
     <section key="view">
       <StepHeading>{t('yourReservation')}</StepHeading>
       {messages}
+      {pair && <p data-testid="pair-note">{t('pairNote')}</p>}
       <dl className="details">
         <dt>{t('code')}</dt>
         <dd className="code">{reservation.code}</dd>
@@ -125,16 +142,13 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
             <dd data-testid="reservation-service">{serviceName(place, reservation.service, lang)}</dd>
           </>
         )}
-        <dt>{t('date')}</dt>
-        <dd data-testid="reservation-day">{formatDay(reservation.day, lang, true)}</dd>
-        <dt>{t('time')}</dt>
-        <dd data-testid="reservation-time">{reservation.time}</dd>
+        <AppointmentRows reservation={reservation} />
       </dl>
       <QrCode text={reservation.code} label={t('qrLabel', { code: reservation.code })} />
       <p className="hint">{t('qrHint')}</p>
       {mode === 'confirm-cancel' ? (
         <div className="confirm-box" role="group" aria-labelledby="cancel-question">
-          <p id="cancel-question">{t('cancelConfirm')}</p>
+          <p id="cancel-question">{t(pair ? 'cancelPairConfirm' : 'cancelConfirm')}</p>
           <div className="actions">
             <button type="button" className="danger" disabled={busy} onClick={() => void cancel()}>{t('cancelYes')}</button>
             <button type="button" className="secondary" autoFocus onClick={() => setMode('view')}>{t('cancelNo')}</button>
@@ -142,8 +156,14 @@ export function ReservationView({ reservation, proof, onChanged, onGone }: Reser
         </div>
       ) : (
         <div className="actions">
-          <button type="button" className="primary" disabled={busy} onClick={() => setMode('reschedule')}>{t('reschedule')}</button>
-          <button type="button" className="danger" disabled={busy} onClick={() => setMode('confirm-cancel')}>{t('cancelReservation')}</button>
+          {/* A pair's first dose cannot move (the API answers pair-first-dose-fixed): only its second is offered. */}
+          {!pair && <button type="button" className="primary" disabled={busy} onClick={() => setMode('reschedule')}>{t('reschedule')}</button>}
+          {pair && interval && (
+            <button type="button" className="primary" disabled={busy} onClick={() => setMode('move-second')}>{t('moveSecond')}</button>
+          )}
+          <button type="button" className="danger" disabled={busy} onClick={() => setMode('confirm-cancel')}>
+            {t(pair ? 'cancelPair' : 'cancelReservation')}
+          </button>
           <button type="button" className="secondary" disabled={busy} onClick={() => setMode('data')}>{t('yourData')}</button>
         </div>
       )}

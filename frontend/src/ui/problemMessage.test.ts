@@ -31,3 +31,23 @@ describe('problemMessage for not-eligible', () => {
     expect(invitation('invitation-expired', 'en')).toContain('invitation code');
   });
 });
+
+describe('problemMessage for two-dose bookings', () => {
+  const say = (code: string, lang: 'sk' | 'en') => problemMessage({ status: 409, code: code as never }, translator(lang), lang);
+
+  it('says no second seat is free and nothing was booked, and what to do', () => {
+    expect(say('second-dose-full', 'en')).toBe('No seat is free for the second dose in its interval, so nothing was booked. '
+      + 'Choose another time for the first dose, or another place.');
+    expect(say('second-dose-full', 'sk')).toContain('nezarezervovali nič');
+  });
+
+  it('says the second dose must stay in its interval at the place, that a service has none, and that the first dose stays', () => {
+    expect(say('second-dose-outside-interval', 'en')).toContain('within the interval after the first dose');
+    expect(say('second-dose-outside-interval', 'sk')).toContain('v deň z intervalu po prvej dávke');
+    expect(say('no-second-dose', 'en')).toContain('one appointment only');
+    expect(say('no-second-dose', 'sk')).toContain('len jeden termín');
+    expect(say('pair-first-dose-fixed', 'en')).toContain('The first dose cannot be moved.');
+    expect(say('pair-first-dose-fixed', 'sk')).toContain('Prvá dávka sa presunúť nedá.');
+    expect(say('reschedule-across-window', 'en')).toContain('cannot be moved that far');
+  });
+});

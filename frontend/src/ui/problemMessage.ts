@@ -34,6 +34,16 @@ export function problemMessage(problem: Problem, t: Translate, lang = 'sk'): str
       return t('placeStateClosed');
     case 'already-booked':
       return problem.existingCode ? t('alreadyBookedCode', { code: problem.existingCode }) : t('alreadyBooked');
+    case 'second-dose-full':
+      return t('secondDoseFull');
+    case 'second-dose-outside-interval':
+      return t('secondDoseOutside');
+    case 'no-second-dose':
+      return t('noSecondDose');
+    case 'pair-first-dose-fixed':
+      return t('pairFirstDoseFixed');
+    case 'reschedule-across-window':
+      return t('rescheduleAcrossWindow');
     case 'validation-failed':
       return t('formHasErrors');
     case 'waiting-room-required':
