@@ -65,7 +65,8 @@ internal static class Cli
                    [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
                Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
-                   [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--json PATH]
+                   [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--disk-days 0] [--json PATH]
+                   (--disk-days: that many more days of slots from the horizon on, on disk only: where pairs' second doses go)
                Slots.LoadTest reset --provider sqlite|postgres --connection CS   (the seeded state again: every booking, key and history row gone)
                Slots.LoadTest summarize --results DIR [--backend NAME] [--out FILE.md]
                Slots.LoadTest chaos [--quick] [--seed N] [--faults N] [--target URL] [--db CS] [--stack-dir DIR] [--out DIR]
@@ -276,7 +277,8 @@ internal static class Cli
             args.Whole("interval", 15, 5, 240),
             args.Whole("length", 15, 5, 240),
             args.Whole("capacity", 5, 1, 1000),
-            args.Text("zone", "Europe/Bratislava")!);
+            args.Text("zone", "Europe/Bratislava")!,
+            args.Whole("disk-days", 0, 0, 60));
         var json = args.Text("json");
         args.RejectUnknown();
         if (connection is null)

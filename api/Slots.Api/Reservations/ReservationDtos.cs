@@ -1,5 +1,6 @@
 using System.ComponentModel;
 using System.ComponentModel.DataAnnotations;
+using System.Text.Json.Serialization;
 
 namespace Slots.Api.Reservations;
 
@@ -52,7 +53,8 @@ public sealed record ReservationDto(
     string Name,
     [property: AllowedValues(ReservationDto.Booked), Description("booked: the seat is held.")] string State,
     [property: RegularExpression(Places.ServiceDto.CodePattern), Description("The service's code, as GET /api/services lists it.")] string Service,
-    [property: Description("A two-dose booking's second appointment, at the same place; absent for one appointment.")] SecondDoseDto? SecondDose = null)
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull),
+        Description("A two-dose booking's second appointment, at the same place; absent for one appointment.")] SecondDoseDto? SecondDose = null)
 {
     public const string Booked = "booked";
 }

@@ -19,13 +19,20 @@ public sealed record AuditResult(
     long ReservedOutboxRows,
     long ConfirmationsWithoutOutbox,
     long DuplicateOutboxRows,
-    long ConfirmationsWithoutChange)
+    long ConfirmationsWithoutChange,
+    long Pairs = 0,
+    long HalfPairs = 0,
+    long UnpairedBookings = 0)
 {
-    /// <summary>No seat given twice, no confirmation lost or misplaced, one reservation per person, one SMS per booking.</summary>
+    /// <summary>
+    /// No seat given twice, no confirmation lost or misplaced, one reservation (or pair) per person, one SMS
+    /// per booking; a two-dose service's bookings each a whole pair.
+    /// </summary>
     public bool Passed =>
         SharedSeats == 0 && SeatMismatches == 0 && OverbookedSlots == 0 && SharedSeatsOnDisk == 0 &&
         MissingConfirmations == 0 && MisplacedConfirmations == 0 && PersonsWithTwoActive == 0 &&
-        ConfirmationsWithoutOutbox == 0 && DuplicateOutboxRows == 0 && ConfirmationsWithoutChange == 0;
+        ConfirmationsWithoutOutbox == 0 && DuplicateOutboxRows == 0 && ConfirmationsWithoutChange == 0 &&
+        HalfPairs == 0 && UnpairedBookings == 0;
 }
 
 public static class Audit
@@ -57,8 +64,24 @@ public static class Audit
             SELECT count(*) FROM (SELECT 1 FROM reservations WHERE cancelled_at IS NULL
                                   GROUP BY place_id, day, start_minute, seat_no HAVING count(*) > 1) x
             """, ct);
+        // A pair's second dose is not a second booking: the person holds one pair.
         var twice = await Database.ScalarAsync(db, """
-            SELECT count(*) FROM (SELECT 1 FROM hot_reservations GROUP BY person_hash HAVING count(*) > 1) x
+            SELECT count(*) FROM (SELECT 1 FROM hot_reservations
+                                  WHERE code NOT IN (SELECT second_code FROM dose_pairs)
+                                  GROUP BY person_hash, service_id HAVING count(*) > 1) x
+            """, ct);
+        var pairs = await Database.ScalarAsync(db, "SELECT count(*) FROM dose_pairs", ct);
+        // A link whose one half is active and the other not: half a pair.
+        var halfPairs = await Database.ScalarAsync(db, $"""
+            SELECT count(*) FROM dose_pairs d
+            WHERE ({Active("d.first_code")}) <> ({Active("d.second_code")})
+            """, ct);
+        // A booking of a two-dose service that is neither half of a pair.
+        var unpaired = await Database.ScalarAsync(db, """
+            SELECT count(*) FROM (SELECT code, service_id FROM hot_reservations
+                                  UNION ALL SELECT code, service_id FROM reservations WHERE cancelled_at IS NULL) r
+            JOIN services s ON s.id = r.service_id AND s.dose_min_days IS NOT NULL
+            WHERE r.code NOT IN (SELECT first_code FROM dose_pairs) AND r.code NOT IN (SELECT second_code FROM dose_pairs)
             """, ct);
         var confirmationSms = ConfirmationSmsCodes(provider);
         var outbox = await Database.ScalarAsync(db, $"SELECT count(*) FROM ({confirmationSms}) x", ct);
@@ -89,8 +112,13 @@ public static class Audit
             }
         }
         return new AuditResult(hot, shared, mismatches, overbooked, sharedOnDisk, confirmations.Count, missing, misplaced, twice,
-            outbox, withoutOutbox, duplicateOutbox, withoutChange);
+            outbox, withoutOutbox, duplicateOutbox, withoutChange, pairs, halfPairs, unpaired);
     }
+
+    /// <summary>Whether the code's reservation is active, hot or on disk (a SQL expression, 1 or 0 on both engines).</summary>
+    private static string Active(string code) =>
+        $"CASE WHEN EXISTS (SELECT 1 FROM hot_reservations h WHERE h.code = {code}) "
+        + $"OR EXISTS (SELECT 1 FROM reservations r WHERE r.code = {code} AND r.cancelled_at IS NULL) THEN 1 ELSE 0 END";
 
     /// <summary>
     /// The code of every booking confirmation SMS, one row per message. On PostgreSQL a new booking's

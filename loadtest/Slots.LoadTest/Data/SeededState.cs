@@ -19,7 +19,7 @@ public static class SeededState
     private static readonly string[] Written =
     [
         "hot_reservations", "active_persons", "idempotency", "outbox", "changes", "reservations", "sms_sent",
-        "waiting_room_claims", "waiting_room_waves", "waiting_room_joins", "waiting_room_openings",
+        "waiting_room_claims", "waiting_room_waves", "waiting_room_joins", "waiting_room_openings", "dose_pairs",
     ];
 
     public static async Task<ResetResult> RestoreAsync(Provider provider, string connectionString, CancellationToken ct)

@@ -4,7 +4,9 @@ using Slots.Window;
 
 namespace Slots.LoadTest.Data;
 
-public sealed record SeedOptions(int Places, int Days, int FirstMinute, int LastMinute, int Interval, int Length, int Capacity, string Zone);
+/// <summary>The seed's shape; DiskDays more days of slots from the horizon on, on the disk tables only (a pair's second doses).</summary>
+public sealed record SeedOptions(int Places, int Days, int FirstMinute, int LastMinute, int Interval, int Length, int Capacity, string Zone,
+    int DiskDays = 0);
 
 public sealed record SeedResult(int Places, long Slots, long Seats, double Seconds, long DatabaseBytes, long HotSeatsBytes);
 
@@ -33,9 +35,10 @@ public static class Seeder
                 ? "CREATE TEMP TABLE seed_times (day date NOT NULL, start_minute integer NOT NULL, starts_at bigint NOT NULL) ON COMMIT DROP"
                 : "CREATE TEMP TABLE seed_times (day TEXT NOT NULL, start_minute INTEGER NOT NULL, starts_at INTEGER NOT NULL)", ct);
             // Local wall-clock times to instants in .NET, daylight saving included, as the API does.
-            for (var d = 0; d < o.Days; d++)
+            var horizon = today.AddDays(Math.Max(o.Days, 30));
+            foreach (var day in Enumerable.Range(0, o.Days).Select(d => today.AddDays(d))
+                .Concat(Enumerable.Range(0, o.DiskDays).Select(d => horizon.AddDays(d))))
             {
-                var day = today.AddDays(d);
                 for (var m = o.FirstMinute; m <= o.LastMinute; m += o.Interval)
                 {
                     await Database.ExecuteAsync(db, "INSERT INTO seed_times VALUES (@p0, @p1, @p2)", ct,
@@ -43,7 +46,6 @@ public static class Seeder
                         LocalClock.ToInstant(day, m, zone).ToUnixTimeSeconds());
                 }
             }
-            var horizon = today.AddDays(Math.Max(o.Days, 30));
             object horizonValue = pg ? horizon : horizon.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture);
             await Database.ExecuteAsync(db, pg
                 ? """
@@ -71,6 +73,7 @@ public static class Seeder
                   INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
                   SELECT s.place_id, s.day, s.start_minute, n, s.minutes, s.starts_at, NULL
                   FROM slots s CROSS JOIN generate_series(1, @p0) AS n
+                  WHERE s.day < @p1
                   ORDER BY s.place_id, s.day, s.start_minute, n
                   """
                 : """
@@ -78,8 +81,9 @@ public static class Seeder
                   INSERT INTO hot_seats (place_id, day, start_minute, seat_no, minutes, starts_at, code)
                   SELECT s.place_id, s.day, s.start_minute, seat.n, s.minutes, s.starts_at, NULL
                   FROM slots s CROSS JOIN seat
+                  WHERE s.day < @p1
                   ORDER BY s.place_id, s.day, s.start_minute, seat.n
-                  """, ct, o.Capacity);
+                  """, ct, o.Capacity, horizonValue);
             if (!pg)
             {
                 await Database.ExecuteAsync(db, "DROP TABLE seed_times", ct);

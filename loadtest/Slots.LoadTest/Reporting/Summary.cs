@@ -20,6 +20,7 @@ public static class Summary
         var baseline = Run("baseline");
         var real = Run("reserve");
         var aged = Run("reserve-age");
+        var paired = Run("reserve-pair");
         var stampede = Run("stampede");
         var soldOut = Run("soldout");
         var room = Read<RoomReport>(folder, "room");
@@ -33,7 +34,7 @@ public static class Summary
         md.AppendLine();
         md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator | CPU µs per decided answer: API / DB | p99 ms at the server: 201 / 409 / 429 |");
         md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|");
-        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("real path, age rule", aged), ("stampede", stampede), ("sold-out stampede", soldOut) })
+        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("real path, age rule", aged), ("real path, pairs (two doses)", paired), ("stampede", stampede), ("sold-out stampede", soldOut) })
         {
             if (r is null)
             {
@@ -47,6 +48,12 @@ public static class Summary
         {
             md.AppendLine(inv, $"- who may book (an age rule admitting the whole crowd, decided in the seat's operation): " +
                 $"**{1 - (aged.GoodputPerSecond / real.GoodputPerSecond):P1}** fewer bookings/s than the real path without a rule (target ≤ 10 %)");
+        }
+        if (real is not null && paired is not null && real.GoodputPerSecond > 0)
+        {
+            var audit = paired.Audit is { } a ? string.Create(inv, $"; the audit: {a.Pairs:N0} pairs, {a.HalfPairs} half pairs, {a.UnpairedBookings} unpaired bookings, {a.PersonsWithTwoActive} persons with two") : "";
+            md.AppendLine(inv, $"- both doses in one booking (the same crowd on a two-dose service, second doses in the interval's hot and disk days): " +
+                $"**{paired.GoodputPerSecond / real.GoodputPerSecond:0.00}×** the real path's bookings/s as pairs/s (target ≥ 0.5×){audit}");
         }
         if (real is not null && baseline is not null && baseline.GoodputPerSecond > 0)
         {

@@ -79,7 +79,8 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             {
                 return UserOutcome.AlreadyBooked;
             }
-            if (problem?.Code != "slot-full")
+            // A pair whose second dose found no seat in its interval: as for a full slot, another pick.
+            if (problem?.Code is not ("slot-full" or "second-dose-full"))
             {
                 return UserOutcome.Rejected;
             }
