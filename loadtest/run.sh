@@ -142,7 +142,7 @@ start_api() {
   "${stack_pin[@]}" env ASPNETCORE_URLS="http://127.0.0.1:$port" ASPNETCORE_ENVIRONMENT=Production \
   Slots__Storage__Provider="$([ "$backend" = postgres ] && echo Postgres || echo Sqlite)" \
   ConnectionStrings__Slots="$db" \
-  Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
+  Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" Slots__Invitations__HmacSecret="benchmark-only-invitation-key-0123456789" \
   Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
   Slots__Admin__Keys__bench__Key="$admin_key" Slots__Admin__Keys__bench__Role=admin \
   Slots__Benchmark__Baseline=true \
@@ -180,7 +180,7 @@ stop_apis() {
 stack_up() {
   export SLOTS_STACK_DIR="$work/stack" ASPNETCORE_ENVIRONMENT=Production \
     Slots__Benchmark__Baseline=true Slots__DemoData__WhenEmpty=false Logging__LogLevel__Default=Warning \
-    Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" \
+    Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" Slots__Invitations__HmacSecret="benchmark-only-invitation-key-0123456789" \
     Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
     Slots__Admin__Keys__bench__Key="$admin_key" Slots__Admin__Keys__bench__Role=admin
   if [ "$1" = unlimited ]; then
@@ -263,7 +263,7 @@ fresh() { "${lt[@]}" reset --provider "$backend" --connection "$db"; sleep 1.5; 
 # starts on the seeded supply. ARGS go to the generator as they are.
 throughput() {
   local endpoint=$1
-  case "$1" in reserve-age|reserve-pair) endpoint=reserve ;; esac
+  case "$1" in reserve-age|reserve-pair|reserve-invite) endpoint=reserve ;; esac
   if [ "$warmup" = 0 ] && [ "$1" != noop ]; then fresh; fi   # no warm-up: the reset comes first instead
   "${lt[@]}" run --target "$target" --scenario "$1" --endpoint "$endpoint" --flow reserve --mode closed --max-in-flight "$2" \
     --duration "$3" --prime-seconds "$warmup" --hot-places 50 --hot-days 7 --seed 7 \
@@ -321,6 +321,13 @@ done
 echo "== reserve under an age rule"
 who_may_book '{"rule":"age","steps":[{"opensAt":"2020-01-01T00:00:00Z","bornOnOrBefore":"1963-12-31"}]}'
 throughput reserve-age "$concurrency" "$duration" "$results/reserve-age.json" --birth-years 1954-1963
+# The same crowd on an invitation-only service, each person with a code of its own from one issued batch (the CSV the
+# admin API answers once): the code read with the seat and spent in its operation (issue 41: at most 10 %).
+echo "== reserve with invitation codes"
+curl -fsS ${SLOTS_TLS_CA:+--cacert "$SLOTS_TLS_CA"} -X POST -H "X-Api-Key: $admin_key" -H 'Content-Type: application/json' \
+  -d '{"label":"benchmark","size":100000}' "${api_urls[0]:-${target%%,*}}/api/admin/services/default/invitations" > "$work/invitations.csv"
+who_may_book '{"rule":"invitation"}'
+throughput reserve-invite "$concurrency" "$duration" "$results/reserve-invite.json" --invitations "$work/invitations.csv" --max-users 100000
 who_may_book '{"rule":"everyone"}'
 # The same crowd on a two-dose service: each booking takes its first dose where the crowd aims (days 0-6) and its
 # second 28-35 days later at the same time, on the last hot days or the seeded disk days (issue 41: pairs/s at least
@@ -408,6 +415,13 @@ fi
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
 "${lt[@]}" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
   "${watch[@]}" "${proxy_log[@]}" --json "$results/availability.json"
+
+# A vaccine finder (issue 41): the first SMART Scheduling Links publication of the whole seeded campaign (target: under
+# 10 s), then the manifest polled every second for a minute and more (one publication refresh at least), the files read
+# again on each new publication; the API's CPU meanwhile against its CPU in the stampede (target ≤ 2 %).
+echo "== finder: the bulk publication, then a poll every second"
+"${lt[@]}" finder --target "${target%%,*}" --seconds "$([ "$quick" = 1 ] && echo 10 || echo 65)" --interval 1 \
+  "${watch[@]}" --json "$results/finder.json"
 
 if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
   # Proportional set size of the server and its backends: shared buffers counted once, not per process.

@@ -31,6 +31,7 @@ internal static class Cli
                 "run" => await RunAsync(args, cancel.Token),
                 "room" => await RoomAsync(args, cancel.Token),
                 "availability" => await AvailabilityAsync(args, cancel.Token),
+                "finder" => await FinderAsync(args, cancel.Token),
                 "seed" => await SeedAsync(args, cancel.Token),
                 "reset" => await ResetAsync(args, cancel.Token),
                 "summarize" => Summarize(args),
@@ -57,13 +58,16 @@ internal static class Cli
                    [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
                    [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
-                   [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
+                   [--audit-provider sqlite|postgres --audit-connection CS] [--birth-years FIRST-LAST [--eligible-share F]]
+                   [--invitations PATH (an issued batch's CSV: person k brings code k)] [--json PATH]
                Slots.LoadTest room --target http[s]://127.0.0.1:PORT[,…] --admin-key KEY [--seats 340] [--arrivals 20×seats] [--arrival-seconds 10]
                    [--pre-queue-seconds 5] [--admit-per-second seats/5 (0: as the seats allow)] [--admission-seconds 15] [--abandon 0.05]
                    [--abandon-allowance seats×abandon] [--rejoin 0.05] [--booking-attempts 5] [--time-limit 120] [--settle-seconds 3]
                    [--max-in-flight 1000] [--request-timeout S] [--max-jitter-ms 300] [--order-slack 1] [--sources N] [--seed N] [--run-id LETTERS]
                    [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
                Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
+               Slots.LoadTest finder --target URL [--seconds 65] [--interval 1] [--watch-pids P,…] [--json PATH]
+                   (a vaccine finder: the cold SMART Scheduling Links publication, then the manifest polled every interval)
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--disk-days 0] [--json PATH]
                    (--disk-days: that many more days of slots from the horizon on, on disk only: where pairs' second doses go)
@@ -242,6 +246,34 @@ internal static class Cli
         {
             Console.WriteLine($"   {kind}: {n}");
         }
+        Write(json, report);
+        return 0;
+    }
+
+    private static async Task<int> FinderAsync(Args args, CancellationToken ct)
+    {
+        var target = args.Text("target");
+        var seconds = args.Whole("seconds", 65, 1, 3600);
+        var interval = args.Whole("interval", 1, 1, 600);
+        var json = args.Text("json");
+        var pids = Pids(args);
+        args.RejectUnknown();
+        Uri? url = null;
+        if (target is null || !Uri.TryCreate(target.Split(',')[0], UriKind.Absolute, out url))
+        {
+            args.Errors.Add("--target URL is required.");
+        }
+        if (args.Errors.Count > 0 || url is null)
+        {
+            return Fail(args.Errors);
+        }
+        // The first publication of a whole campaign may take a while: the client waits for it as a finder would.
+        using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
+        var report = await FinderProbe.RunAsync(url, http, seconds, TimeSpan.FromSeconds(interval), pids, ct);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"== finder: the first publication ({report.Slots:N0} Slots, {report.Schedules:N0} Schedules, {report.Locations:N0} Locations, " +
+            $"{report.Files} files, {report.Bytes / 1048576.0:0} MB) read in {report.ColdSeconds:0.00} s; then {report.Polls} polls in {report.PollSeconds} s, " +
+            $"{report.Publications} publications, manifest p99 {report.Manifest.P99:0.00} ms, other answers {report.NotOk}"));
         Write(json, report);
         return 0;
     }

@@ -7,7 +7,8 @@ namespace Slots.Staff;
 
 /// <summary>The site's day: its roster, the check-in at the door, and the trail of what staff did.</summary>
 public sealed class StaffService(
-    IStaffStore store, PlaceDirectory places, PersonIdentity persons, TimeProvider clock, IOptions<CheckInOptions> options, StaffMetrics metrics)
+    IStaffStore store, PlaceDirectory places, PersonIdentity persons, TimeProvider clock, IOptions<CheckInOptions> options, StaffMetrics metrics,
+    Reservations.IDosePairStore pairs)
 {
     /// <summary>A page of the place's day, or null when there is no such place.</summary>
     public async Task<RosterPage?> RosterAsync(RosterQuery query, CancellationToken ct)
@@ -51,7 +52,10 @@ public sealed class StaffService(
         }
         if (booking.Slot.Day != LocalClock.Today(place, now))
         {
-            return new CheckInAnswer(CheckInStatus.OtherDay, StartMinute: booking.Slot.StartMinute);
+            // A pair is shown by its first code at both visits: on the second dose's day the door means that one.
+            return await pairs.SecondOfAsync(code, ct) is { } second
+                ? await CheckInAsync(placeId, second, nationalIdHash, by, ct)
+                : new CheckInAnswer(CheckInStatus.OtherDay, StartMinute: booking.Slot.StartMinute);
         }
         switch (found.State)
         {

@@ -32,6 +32,8 @@ public static class SeededState
         {
             reservations = await Database.ScalarAsync(db, "SELECT count(*) FROM hot_reservations", ct);
             freed = await Database.ExecuteAsync(db, "UPDATE hot_seats SET code = NULL, hold = 0, offer_id = NULL WHERE code IS NOT NULL OR hold <> 0", ct);
+            // Invitation codes as issued: the bookings they admitted are gone with the rest.
+            await Database.ExecuteAsync(db, "UPDATE invitation_codes SET person_hash = NULL, spent_code = NULL, spent_at = NULL WHERE spent_at IS NOT NULL", ct);
             if (pg)
             {
                 // One statement, so the flush job and the SMS relay of a running stack wait for it as a whole.

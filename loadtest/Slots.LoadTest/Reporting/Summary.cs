@@ -21,10 +21,12 @@ public static class Summary
         var real = Run("reserve");
         var aged = Run("reserve-age");
         var paired = Run("reserve-pair");
+        var invited = Run("reserve-invite");
         var stampede = Run("stampede");
         var soldOut = Run("soldout");
         var room = Read<RoomReport>(folder, "room");
         var availability = Read<AvailabilityReport>(folder, "availability");
+        var finder = Read<FinderProbe.FinderReport>(folder, "finder");
         var seed = Read<SeedResult>(folder, "seed");
         var calibration = Read<Calibration>(folder, "calibration");
         var ceiling = Read<Ceiling>(folder, "ceiling");
@@ -34,7 +36,7 @@ public static class Summary
         md.AppendLine();
         md.AppendLine("| scenario | goodput /s | decided answers /s | p50 ms | p99 ms | max ms | 429 share | 5xx, 408, timeouts, no answer | audit | API RSS max MB | CPU cores: API / DB / proxy / generator | CPU µs per decided answer: API / DB | p99 ms at the server: 201 / 409 / 429 |");
         md.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|---|");
-        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("real path, age rule", aged), ("real path, pairs (two doses)", paired), ("stampede", stampede), ("sold-out stampede", soldOut) })
+        foreach (var (name, r) in new[] { ("no-op (HTTP ceiling)", noop), ("baseline (EF Core)", baseline), ("real path", real), ("real path, age rule", aged), ("real path, invitation codes", invited), ("real path, pairs (two doses)", paired), ("stampede", stampede), ("sold-out stampede", soldOut) })
         {
             if (r is null)
             {
@@ -48,6 +50,11 @@ public static class Summary
         {
             md.AppendLine(inv, $"- who may book (an age rule admitting the whole crowd, decided in the seat's operation): " +
                 $"**{1 - (aged.GoodputPerSecond / real.GoodputPerSecond):P1}** fewer bookings/s than the real path without a rule (target ≤ 10 %)");
+        }
+        if (real is not null && invited is not null && real.GoodputPerSecond > 0)
+        {
+            md.AppendLine(inv, $"- invitation codes (an invitation-only service, every person bringing a code of its own, read and spent in the seat's operation): " +
+                $"**{1 - (invited.GoodputPerSecond / real.GoodputPerSecond):P1}** fewer bookings/s than the real path without a rule (target ≤ 10 %)");
         }
         if (real is not null && paired is not null && real.GoodputPerSecond > 0)
         {
@@ -112,6 +119,10 @@ public static class Summary
                 ? string.Create(inv, $"; at the server p50 {at.P50:0.00} ms, p99 {at.P99:0.00} ms, max {at.Max:0.00} ms") : "";
             md.AppendLine(inv, $"- availability, {availability.Days} days at one place ({availability.PlacesCycled} places cycled, {availability.Concurrency} at a time): " +
                 $"p50 {availability.Ok.P50:0.00} ms, p99 {availability.Ok.P99:0.00} ms, max {availability.Ok.Max:0.00} ms over {availability.Ok.Count} (target p99 < 5 ms); other answers {availability.NotOk}{atServer}");
+        }
+        if (finder is not null)
+        {
+            md.AppendLine(Finder(finder, stampede, inv));
         }
         if (seed is not null)
         {
@@ -188,6 +199,22 @@ public static class Summary
             ? (r.Processes.Where(p => p.Role == role).Sum(p => p.CpuSeconds) * 1e6 / answers).ToString("0", CultureInfo.InvariantCulture)
             : "—";
         return $"{Of("api")} / {Of("database")}";
+    }
+
+    /// <summary>
+    /// The finder's line: the first publication's time and the API's memory meanwhile (target under 10 s), and what
+    /// polling cost the API: its CPU cores over the polling window, against its cores in the stampede (target ≤ 2 %).
+    /// </summary>
+    private static string Finder(FinderProbe.FinderReport f, RunReport? stampede, CultureInfo inv)
+    {
+        var polling = f.Processes.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare);
+        var busy = stampede?.Processes.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare) ?? 0;
+        var share = busy > 0 ? string.Create(inv, $" = **{polling / busy:P1}** of the API's CPU in the stampede ({busy:0.00} cores; target ≤ 2 %)") : "";
+        var rss = f.ColdProcesses.Where(p => p.Role == "api").Select(p => p.MaxRssMb).DefaultIfEmpty(0).Max();
+        return string.Create(inv, $"- finder (SMART Scheduling Links): the first publication, {f.Slots:N0} Slots, {f.Schedules:N0} Schedules, " +
+            $"{f.Locations:N0} Locations in {f.Files} files ({f.Bytes / 1048576.0:0} MB), read in **{f.ColdSeconds:0.00} s** (target < 10 s), " +
+            $"API RSS max {rss:0} MB meanwhile; polled every second for {f.PollSeconds} s ({f.Polls} polls, {f.Publications} publications, " +
+            $"manifest p99 {f.Manifest.P99:0.00} ms, other answers {f.NotOk}): the API's CPU {polling:0.000} cores{share}");
     }
 
     private static T? Read<T>(string folder, string name) where T : class

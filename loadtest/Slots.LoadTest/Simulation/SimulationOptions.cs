@@ -60,6 +60,12 @@ public sealed record SimulationOptions
     /// </summary>
     public BirthNumbers? BirthNumbers { get; init; }
 
+    /// <summary>
+    /// Where set (--invitations PATH: an issued batch's CSV, as the admin API answers it), person k brings code k
+    /// (modulo the count), for a service that admits invitation holders.
+    /// </summary>
+    public IReadOnlyList<string>? Invitations { get; init; }
+
     /// <summary>Letters that make this run's national ids and idempotency keys its own, so runs on one database do not meet.</summary>
     public string RunId { get; init; } = NewRunId();
 
@@ -128,6 +134,7 @@ public sealed record SimulationOptions
             MaxPlaces = args.Whole("max-places", 2000, 1, 100_000),
             RunId = args.Text("run-id") ?? NewRunId(),
             BirthNumbers = BirthSpread(args),
+            Invitations = InvitationCodes(args),
         };
         if (options.Prime > TimeSpan.Zero && options.Mode != Mode.Closed)
         {
@@ -142,6 +149,26 @@ public sealed record SimulationOptions
             args.Errors.Add("--run-id must be 1 to 8 ASCII letters.");
         }
         return options;
+    }
+
+    /// <summary>--invitations PATH: the codes of an issued batch's CSV (its first column, after the header); null when not asked for.</summary>
+    private static List<string>? InvitationCodes(Args args)
+    {
+        if (args.Text("invitations") is not { } path)
+        {
+            return null;
+        }
+        if (!File.Exists(path))
+        {
+            args.Errors.Add($"--invitations: no file {path}.");
+            return null;
+        }
+        var codes = File.ReadLines(path).Skip(1).Select(line => line.Split(',')[0].Trim()).Where(code => code.Length > 0).ToList();
+        if (codes.Count == 0)
+        {
+            args.Errors.Add("--invitations: the file holds no codes.");
+        }
+        return codes;
     }
 
     /// <summary>--birth-years 1954-1963 and --eligible-share (default 1): the crowd's birth numbers; null when not asked for.</summary>

@@ -115,7 +115,8 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
     private HttpRequestMessage ReserveRequest(SlotChoice slot, string key)
     {
         var body = new ReserveBody(slot.PlaceId, slot.Day, slot.Time, $"Load Tester {number}",
-            $"+4219{10_000_000 + (number % 90_000_000)}", options.BirthNumbers?.For(number) ?? $"{options.RunId}{number:D9}", "sk");
+            $"+4219{10_000_000 + (number % 90_000_000)}", options.BirthNumbers?.For(number) ?? $"{options.RunId}{number:D9}", "sk",
+            options.Invitations is { Count: > 0 } codes ? codes[(int)(number % codes.Count)] : null);
         var content = new ByteArrayContent(JsonSerializer.SerializeToUtf8Bytes(body, WireJson.Default.ReserveBody));
         content.Headers.ContentType = Json;
         var request = new HttpRequestMessage(HttpMethod.Post, ReserveUri) { Content = content };

@@ -16,7 +16,9 @@ public sealed record DayItem(string Day, IReadOnlyList<SlotItem> Slots);
 
 public sealed record AvailabilityBody(int PlaceId, string TimeZone, string From, string To, IReadOnlyList<DayItem> Days);
 
-public sealed record ReserveBody(int PlaceId, string Day, string Time, string Name, string Phone, string NationalId, string Language);
+/// <summary>A booking as the SPA sends it; the invitation code only where the crowd brings codes (left out when null).</summary>
+public sealed record ReserveBody(int PlaceId, string Day, string Time, string Name, string Phone, string NationalId, string Language,
+    [property: JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)] string? Invitation = null);
 
 public sealed record ReservationBody(string Code, int PlaceId, string Day, string Time);
 

@@ -30,6 +30,11 @@ public sealed class StaffTokens
     public string For(string subject, string role, params int[] places) =>
         Token(subject, [role], places, DateTime.UtcNow.AddMinutes(10), Audience, _key);
 
+    /// <summary>Valid from now until <paramref name="ahead"/> and 10 minutes more: for a host whose clock runs that far ahead.</summary>
+    public string Spanning(TimeSpan ahead, string subject, string role, params int[] places) =>
+        new JsonWebTokenHandler().CreateToken(Descriptor(subject, [role], places, DateTime.UtcNow.Add(ahead).AddMinutes(10), Audience,
+            new SigningCredentials(new SymmetricSecurityKey(_key), SecurityAlgorithms.HmacSha256), notBefore: DateTime.UtcNow.AddMinutes(-20)));
+
     public string Expired(string subject, string role, params int[] places) =>
         Token(subject, [role], places, DateTime.UtcNow.AddMinutes(-10), Audience, _key);
 
@@ -49,12 +54,12 @@ public sealed class StaffTokens
             new SigningCredentials(new SymmetricSecurityKey(key), SecurityAlgorithms.HmacSha256)));
 
     private static SecurityTokenDescriptor Descriptor(string subject, string[] roles, int[] places, DateTime expires, string audience,
-        SigningCredentials? credentials) => new()
+        SigningCredentials? credentials, DateTime? notBefore = null) => new()
         {
             Issuer = Issuer,
             Audience = audience,
-            IssuedAt = expires.AddMinutes(-20),
-            NotBefore = expires.AddMinutes(-20),
+            IssuedAt = notBefore ?? expires.AddMinutes(-20),
+            NotBefore = notBefore ?? expires.AddMinutes(-20),
             Expires = expires,
             SigningCredentials = credentials,
             Claims = new Dictionary<string, object>

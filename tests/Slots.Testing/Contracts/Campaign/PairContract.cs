@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Http.Json;
 using System.Text.Json.Nodes;
+using Microsoft.Extensions.DependencyInjection;
 using Slots.Testing.Web;
 using static Slots.Testing.Web.Api;
 
@@ -217,6 +218,48 @@ public abstract class PairContract<TBackend>(TBackend backend) : BackendContract
         Assert.Equal(HttpStatusCode.Conflict, first.StatusCode);
         Assert.Equal("pair-first-dose-fixed", await ProblemCodeAsync(first));
         Assert.Equal(1, await FreeSeatsAsync(client, place, HotDay, "08:00"));
+    }
+
+    [Fact]
+    public async Task At_the_second_visit_the_door_checks_in_the_second_dose_by_the_pair_s_code()
+    {
+        // Today: the first dose 10-20 minutes from now; three days on, the second at the same time.
+        var tokens = new StaffTokens();
+        var database = await CreateDatabaseAsync("door");
+        var host = NewHost(database, tokens.Settings);
+        var admin = host.AdminClient();
+        (await admin.PutAsJsonAsync("/api/admin/services/default",
+            new { nameSk = "Očkovanie", nameEn = "Vaccination", secondDose = new { minDays = 3, maxDays = 3 }, active = true })).EnsureSuccessStatusCode();
+        var (place, soon, _, today, _) = await Staff.StaffContract<TBackend>.PlaceOpenNowAsync(admin);
+        (await admin.PostAsJsonAsync("/api/admin/slots/generate", new
+        {
+            placeIds = new[] { place },
+            from = Day(today.AddDays(3)),
+            to = Day(today.AddDays(3)),
+            template = new { firstStart = soon, lastStart = soon, intervalMinutes = 10, lengthMinutes = 10 },
+            capacity = 2,
+        })).EnsureSuccessStatusCode();
+        var person = People.Next();
+        var booked = await JsonAsync(await host.Client().SendAsync(Book(place, today, soon, person)));
+        Assert.Equal(Day(today.AddDays(3)), booked["secondDose"]!["day"]!.GetValue<string>());
+        var code = booked["code"]!.GetValue<string>();
+
+        // The same database three days later, at the door, with the code the person was given.
+        var ahead = TimeSpan.FromDays(3);
+        var later = NewHost(database, tokens.Settings, services => services.AddSingleton<TimeProvider>(new AheadClock(ahead)));
+        var door = later.Client();
+        door.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer",
+            tokens.Spanning(ahead, "nurse-2", "site-staff", place));
+        var checkedIn = await door.PostAsJsonAsync($"/api/staff/places/{place}/check-ins", new { code, nationalId = person.NationalId });
+
+        Assert.Equal(HttpStatusCode.OK, checkedIn.StatusCode);
+        Assert.Equal(soon, (await JsonAsync(checkedIn))["time"]!.GetValue<string>());
+    }
+
+    /// <summary>The real clock, <paramref name="ahead"/> later: a host living on a later day.</summary>
+    private sealed class AheadClock(TimeSpan ahead) : TimeProvider
+    {
+        public override DateTimeOffset GetUtcNow() => base.GetUtcNow().Add(ahead);
     }
 
     [Fact]
