@@ -203,18 +203,20 @@ public static class Summary
 
     /// <summary>
     /// The finder's line: the first publication's time and the API's memory meanwhile (target under 10 s), and what
-    /// polling cost the API: its CPU cores over the polling window, against its cores in the stampede (target ≤ 2 %).
+    /// polling cost the API: its CPU cores over the polling window less its idle ones, against its cores in the stampede
+    /// (target ≤ 2 %).
     /// </summary>
     private static string Finder(FinderProbe.FinderReport f, RunReport? stampede, CultureInfo inv)
     {
-        var polling = f.Processes.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare);
+        var idle = f.IdleProcesses?.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare) ?? 0;
+        var polling = Math.Max(0, f.Processes.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare) - idle);
         var busy = stampede?.Processes.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare) ?? 0;
         var share = busy > 0 ? string.Create(inv, $" = **{polling / busy:P1}** of the API's CPU in the stampede ({busy:0.00} cores; target ≤ 2 %)") : "";
         var rss = f.ColdProcesses.Where(p => p.Role == "api").Select(p => p.MaxRssMb).DefaultIfEmpty(0).Max();
         return string.Create(inv, $"- finder (SMART Scheduling Links): the first publication, {f.Slots:N0} Slots, {f.Schedules:N0} Schedules, " +
             $"{f.Locations:N0} Locations in {f.Files} files ({f.Bytes / 1048576.0:0} MB), read in **{f.ColdSeconds:0.00} s** (target < 10 s), " +
             $"API RSS max {rss:0} MB meanwhile; polled every second for {f.PollSeconds} s ({f.Polls} polls, {f.Publications} publications, " +
-            $"manifest p99 {f.Manifest.P99:0.00} ms, other answers {f.NotOk}): the API's CPU {polling:0.000} cores{share}");
+            $"manifest p99 {f.Manifest.P99:0.00} ms, other answers {f.NotOk}): the API's CPU {polling:0.000} cores above its idle {idle:0.000}{share}");
     }
 
     private static T? Read<T>(string folder, string name) where T : class

@@ -9,7 +9,8 @@ namespace Slots.LoadTest.Simulation;
 /// timed from the manifest's request until its last NDJSON file is read, then a poll of the manifest
 /// every interval for a while, reading the files again whenever the manifest names a new publication,
 /// as a finder that wants every change does. What the polling costs the API is the watched processes'
-/// CPU over the polling window (<see cref="ProcessSampler"/>).
+/// CPU over the polling window less their CPU over an idle window just before it (its jobs and timers), both
+/// from <see cref="ProcessSampler"/>.
 /// </summary>
 public static class FinderProbe
 {
@@ -27,6 +28,7 @@ public static class FinderProbe
         long NotOk,
         LatencyStats Manifest,
         IReadOnlyList<ProcessStats> ColdProcesses,
+        IReadOnlyList<ProcessStats> IdleProcesses,
         IReadOnlyList<ProcessStats> Processes);
 
     public static async Task<FinderReport> RunAsync(Uri target, HttpClient http, int seconds, TimeSpan interval,
@@ -43,6 +45,13 @@ public static class FinderProbe
             coldProcesses = await coldSampler.StopAsync();
         }
         var coldSeconds = cold.Elapsed.TotalSeconds;
+        IReadOnlyList<ProcessStats> idleProcesses;
+        await using (var idle = new ProcessSampler(pids))
+        {
+            idle.Start();
+            await Task.Delay(TimeSpan.FromSeconds(Math.Min(seconds, 20)), ct);
+            idleProcesses = await idle.StopAsync();
+        }
 
         var latencies = new List<double>();
         long notOk = 0;
@@ -76,7 +85,7 @@ public static class FinderProbe
         return new FinderReport(target.ToString(), Math.Round(coldSeconds, 2), first.Files, first.Bytes, first.Count("Location"),
             first.Count("Schedule"), first.Count("Slot"), seconds, latencies.Count, publications, notOk,
             new LatencyStats(stats.Count, Math.Round(stats.P50, 2), Math.Round(stats.P95, 2), Math.Round(stats.P99, 2), Math.Round(stats.Max, 2)),
-            coldProcesses, processes);
+            coldProcesses, idleProcesses, processes);
     }
 
     private sealed record Manifest(string TransactionTime, IReadOnlyList<(string Type, Uri Url)> Output)
