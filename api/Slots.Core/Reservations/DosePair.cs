@@ -21,6 +21,9 @@ public interface IDosePairStore
     /// <summary>The first code of the pair whose second code this is; null when it is not a second dose.</summary>
     Task<string?> FirstOfAsync(string secondCode, CancellationToken ct);
 
+    /// <summary>The first codes of those of <paramref name="codes"/> that are second doses, by second code.</summary>
+    Task<IReadOnlyDictionary<string, string>> FirstsAsync(IReadOnlyCollection<string> codes, CancellationToken ct);
+
     /// <summary>The second doses (day and start) of those of <paramref name="firstCodes"/> that are pairs with an active second, by first code.</summary>
     Task<IReadOnlyDictionary<string, (DateOnly Day, int StartMinute)>> SecondsAsync(IReadOnlyCollection<string> firstCodes, CancellationToken ct);
 }

@@ -61,13 +61,17 @@ public sealed partial class OutboxRelay(
             var messages = new List<SmsEvent>(rows.Count);
             // A pair's confirmation names its second dose: one read for the batch's bookings.
             var seconds = await pairs.SecondsAsync([.. rows.Where(r => r.Kind == ChangeKind.Reserved).Select(r => r.Code)], ct);
+            // A second dose's own messages (its reminder, a site's cancel) name the pair's code: the one the person knows,
+            // the one the manage page finds.
+            var firsts = await pairs.FirstsAsync([.. rows.Where(r => r.Kind != ChangeKind.Reserved).Select(r => r.Code)], ct);
             foreach (var row in rows)
             {
                 var place = await places.FindAsync(row.PlaceId, ct);
                 (DateOnly, TimeOnly)? second = row.Kind == ChangeKind.Reserved && seconds.TryGetValue(row.Code, out var dose)
                     ? (dose.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(dose.StartMinute)))
                     : null;
-                messages.Add(SmsEvent.From(row.Kind, row.Id, row.Code, row.Phone, row.Language, place?.Name ?? $"#{row.PlaceId}",
+                var code = firsts.GetValueOrDefault(row.Code, row.Code);
+                messages.Add(SmsEvent.From(row.Kind, row.Id, code, row.Phone, row.Language, place?.Name ?? $"#{row.PlaceId}",
                     row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute)), row.PlaceId, row.Note, second));
             }
             return await RelayWavesAsync(messages, ct);

@@ -21,6 +21,18 @@ public sealed class EfDosePairStore(IServiceScopeFactory scopes) : IDosePairStor
         return await db.DosePairs.AsNoTracking().Where(p => p.SecondCode == secondCode).Select(p => p.FirstCode).SingleOrDefaultAsync(ct);
     }
 
+    public async Task<IReadOnlyDictionary<string, string>> FirstsAsync(IReadOnlyCollection<string> codes, CancellationToken ct)
+    {
+        if (codes.Count == 0)
+        {
+            return new Dictionary<string, string>();
+        }
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        return await db.DosePairs.AsNoTracking().Where(p => codes.Contains(p.SecondCode))
+            .ToDictionaryAsync(p => p.SecondCode, p => p.FirstCode, StringComparer.Ordinal, ct);
+    }
+
     public async Task<IReadOnlyDictionary<string, (DateOnly Day, int StartMinute)>> SecondsAsync(IReadOnlyCollection<string> firstCodes,
         CancellationToken ct)
     {
