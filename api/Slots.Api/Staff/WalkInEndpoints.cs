@@ -103,6 +103,6 @@ internal static class WalkInEndpoints
         }
         return ReservationProblems.Answer(answer, booking.Slot.Day, http.Response, () =>
             TypedResults.Created($"/api/reservations/{answer.Code}", new WalkInDto(
-                ReservationsEndpoints.ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name, answer.Service!.Code), sms, checkIn)));
+                ReservationsEndpoints.ToDto(answer.Code!, booking.Slot, answer.Place!, answer.Minutes, booking.Name, answer.Service!.Code, answer.Second), sms, checkIn)));
     }
 }

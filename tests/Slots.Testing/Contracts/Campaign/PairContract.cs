@@ -256,6 +256,30 @@ public abstract class PairContract<TBackend>(TBackend backend) : BackendContract
         Assert.Equal(soon, (await JsonAsync(checkedIn))["time"]!.GetValue<string>());
     }
 
+    [Fact]
+    public async Task A_walk_in_at_a_two_dose_service_books_the_pair_and_answers_both_doses()
+    {
+        var tokens = new StaffTokens();
+        var host = NewHost(await CreateDatabaseAsync("walkin"), tokens.Settings);
+        (await host.AdminClient().PutAsJsonAsync("/api/admin/services/default",
+            new { nameSk = "Očkovanie", nameEn = "Vaccination", secondDose = new { minDays = 4, maxDays = 4 }, active = true })).EnsureSuccessStatusCode();
+        var place = await PlaceAsync(host.AdminClient(), (HotDay, 2), (HotDay.AddDays(4), 2));
+        var staff = host.Client();
+        staff.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer",
+            tokens.For("door-1", "site-staff", place));
+        var person = People.Next();
+
+        var booked = await staff.SendAsync(new HttpRequestMessage(HttpMethod.Post, $"/api/staff/places/{place}/walk-ins")
+        {
+            Headers = { { "Idempotency-Key", Guid.NewGuid().ToString() } },
+            Content = JsonContent.Create(new { day = Day(HotDay), time = "08:20", name = person.Name, phone = person.Phone, nationalId = person.NationalId }),
+        });
+
+        Assert.Equal(HttpStatusCode.Created, booked.StatusCode);
+        Assert.Equal(Day(HotDay.AddDays(4)), (await JsonAsync(booked))["reservation"]!["secondDose"]!["day"]!.GetValue<string>());
+        Assert.Equal(1, await FreeSeatsAsync(host.Client(), place, HotDay.AddDays(4), "08:20"));
+    }
+
     /// <summary>The real clock, <paramref name="ahead"/> later: a host living on a later day.</summary>
     private sealed class AheadClock(TimeSpan ahead) : TimeProvider
     {
