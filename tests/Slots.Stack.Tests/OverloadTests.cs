@@ -8,9 +8,12 @@ public sealed class OverloadTests(SharedApis shared)
 {
     private static readonly TimeSpan QueueTimeout = TimeSpan.FromMilliseconds(100);
 
-    // Room for a loaded two-core machine to schedule the client, HAProxy and two APIs; still far
-    // below what an unbounded queue would make a person wait.
-    private static readonly TimeSpan Margin = TimeSpan.FromSeconds(3);
+    // Room for a loaded two-core machine to schedule the client, HAProxy and two APIs, and for the burst's
+    // 600 TLS handshakes (one connection per request in flight), which every answer's latency includes:
+    // 3.8 to 6.7 s on a slow two-core VM, with the code that had passed in 3 s before. Still far below
+    // what an unbounded queue would make a person wait; that the queue sheds at all is asserted by the
+    // 503s and 429s themselves.
+    private static readonly TimeSpan Margin = TimeSpan.FromSeconds(10);
 
     [Fact]
     public async Task A_burst_far_over_capacity_is_shed_fast_with_Retry_After_and_what_was_admitted_completes()
