@@ -34,21 +34,7 @@ public sealed partial class EfColdReservationStore
             {
                 continue;
             }
-            db.Reservations.Add(new ReservationRecord
-            {
-                Code = c.SecondCode!,
-                PlaceId = key.PlaceId,
-                Day = day,
-                StartMinute = key.StartMinute,
-                ServiceId = key.ServiceId,
-                SeatNo = seat,
-                PersonHash = c.PersonHash,
-                Phone = c.Phone,
-                Name = c.Name,
-                Language = c.Language,
-                CreatedAt = now,
-                UpdatedAt = now,
-            });
+            db.Reservations.Add(Booked(c, c.SecondCode!, key, seat, now));
             db.DosePairs.Add(new DosePairRecord { FirstCode = c.NewCode, SecondCode = c.SecondCode!, ServiceId = key.ServiceId, CreatedAt = now });
             var endsAt = slot.StartsAt + (slot.Minutes * 60L);
             // The person is held until the second dose ends: the one-booking rule counts the pair once.

@@ -121,21 +121,7 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
         {
             return new ReserveResult(ReservationStatus.SecondDoseFull, null); // the caller rolls the first seat back
         }
-        db.Reservations.Add(new ReservationRecord
-        {
-            Code = c.NewCode,
-            PlaceId = c.Slot.PlaceId,
-            Day = c.Slot.Day,
-            StartMinute = c.Slot.StartMinute,
-            ServiceId = c.Slot.ServiceId,
-            SeatNo = seat,
-            PersonHash = c.PersonHash,
-            Phone = c.Phone,
-            Name = c.Name,
-            Language = c.Language,
-            CreatedAt = now,
-            UpdatedAt = now,
-        });
+        db.Reservations.Add(Booked(c, c.NewCode, c.Slot, seat, now));
         if (c.Sms)
         {
             db.Outbox.Add(Announcement(ChangeKind.Reserved, c.NewCode, c.Phone, c.Language, c.Slot, now));
@@ -251,6 +237,23 @@ public sealed partial class EfColdReservationStore(IServiceScopeFactory scopes) 
 
     private static bool Owns(ReservationRecord r, ContactProof proof) =>
         (proof.Phone is not null && proof.Phone == r.Phone) || (proof.PersonHash is not null && proof.PersonHash == r.PersonHash);
+
+    /// <summary>The disk row of a booking the command made at <paramref name="slot"/> (a pair's second dose under its own code).</summary>
+    private static ReservationRecord Booked(ReserveCommand c, string code, SlotKey slot, int seat, long now) => new()
+    {
+        Code = code,
+        PlaceId = slot.PlaceId,
+        Day = slot.Day,
+        StartMinute = slot.StartMinute,
+        ServiceId = slot.ServiceId,
+        SeatNo = seat,
+        PersonHash = c.PersonHash,
+        Phone = c.Phone,
+        Name = c.Name,
+        Language = c.Language,
+        CreatedAt = now,
+        UpdatedAt = now,
+    };
 
     private static SlotKey Key(ReservationRecord r) => new(r.PlaceId, r.Day, r.StartMinute, r.ServiceId);
 
