@@ -77,7 +77,8 @@ internal sealed class FhirResources(FinderOptions options)
         var time = Formats.Time(s.StartMinute);
         var slot = new Slot
         {
-            Id = $"{ScheduleId(place.Id, service.Code)}-{day.Replace("-", "", StringComparison.Ordinal)}-{time.Replace(":", "", StringComparison.Ordinal)}",
+            Id = string.Create(CultureInfo.InvariantCulture,
+                $"{place.Id}-{service.Code}-{s.LocalDay:yyyyMMdd}-{s.StartMinute / 60:00}{s.StartMinute % 60:00}"),
             Meta = Meta(s.UpdatedMs),
             Schedule = new ResourceReference("Schedule/" + ScheduleId(place.Id, service.Code)),
             Status = s.IsFree ? Hl7.Fhir.Model.Slot.SlotStatus.Free : Hl7.Fhir.Model.Slot.SlotStatus.Busy,

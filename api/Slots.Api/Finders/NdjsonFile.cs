@@ -1,6 +1,8 @@
+using System.Buffers;
 using System.Text.Json;
 using Hl7.Fhir.Model;
 using Hl7.Fhir.Serialization;
+using Microsoft.Win32.SafeHandles;
 
 namespace Slots.Api.Finders;
 
@@ -38,37 +40,116 @@ internal sealed record NdjsonFile(string Name, string Type, string Region, strin
         }
         return lo < Starts.Count ? Starts[lo].Offset : Length;
     }
+}
 
-    /// <summary>Writes resources, given newest first, one minified line each, serialized by Firely's serializer.</summary>
-    public static async Task<NdjsonFile> WriteAsync(string name, string type, string region, string path,
-        IEnumerable<(long UpdatedMs, Resource Resource)> resources, BaseFhirJsonSerializer serializer, CancellationToken ct)
+/// <summary>
+/// Writes one NDJSON file, lines newest first (by meta.lastUpdated): a resource serialized by Firely's serializer as one
+/// minified line, or a line copied as it is from an earlier file (a resource that did not change since); copies of lines
+/// that lie one after another in the earlier file go as one read and one write. Each call answers where its line lies in
+/// the new file (<see cref="Line"/>), for the next publication to copy from.
+/// </summary>
+internal sealed class NdjsonWriter : IDisposable
+{
+    private const int CopyChunk = 1 << 20;
+
+    private readonly FileStream _file;
+    private readonly Utf8JsonWriter _json;
+    private readonly BaseFhirJsonSerializer _serializer;
+    private readonly List<(long, long)> _starts = [];
+    private long _last = long.MaxValue;
+    private SafeFileHandle? _source;
+    private long _runStart;
+    private long _runLength;
+    private byte[]? _buffer;
+
+    public NdjsonWriter(string path, BaseFhirJsonSerializer serializer)
     {
-        var starts = new List<(long, long)>();
-        await using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.Read, bufferSize: 1 << 16, useAsync: false);
-        await using var json = new Utf8JsonWriter(file, new JsonWriterOptions { SkipValidation = true });
-        var last = long.MaxValue;
-        var count = 0;
-        foreach (var (updated, resource) in resources)
+        _file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.Read, bufferSize: 1 << 16, useAsync: false);
+        _json = new Utf8JsonWriter(_file, new JsonWriterOptions { SkipValidation = true });
+        _serializer = serializer;
+    }
+
+    public string Path => _file.Name;
+
+    /// <summary>Serializes the resource as the next line.</summary>
+    public long Write(long updatedMs, Resource resource)
+    {
+        Flush();
+        Starting(updatedMs);
+        var at = _file.Position;
+        _serializer.Serialize(resource, _json);
+        _json.Flush();
+        _json.Reset();
+        _file.WriteByte((byte)'\n');
+        return Line.Pack(at, (int)(_file.Position - at));
+    }
+
+    /// <summary>Copies a line of an earlier file (where <paramref name="line"/> says) as the next line.</summary>
+    public long Copy(SafeFileHandle source, long line, long updatedMs)
+    {
+        Starting(updatedMs);
+        var (offset, length) = (Line.Offset(line), Line.Length(line));
+        if (!ReferenceEquals(source, _source) || offset != _runStart + _runLength)
         {
-            if (updated > last)
-            {
-                throw new InvalidOperationException("NDJSON resources must come newest first.");
-            }
-            if (updated != last)
-            {
-                starts.Add((updated, file.Position));
-                last = updated;
-            }
-            serializer.Serialize(resource, json);
-            json.Flush();
-            json.Reset();
-            file.WriteByte((byte)'\n');
-            if (++count % 4096 == 0)
-            {
-                ct.ThrowIfCancellationRequested();
-            }
+            Flush();
+            _source = source;
+            _runStart = offset;
         }
-        await file.FlushAsync(ct);
-        return new NdjsonFile(name, type, region, path, file.Length, starts);
+        var at = _file.Position + _runLength;
+        _runLength += length;
+        return Line.Pack(at, length);
+    }
+
+    public NdjsonFile Finish(string name, string type, string region)
+    {
+        Flush();
+        _file.Flush();
+        return new NdjsonFile(name, type, region, _file.Name, _file.Length, _starts);
+    }
+
+    public void Dispose()
+    {
+        _json.Dispose();
+        _file.Dispose();
+        if (_buffer is not null)
+        {
+            ArrayPool<byte>.Shared.Return(_buffer);
+        }
+    }
+
+    private void Starting(long updatedMs)
+    {
+        if (updatedMs > _last)
+        {
+            throw new InvalidOperationException("NDJSON resources must come newest first.");
+        }
+        if (updatedMs != _last)
+        {
+            _starts.Add((updatedMs, _file.Position + _runLength));
+            _last = updatedMs;
+        }
+    }
+
+    /// <summary>Writes the pending run of copied lines.</summary>
+    private void Flush()
+    {
+        if (_runLength == 0)
+        {
+            return;
+        }
+        _buffer ??= ArrayPool<byte>.Shared.Rent(CopyChunk);
+        for (long done = 0; done < _runLength;)
+        {
+            var want = (int)Math.Min(_buffer.Length, _runLength - done);
+            var read = RandomAccess.Read(_source!, _buffer.AsSpan(0, want), _runStart + done);
+            if (read <= 0)
+            {
+                throw new IOException("The earlier publication's file ended before the line to copy.");
+            }
+            _file.Write(_buffer, 0, read);
+            done += read;
+        }
+        _runStart += _runLength;
+        _runLength = 0;
     }
 }

@@ -37,7 +37,13 @@ internal sealed record PublishedSchedule(int ServiceId, string Code, string Name
 /// service it offers, and the slots of all of them in one array (service by service, each in start order), so that a
 /// region's slots are still ordered by two ints each while its file is written.
 /// </summary>
-internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, PublishedSchedule[] Schedules, PublishedSlot[] Slots)
+/// <param name="Lines">
+/// Per slot, where its line lies in its region's Slot file (<see cref="Line"/>): in the publication that wrote it once
+/// published; while the next one is made, in the file before (0: none there, the slot is serialized anew).
+/// </param>
+/// <param name="Digest">The hot store's digest of the place's days when they were read (null: not known), and their first day.</param>
+internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, PublishedSchedule[] Schedules, PublishedSlot[] Slots,
+    long[] Lines, int? Digest = null, DateOnly From = default)
 {
     /// <summary>The schedule whose range holds slot <paramref name="index"/>.</summary>
     public PublishedSchedule ScheduleOf(int index)
@@ -54,20 +60,26 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
 
     /// <summary>
     /// The place as read now, each resource keeping the lastUpdated of the publication that last saw it differ: a Slot
-    /// whose status or capacity is as before keeps its time, so <c>_since</c> leaves it out. Only the services the place
-    /// offers are published; a slot of another service (one the place stopped offering) is left out.
+    /// whose status or capacity is as before keeps its time and its line, so <c>_since</c> leaves it out and the next file
+    /// copies its bytes. Only the services the place offers are published; a slot of another service (one the place stopped
+    /// offering) is left out. A place that moved to another region or time zone has every slot written anew (another file,
+    /// other offsets), and so has a service whose code changed (other ids).
     /// </summary>
     public static PublishedPlace Next(PublishedPlace? previous, PlaceInfo place, IReadOnlyList<ServiceInfo> services,
-        IReadOnlyList<SlotAvailability> slots, long readMs)
+        IReadOnlyList<SlotAvailability> slots, long readMs, int? digest = null, DateOnly from = default)
     {
         var locationUpdated = previous is not null && SameLocation(previous.Place, place) ? previous.LocationUpdatedMs : readMs;
+        var sameFile = previous is not null && previous.Place.Region == place.Region && previous.Place.TimeZone.Id == place.TimeZone.Id;
         var schedules = new PublishedSchedule[services.Count];
         var next = new List<PublishedSlot>(slots.Count);
+        var lines = new List<long>(slots.Count);
         for (var k = 0; k < services.Count; k++)
         {
             var service = services[k];
             var before = previous?.Schedules.FirstOrDefault(s => s.ServiceId == service.Id);
-            var seen = before is null ? [] : previous!.Slots.AsSpan(before.First, before.Count);
+            var reuse = sameFile && before is not null && before.Code == service.Code;
+            var seen = reuse ? previous!.Slots.AsSpan(before!.First, before.Count) : [];
+            var seenLines = reuse ? previous!.Lines.AsSpan(before!.First, before.Count) : [];
             var first = next.Count;
             var j = 0;
             foreach (var s in slots)
@@ -82,12 +94,49 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
                 {
                     j++;
                 }
-                next.Add(j < seen.Length && seen[j].SameAs(now) ? now with { UpdatedMs = seen[j].UpdatedMs } : now);
+                var same = j < seen.Length && seen[j].SameAs(now);
+                next.Add(same ? now with { UpdatedMs = seen[j].UpdatedMs } : now);
+                lines.Add(same ? seenLines[j] : 0);
             }
             var updated = before is not null && before.Code == service.Code && before.Name == service.NameEn ? before.UpdatedMs : readMs;
             schedules[k] = new PublishedSchedule(service.Id, service.Code, service.NameEn, updated, first, next.Count - first);
         }
-        return new PublishedPlace(place, locationUpdated, schedules, [.. next]);
+        return new PublishedPlace(place, locationUpdated, schedules, [.. next], [.. lines], digest, from);
+    }
+
+    /// <summary>Whether the place still offers exactly these services under the same codes and names.</summary>
+    public bool Offers(IReadOnlyList<ServiceInfo> services) =>
+        Schedules.Length == services.Count
+        && Schedules.Zip(services).All(x => x.First.ServiceId == x.Second.Id && x.First.Code == x.Second.Code && x.First.Name == x.Second.NameEn);
+
+    /// <summary>Whether the Location would read the same for <paramref name="place"/> (and so would its slots' lines).</summary>
+    public bool Looks(PlaceInfo place) => SameLocation(Place, place);
+
+    /// <summary>The same place without the slots that have started by <paramref name="nowUnix"/> (they cannot be booked any more).</summary>
+    public PublishedPlace Without(long nowUnix)
+    {
+        if (Array.TrueForAll(Slots, s => s.StartsAtUnix > nowUnix))
+        {
+            return this;
+        }
+        var slots = new List<PublishedSlot>(Slots.Length);
+        var lines = new List<long>(Slots.Length);
+        var schedules = new PublishedSchedule[Schedules.Length];
+        for (var k = 0; k < Schedules.Length; k++)
+        {
+            var schedule = Schedules[k];
+            var first = slots.Count;
+            for (var i = schedule.First; i < schedule.First + schedule.Count; i++)
+            {
+                if (Slots[i].StartsAtUnix > nowUnix)
+                {
+                    slots.Add(Slots[i]);
+                    lines.Add(Lines[i]);
+                }
+            }
+            schedules[k] = schedule with { First = first, Count = slots.Count - first };
+        }
+        return this with { Schedules = schedules, Slots = [.. slots], Lines = [.. lines] };
     }
 
     private static bool Before(PublishedSlot a, PublishedSlot b) =>
@@ -95,4 +144,17 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
 
     private static bool SameLocation(PlaceInfo a, PlaceInfo b) =>
         a.Name == b.Name && a.Address == b.Address && a.Region == b.Region && a.TimeZone.Id == b.TimeZone.Id;
+}
+
+/// <summary>Where a line lies in an NDJSON file, packed in a long: its offset (40 bits) and its length with the newline (24 bits).</summary>
+internal static class Line
+{
+    public static long Pack(long offset, int length) =>
+        length is > 0 and < (1 << 24) && offset is >= 0 and < (1L << 40)
+            ? (offset << 24) | (uint)length
+            : throw new ArgumentOutOfRangeException(nameof(length), "An NDJSON line must be 1 byte to 16 MB, within the first terabyte.");
+
+    public static long Offset(long line) => line >>> 24;
+
+    public static int Length(long line) => (int)(line & ((1 << 24) - 1));
 }

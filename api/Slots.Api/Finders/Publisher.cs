@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Hl7.Fhir.Model;
 using Hl7.Fhir.Serialization;
 using Microsoft.Extensions.Options;
@@ -14,7 +13,8 @@ namespace Slots.Api.Finders;
 /// database: it gets the latest publication, and when that is older than <see cref="FinderOptions.RefreshSeconds"/>
 /// the poll starts the next one in the background (one at a time), so a stampede of finders costs one publication a
 /// minute. Files go to disk and are sent from there: a million Slots are hundreds of megabytes of NDJSON, more than an
-/// instance's memory target, while what stays in memory is 32 bytes a slot (<see cref="PublishedSlot"/>).
+/// instance's memory target, while what stays in memory is 40 bytes a slot (<see cref="PublishedSlot"/> and its line).
+/// Each publication is made from the one before, so a minute costs what changed in it, not the whole campaign again.
 /// </summary>
 internal sealed partial class Publisher(
     PlaceDirectory places,
@@ -26,18 +26,20 @@ internal sealed partial class Publisher(
     ILogger<Publisher> logger) : IDisposable
 {
     private readonly Lock _gate = new();
-    private readonly BaseFhirJsonSerializer _serializer = new(ModelInfo.ModelInspector);
     private readonly FhirResources _resources = new(options.Value);
     private readonly string _root = Path.Combine(
         string.IsNullOrEmpty(options.Value.Folder) ? Path.GetTempPath() : options.Value.Folder,
         $"slots-finders-{Environment.ProcessId}-{Guid.NewGuid():N}");
 
-    // Each place as last published; only the running publication touches it, one entry at a time.
-    private readonly ConcurrentDictionary<int, PublishedPlace> _places = new();
+    // The last publication and each place as it published it: the next one starts from them. Only the running
+    // publication reads or replaces it.
+    private State? _state;
     private readonly Queue<Publication> _kept = new();
     private volatile Publication? _current;
     private Task<Publication>? _running;
     private long _number;
+
+    private sealed record State(Publication Publication, Dictionary<int, PublishedPlace> Places, long LatestMs);
 
     /// <summary>The latest publication; waits only for the very first one.</summary>
     public async Task<Publication> CurrentAsync(CancellationToken ct)
@@ -64,92 +66,169 @@ internal sealed partial class Publisher(
         }
     }
 
+    /// <summary>
+    /// One publication, made from the one before: the hot store's digests (one query) tell which places changed since;
+    /// only those are read again, and in each region's Slot file only their changed slots are serialized, the rest copied
+    /// as they were. Every <see cref="FinderOptions.FullReadEvery"/>th publication reads every place again.
+    /// </summary>
     private async Task<Publication> PublishAsync(CancellationToken ct)
     {
         var o = options.Value;
         var started = clock.GetUtcNow();
+        var state = _state;
+        var number = Interlocked.Increment(ref _number);
         try
         {
             var active = (await places.AllAsync(ct)).Where(p => p.Active).OrderBy(p => p.Id).ToList();
+            var digests = await reservations.DigestsAsync(active, ct);
+            var fullRead = state is null || o.FullReadEvery <= 1 || number % o.FullReadEvery == 0;
+            // Every lastUpdated this publication gives is later than any the one before gave: each file stays newest first.
+            var floorMs = (state?.LatestMs ?? 0) + 1;
             var read = new PublishedPlace[active.Count];
+            var reread = 0;
             await Parallel.ForEachAsync(Enumerable.Range(0, active.Count), new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
-                async (i, c) => read[i] = await ReadAsync(active[i], o.Days, c));
+                async (i, c) =>
+                {
+                    var before = fullRead ? null : state?.Places.GetValueOrDefault(active[i].Id);
+                    (read[i], var again) = await ReadAsync(active[i], o.Days, before, state?.Places.GetValueOrDefault(active[i].Id), digests, floorMs, c);
+                    if (again)
+                    {
+                        Interlocked.Increment(ref reread);
+                    }
+                });
             var readSeconds = (clock.GetUtcNow() - started).TotalSeconds;
-            foreach (var gone in _places.Keys.Except(active.Select(p => p.Id)).ToList())
-            {
-                _places.TryRemove(gone, out _);
-            }
-            var number = Interlocked.Increment(ref _number);
             var folder = Directory.CreateDirectory(Path.Combine(_root, number.ToString(System.Globalization.CultureInfo.InvariantCulture))).FullName;
-            var files = new List<NdjsonFile>();
             var slugs = Regions.Slugs(read.Select(p => p.Place.Region));
-            foreach (var region in read.GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal))
-            {
-                files.AddRange(await WriteRegionAsync(folder, region.Key, slugs[region.Key], [.. region], ct));
-            }
+            var regions = read.GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal).Select(g => g.ToArray()).ToList();
+            var written = new (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized)[regions.Count];
+            await Parallel.ForEachAsync(Enumerable.Range(0, regions.Count), new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = ct },
+                (r, c) =>
+                {
+                    var region = regions[r][0].Place.Region;
+                    written[r] = WriteRegion(folder, region, slugs[region], regions[r], state?.Publication.Find($"Slot-{slugs[region]}.ndjson"), c);
+                    return ValueTask.CompletedTask;
+                });
+            var placesNow = written.SelectMany(w => w.Places).ToDictionary(p => p.Place.Id);
+            var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
             // Every resource was read after this instant less the snapshot's age: a finder that passes it back as _since
             // misses nothing that changed after the data it got, on this instance or another (README: vaccine finders).
-            var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, folder, files);
+            var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, folder, [.. written.SelectMany(w => w.Files)]);
+            _state = new State(publication, placesNow, latest);
             Swap(publication);
-            Published(logger, number, read.Length, read.Sum(p => p.Slots.Length), readSeconds, (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
+            Published(logger, number, read.Length, reread, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
+                (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
             return publication;
         }
-        catch (Exception ex) when (ex is not OperationCanceledException)
+        catch (Exception ex)
         {
+            // What the failed one wrote is not to be copied from: the next publication starts afresh.
+            _state = null;
+            if (ex is OperationCanceledException)
+            {
+                throw;
+            }
             PublishFailed(logger, ex.GetType().Name);
             throw;
         }
     }
 
-    private async Task<PublishedPlace> ReadAsync(PlaceInfo place, int days, CancellationToken ct)
+    private static long Latest(PublishedPlace p) =>
+        Math.Max(p.LocationUpdatedMs, Math.Max(p.Schedules.Select(s => s.UpdatedMs).DefaultIfEmpty(0).Max(), p.Slots.Select(s => s.UpdatedMs).DefaultIfEmpty(0).Max()));
+
+    /// <summary>
+    /// The place now: as <paramref name="kept"/> had it, less the slots that have started, when its digest, its fields and
+    /// its services are as they were; else read again (true), against <paramref name="previous"/>'s slots.
+    /// </summary>
+    private async Task<(PublishedPlace Place, bool Read)> ReadAsync(PlaceInfo place, int days, PublishedPlace? kept, PublishedPlace? previous,
+        AvailabilityDigests? digests, long floorMs, CancellationToken ct)
     {
         var today = LocalClock.Today(place, clock.GetUtcNow());
+        var last = today.AddDays(days - 1);
         var offered = (await services.OfferedAtAsync(place.Id, ct)).Select(o => o.Service).ToList();
+        var digest = reservations.DigestOf(digests, place, today, last);
+        if (kept is not null && digest is not null && kept.Digest == digest && kept.From == today && kept.Looks(place) && kept.Offers(offered))
+        {
+            return (kept.Without(clock.GetUtcNow().ToUnixTimeSeconds()) with { Place = place }, false);
+        }
         // One read for every service (a later day costs one disk query, not one per service), then service by
         // service in the order offered, each in start order as read.
-        var every = await reservations.EveryServiceAsync(place, today, today.AddDays(days - 1), ct);
+        var every = await reservations.EveryServiceAsync(place, today, last, ct);
         var order = offered.Select((service, i) => (service.Id, i)).ToDictionary(x => x.Id, x => x.i);
         var slots = every.Where(s => order.ContainsKey(s.Slot.ServiceId)).OrderBy(s => order[s.Slot.ServiceId]).ToList();
         var read = clock.GetUtcNow();
         var now = read.ToUnixTimeSeconds();
         // A slot that has started cannot be booked any more (as the availability endpoint says).
         var open = slots.Where(s => s.StartsAtUnix > now).ToList();
-        var next = PublishedPlace.Next(_places.GetValueOrDefault(place.Id), place, offered, open, read.ToUnixTimeMilliseconds());
-        _places[place.Id] = next;
-        return next;
+        return (PublishedPlace.Next(previous, place, offered, open, Math.Max(read.ToUnixTimeMilliseconds(), floorMs), digest, today), true);
     }
 
-    private async Task<NdjsonFile[]> WriteRegionAsync(string folder, string region, string slug, PublishedPlace[] group, CancellationToken ct)
+    /// <summary>
+    /// A region's three files. Locations and Schedules (one per place and service) are written whole; in the Slot file the
+    /// slots without a line in the earlier file (new, changed, or of a place read afresh) come first, serialized, newest
+    /// first, then the rest copied from the earlier file in its order, which is theirs by lastUpdated too.
+    /// </summary>
+    private (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized) WriteRegion(string folder, string region, string slug,
+        PublishedPlace[] group, NdjsonFile? before, CancellationToken ct)
     {
-        var byLocation = group.OrderByDescending(p => p.LocationUpdatedMs).ToList();
-        var schedules = group.SelectMany(p => p.Schedules.Select(s => (Place: p, Schedule: s))).OrderByDescending(x => x.Schedule.UpdatedMs).ToList();
-        // Every slot of the region by lastUpdated, newest first: 8 bytes each while the file is written.
-        var order = new List<(int Place, int Slot)>(group.Sum(p => p.Slots.Length));
+        var serializer = new BaseFhirJsonSerializer(ModelInfo.ModelInspector);
+        var files = new NdjsonFile[3];
+        using (var file = new NdjsonWriter(Path.Combine(folder, $"Location-{slug}.ndjson"), serializer))
+        {
+            foreach (var p in group.OrderByDescending(p => p.LocationUpdatedMs))
+            {
+                file.Write(p.LocationUpdatedMs, _resources.Location(p));
+            }
+            files[0] = file.Finish($"Location-{slug}.ndjson", "Location", region);
+        }
+        using (var file = new NdjsonWriter(Path.Combine(folder, $"Schedule-{slug}.ndjson"), serializer))
+        {
+            foreach (var (p, schedule) in group.SelectMany(p => p.Schedules.Select(s => (p, s))).OrderByDescending(x => x.s.UpdatedMs))
+            {
+                file.Write(schedule.UpdatedMs, _resources.Schedule(p, schedule));
+            }
+            files[1] = file.Finish($"Schedule-{slug}.ndjson", "Schedule", region);
+        }
+        // 12 bytes a slot while the file is written: which place, which slot, and for a copy where it lay before.
+        var fresh = new List<(int Place, int Slot)>();
+        var copied = new List<(long Line, int Place, int Slot)>();
         for (var p = 0; p < group.Length; p++)
         {
-            for (var s = 0; s < group[p].Slots.Length; s++)
+            var lines = group[p].Lines;
+            for (var i = 0; i < lines.Length; i++)
             {
-                order.Add((p, s));
+                if (before is not null && lines[i] != 0)
+                {
+                    copied.Add((lines[i], p, i));
+                }
+                else
+                {
+                    fresh.Add((p, i));
+                }
             }
         }
-        order.Sort((a, b) => group[b.Place].Slots[b.Slot].UpdatedMs.CompareTo(group[a.Place].Slots[a.Slot].UpdatedMs));
-        return
-        [
-            await Write("Location", byLocation.Select(p => (p.LocationUpdatedMs, (Resource)_resources.Location(p)))),
-            await Write("Schedule", schedules.Select(x => (x.Schedule.UpdatedMs, (Resource)_resources.Schedule(x.Place, x.Schedule)))),
-            await Write("Slot", order.Select(i =>
-            {
-                var place = group[i.Place];
-                var slot = place.Slots[i.Slot];
-                return (slot.UpdatedMs, (Resource)_resources.Slot(place, place.ScheduleOf(i.Slot), slot));
-            })),
-        ];
-
-        Task<NdjsonFile> Write(string type, IEnumerable<(long, Resource)> resources)
+        fresh.Sort((a, b) => group[b.Place].Slots[b.Slot].UpdatedMs.CompareTo(group[a.Place].Slots[a.Slot].UpdatedMs));
+        copied.Sort((a, b) => a.Line.CompareTo(b.Line));
+        var now = Array.ConvertAll(group, p => new long[p.Slots.Length]);
+        using (var source = copied.Count > 0 ? File.OpenHandle(before!.Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete) : null)
+        using (var file = new NdjsonWriter(Path.Combine(folder, $"Slot-{slug}.ndjson"), serializer))
         {
-            var name = $"{type}-{slug}.ndjson";
-            return NdjsonFile.WriteAsync(name, type, region, Path.Combine(folder, name), resources, _serializer, ct);
+            var count = 0;
+            foreach (var (p, i) in fresh)
+            {
+                var place = group[p];
+                now[p][i] = file.Write(place.Slots[i].UpdatedMs, _resources.Slot(place, place.ScheduleOf(i), place.Slots[i]));
+                if (++count % 4096 == 0)
+                {
+                    ct.ThrowIfCancellationRequested();
+                }
+            }
+            foreach (var (line, p, i) in copied)
+            {
+                now[p][i] = file.Copy(source!, line, group[p].Slots[i].UpdatedMs);
+            }
+            files[2] = file.Finish($"Slot-{slug}.ndjson", "Slot", region);
         }
+        return (files, [.. group.Select((p, k) => p with { Lines = now[k] })], fresh.Count);
     }
 
     /// <summary>Makes the publication current; keeps the one before for finders still reading it, deletes older ones.</summary>
@@ -182,8 +261,8 @@ internal sealed partial class Publisher(
     }
 
     [LoggerMessage(EventId = 1301, Level = LogLevel.Information,
-        Message = "Published availability for vaccine finders #{Number}: {Places} places, {Slots} slots, read in {ReadSeconds:0.0} s, written in {WriteSeconds:0.0} s")]
-    private static partial void Published(ILogger logger, long number, int places, int slots, double readSeconds, double writeSeconds);
+        Message = "Published availability for vaccine finders #{Number}: {Places} places ({Reread} read again), {Slots} slots ({Serialized} serialized, the rest copied), read in {ReadSeconds:0.0} s, written in {WriteSeconds:0.0} s")]
+    private static partial void Published(ILogger logger, long number, int places, int reread, int slots, int serialized, double readSeconds, double writeSeconds);
 
     [LoggerMessage(EventId = 1302, Level = LogLevel.Error, Message = "Publishing availability for vaccine finders failed: {ExceptionType}")]
     private static partial void PublishFailed(ILogger logger, string exceptionType);

@@ -30,6 +30,13 @@ public interface IReservationStore
     /// <summary>Slots of a place in [from, to] with their free seats, in start order.</summary>
     Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct);
 
+    /// <summary>
+    /// The <see cref="DayDigest"/> of every place and day in [from, to] that has hot seats, in one read; null from a store
+    /// that cannot tell them cheaply, whose readers then read every place's slots.
+    /// </summary>
+    Task<IReadOnlyList<DayDigest>?> GetDigestsAsync(DateOnly from, DateOnly to, CancellationToken ct) =>
+        Task.FromResult<IReadOnlyList<DayDigest>?>(null);
+
     /// <summary>True when the database answers; used by the readiness probe.</summary>
     Task<bool> PingAsync(CancellationToken ct);
 }

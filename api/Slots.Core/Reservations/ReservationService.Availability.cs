@@ -60,6 +60,31 @@ public sealed partial class ReservationService
     }
 
     /// <summary>
+    /// The hot store's digests of the days from the earliest place's today to the latest hot horizon, read in one query
+    /// whoever asks (not cached); null when the store cannot give them.
+    /// </summary>
+    public async Task<AvailabilityDigests?> DigestsAsync(IReadOnlyCollection<PlaceInfo> of, CancellationToken ct)
+    {
+        if (of.Count == 0)
+        {
+            return null;
+        }
+        var from = of.Min(p => HotDays(p).From);
+        var to = of.Max(p => HotDays(p).To);
+        var days = from <= to ? await store.GetDigestsAsync(from, to, ct) : null;
+        return days is null ? null : new AvailabilityDigests(from, to, days);
+    }
+
+    /// <summary>
+    /// The place's digest of [from, to] when every one of those days is hot (the digests cover the hot store only), else null:
+    /// a later day is read from the disk tables every time.
+    /// </summary>
+    public int? DigestOf(AvailabilityDigests? digests, PlaceInfo place, DateOnly from, DateOnly to) =>
+        digests is not null && HotDays(place) is var (hotFrom, hotTo) && from >= hotFrom && to <= hotTo && from >= digests.From && to <= digests.To
+            ? digests.Of(place.Id, from, to)
+            : null;
+
+    /// <summary>
     /// The snapshot's stamp for [from, to] when the whole range is served from it (hot days only),
     /// else null: an answer built for the same range under the same stamp is still true.
     /// </summary>

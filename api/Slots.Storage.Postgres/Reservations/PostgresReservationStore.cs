@@ -61,6 +61,21 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
         return slots;
     }
 
+    public async Task<IReadOnlyList<DayDigest>?> GetDigestsAsync(DateOnly from, DateOnly to, CancellationToken ct)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(ct);
+        await using var query = new NpgsqlCommand(StorageRows.DigestsSql, connection);
+        query.Parameters.Add(new NpgsqlParameter<DateOnly>("from", NpgsqlDbType.Date) { TypedValue = from });
+        query.Parameters.Add(new NpgsqlParameter<DateOnly>("to", NpgsqlDbType.Date) { TypedValue = to });
+        var days = new List<DayDigest>();
+        await using var row = await query.ExecuteReaderAsync(ct);
+        while (await row.ReadAsync(ct))
+        {
+            days.Add(StorageRows.Digest(row));
+        }
+        return days;
+    }
+
     public async Task<bool> PingAsync(CancellationToken ct)
     {
         // Short on both ends: a readiness probe that hangs is worse than one that says no.

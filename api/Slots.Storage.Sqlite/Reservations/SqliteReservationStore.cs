@@ -92,6 +92,22 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         return slots;
     }
 
+    public async Task<IReadOnlyList<DayDigest>?> GetDigestsAsync(DateOnly from, DateOnly to, CancellationToken ct)
+    {
+        await using var connection = await OpenAsync(ct);
+        await using var query = connection.CreateCommand();
+        query.CommandText = StorageRows.DigestsSql;
+        query.Parameters.AddWithValue("@from", from);
+        query.Parameters.AddWithValue("@to", to);
+        var days = new List<DayDigest>();
+        await using var row = await query.ExecuteReaderAsync(ct);
+        while (await row.ReadAsync(ct))
+        {
+            days.Add(StorageRows.Digest(row));
+        }
+        return days;
+    }
+
     public async Task<bool> PingAsync(CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);

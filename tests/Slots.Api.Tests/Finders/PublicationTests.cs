@@ -89,6 +89,88 @@ public sealed class PublicationTests
     private static string? DeepLink(Slot slot) => slot.GetExtensionValue<FhirUrl>(FhirResources.DeepLinkUrl).Value;
 
     [Fact]
+    public void A_slot_as_before_keeps_its_line_and_a_changed_one_or_one_of_a_place_in_another_region_or_service_code_loses_it()
+    {
+        var first = PublishedPlace.Next(null, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id)], readMs: 1000);
+        Assert.All(first.Lines, line => Assert.Equal(0, line)); // nothing to copy from yet
+        var published = first with { Lines = [Line.Pack(0, 100), Line.Pack(100, 120), Line.Pack(220, 90)] };
+
+        var second = PublishedPlace.Next(published, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 1), Seat(480, 2, Pcr.Id)], readMs: 2000);
+        Assert.Equal([Line.Pack(0, 100), 0, Line.Pack(220, 90)], second.Lines);
+
+        var moved = PublishedPlace.Next(published, Place with { Region = "Košický kraj" }, [Default, Pcr],
+            [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id)], readMs: 2000);
+        Assert.All(moved.Lines, line => Assert.Equal(0, line));
+        Assert.All(moved.Slots, slot => Assert.Equal(2000, slot.UpdatedMs)); // into another file: new to its readers
+
+        var recoded = PublishedPlace.Next(published, Place, [Default, Pcr with { Code = "pcr-test" }],
+            [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id)], readMs: 2000);
+        Assert.Equal([Line.Pack(0, 100), Line.Pack(100, 120), 0], recoded.Lines);
+        Assert.Equal(2000, recoded.Slots[2].UpdatedMs);
+    }
+
+    [Fact]
+    public void A_place_kept_without_reading_drops_the_slots_that_have_started_with_their_lines()
+    {
+        var place = PublishedPlace.Next(null, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id), Seat(500, 2, Pcr.Id)], readMs: 1000)
+            with { Lines = [Line.Pack(0, 10), Line.Pack(10, 10), Line.Pack(20, 10), Line.Pack(30, 10)] };
+
+        Assert.Same(place, place.Without(1_800_000_000));
+        var later = place.Without(1_800_000_000 + 485 * 60);
+
+        Assert.Equal([490, 500], later.Slots.Select(s => (int)s.StartMinute));
+        Assert.Equal([Line.Pack(10, 10), Line.Pack(30, 10)], later.Lines);
+        Assert.Equal([(0, 1), (1, 1)], later.Schedules.Select(s => (s.First, s.Count)));
+        Assert.Equal("pcr", later.ScheduleOf(1).Code);
+    }
+
+    [Fact]
+    public void A_file_made_of_serialized_and_copied_lines_holds_their_bytes_where_it_says_newest_first()
+    {
+        var folder = Directory.CreateTempSubdirectory("slots-ndjson-").FullName;
+        try
+        {
+            var serializer = new Hl7.Fhir.Serialization.BaseFhirJsonSerializer(ModelInfo.ModelInspector);
+            long[] old;
+            using (var earlier = new NdjsonWriter(Path.Combine(folder, "a.ndjson"), serializer))
+            {
+                old = [.. new[] { "a", "b", "c", "d" }.Select(id => earlier.Write(1000, new Location { Id = id }))];
+                earlier.Finish("a.ndjson", "Location", "x");
+            }
+            using var source = File.OpenHandle(Path.Combine(folder, "a.ndjson"));
+            NdjsonFile file;
+            long[] now;
+            using (var writer = new NdjsonWriter(Path.Combine(folder, "b.ndjson"), serializer))
+            {
+                // b and c lie one after another in the earlier file: one run; a comes from before them.
+                now = [writer.Write(3000, new Location { Id = "e" }), writer.Copy(source, old[1], 2000), writer.Copy(source, old[2], 2000),
+                    writer.Copy(source, old[0], 1000)];
+                file = writer.Finish("b.ndjson", "Location", "x");
+            }
+            var bytes = File.ReadAllBytes(file.Path);
+            var lines = System.Text.Encoding.UTF8.GetString(bytes).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+
+            Assert.Equal(["e", "b", "c", "a"], lines.Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement.GetProperty("id").GetString()));
+            Assert.Equal(bytes.Length, file.Length);
+            for (var i = 0; i < now.Length; i++)
+            {
+                Assert.Equal(lines[i] + "\n", System.Text.Encoding.UTF8.GetString(bytes, (int)Line.Offset(now[i]), Line.Length(now[i])));
+            }
+            Assert.Equal([(3000L, 0L), (2000L, Line.Offset(now[1])), (1000L, Line.Offset(now[3]))], file.Starts);
+            Assert.Throws<InvalidOperationException>(() =>
+            {
+                using var wrong = new NdjsonWriter(Path.Combine(folder, "c.ndjson"), serializer);
+                wrong.Write(1000, new Location { Id = "x" });
+                wrong.Write(2000, new Location { Id = "y" });
+            });
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
     public void Since_is_answered_by_the_bytes_of_the_lines_updated_after_it()
     {
         var file = new NdjsonFile("Slot-x.ndjson", "Slot", "x", "/nowhere", 300, [(3000, 0), (2000, 100), (1000, 250)]);

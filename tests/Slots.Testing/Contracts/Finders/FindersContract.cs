@@ -19,17 +19,20 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
 {
     private const string Site = "https://booking.example.sk/";
     private static readonly BaseFhirJsonDeserializer Parser = new(ModelInfo.ModelInspector);
+    private static readonly Dictionary<string, string?> Settings = new()
+    {
+        ["Slots:Finders:RefreshSeconds"] = "1",
+        ["Slots:Finders:PublicUrl"] = Site,
+        ["Slots:Finders:BookingPhone"] = "+421 2 1234 5678",
+    };
+
     private SlotsHost? _host;
+    private IReadOnlyDictionary<string, string?>? _database;
 
     private async Task<(HttpClient Client, HttpClient Admin)> StartAsync()
     {
-        var settings = await CreateDatabaseAsync("finders");
-        _host = NewHost(settings, new Dictionary<string, string?>
-        {
-            ["Slots:Finders:RefreshSeconds"] = "1",
-            ["Slots:Finders:PublicUrl"] = Site,
-            ["Slots:Finders:BookingPhone"] = "+421 2 1234 5678",
-        });
+        _database = await CreateDatabaseAsync("finders");
+        _host = NewHost(_database, Settings);
         return (_host.Client(), _host.AdminClient());
     }
 
@@ -113,6 +116,67 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
         Assert.Equal(id, full.Id);
         Assert.Equal(Slot.SlotStatus.Busy, full.Status);
         Assert.Equal(2, full.GetIntegerExtension(FhirCapacity));
+    }
+
+    /// <summary>
+    /// A publication is made from the one before: the hot store's digests name the places whose seats changed, only those
+    /// are read again, and only their changed slots are serialized, the rest copied from the earlier files. What it holds
+    /// must be what a publication made afresh (another instance, its first) holds, resource for resource.
+    /// </summary>
+    [Fact]
+    public async Task A_publication_made_from_the_one_before_holds_what_one_made_afresh_holds()
+    {
+        var (client, admin) = await StartAsync();
+        var west = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
+        var quiet = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
+        var east = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+        var day = Today.AddDays(2);
+        var first = await PublicationAfterAsync(client, DateTimeOffset.MinValue);
+        // A publication whose transactionTime is past every lastUpdated of the first one.
+        var before = await PublicationAfterAsync(client, first.AddSeconds(4));
+
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(west, day, "08:10", People.Next()))).StatusCode);
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(east, day.AddDays(1), "08:50", People.Next()))).StatusCode);
+        var leaving = People.Next();
+        var booked = await client.SendAsync(Reserve(west, day, "08:30", leaving));
+        var code = (await JsonAsync(booked))["code"]!.GetValue<string>();
+        Assert.Equal(HttpStatusCode.NoContent,
+            (await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", leaving.Phone))).StatusCode);
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(west, day.AddDays(1), "08:00", People.Next()))).StatusCode);
+        await PublicationAfterAsync(client, DateTimeOffset.UtcNow);
+        var incremental = await EverythingAsync(client);
+        var afresh = await EverythingAsync(NewHost(_database!, Settings).Client());
+
+        Assert.Equal(afresh, incremental);
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {west}-default-{day:yyyyMMdd}-0810 free 1 |", StringComparison.Ordinal));
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {west}-default-{day:yyyyMMdd}-0830 free 2 |", StringComparison.Ordinal)); // booked and cancelled
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {west}-default-{day.AddDays(1):yyyyMMdd}-0800 free 1 |", StringComparison.Ordinal));
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {east}-default-{day.AddDays(1):yyyyMMdd}-0850 busy 1 |", StringComparison.Ordinal));
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {quiet}-default-{day:yyyyMMdd}-0810 free 2 |", StringComparison.Ordinal));
+        // Only what changed is newer than the publication before: the three slots whose seats changed (08:30's came back).
+        var changed = await SinceAsync(client, before);
+        Assert.Equal(
+            new[] { $"{east}-default-{day.AddDays(1):yyyyMMdd}-0850", $"{west}-default-{day.AddDays(1):yyyyMMdd}-0800", $"{west}-default-{day:yyyyMMdd}-0810" }
+                .Order(StringComparer.Ordinal),
+            changed.Select(r => r.Id).Order(StringComparer.Ordinal));
+    }
+
+    /// <summary>Every resource of the current publication as one line of text each (type, id, and for a Slot its status and capacity), sorted.</summary>
+    private static async Task<List<string>> EverythingAsync(HttpClient client)
+    {
+        var manifest = await client.GetFromJsonAsync<JsonObject>("/fhir/$bulk-publish");
+        var lines = new List<string>();
+        foreach (var o in manifest!["output"]!.AsArray())
+        {
+            foreach (var resource in ParseAll(await client.GetStringAsync(o!["url"]!.GetValue<string>())))
+            {
+                lines.Add(resource is Slot slot
+                    ? $"Slot {slot.Id} {slot.Status.ToString()!.ToLowerInvariant()} {slot.GetIntegerExtension(FhirCapacity)} | {slot.Start} {slot.Schedule.Reference}"
+                    : $"{resource.TypeName} {resource.Id}");
+            }
+        }
+        lines.Sort(StringComparer.Ordinal);
+        return lines;
     }
 
     [Fact]
