@@ -113,7 +113,8 @@ public sealed class PublicationTests
     public void A_place_kept_without_reading_drops_the_slots_that_have_started_with_their_lines()
     {
         var place = PublishedPlace.Next(null, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id), Seat(500, 2, Pcr.Id)], readMs: 1000)
-            with { Lines = [Line.Pack(0, 10), Line.Pack(10, 10), Line.Pack(20, 10), Line.Pack(30, 10)] };
+            with
+        { Lines = [Line.Pack(0, 10), Line.Pack(10, 10), Line.Pack(20, 10), Line.Pack(30, 10)] };
 
         Assert.Same(place, place.Without(1_800_000_000));
         var later = place.Without(1_800_000_000 + 485 * 60);
