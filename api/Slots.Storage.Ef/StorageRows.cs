@@ -24,23 +24,20 @@ public static class StorageRows
         row.GetInt32(2), row.GetInt32(3), row.GetInt32(4), row.GetInt64(5));
 
     /// <summary>
-    /// Every place's and day's <see cref="DayDigest"/> in [@from, @to] from the hot seats, one row each; the weight of a
-    /// seat's (time, service) is a multiplicative hash, so that seats taken and freed at different times of one day rarely
-    /// cancel out in the sums. The SQL both adapters run, with named parameters @from and @to.
+    /// Every place's slots in [@from, @to] from the hot seats, in key order (which the primary key gives): the columns of
+    /// <see cref="Availability"/> and then place_id. The SQL both adapters run, with named parameters @from and @to.
     /// </summary>
-    public const string DigestsSql = """
-        SELECT place_id, day, CAST(count(*) AS bigint),
-               CAST(sum(CASE WHEN code IS NULL AND hold = 0 THEN 1 ELSE 0 END) AS bigint),
-               CAST(sum((start_minute * 64 + service_id) * 2654435761 % 2147483647) AS bigint),
-               CAST(sum(CASE WHEN code IS NULL AND hold = 0 THEN (start_minute * 64 + service_id) * 2654435761 % 2147483647 ELSE 0 END) AS bigint)
+    public const string EveryPlaceSql = """
+        SELECT day, start_minute, min(minutes), CAST(count(*) AS integer),
+               CAST(sum(CASE WHEN code IS NULL AND hold = 0 THEN 1 ELSE 0 END) AS integer), min(starts_at), service_id, place_id
         FROM hot_seats
         WHERE day >= @from AND day <= @to
-        GROUP BY place_id, day
+        GROUP BY place_id, day, start_minute, service_id
+        ORDER BY place_id, day, start_minute, service_id
         """;
 
-    /// <summary>Columns of <see cref="DigestsSql"/>.</summary>
-    public static DayDigest Digest(DbDataReader row) => new(
-        row.GetInt32(0), row.GetFieldValue<DateOnly>(1), (int)row.GetInt64(2), (int)row.GetInt64(3), row.GetInt64(4), row.GetInt64(5));
+    /// <summary>Columns of <see cref="EveryPlaceSql"/>.</summary>
+    public static SlotAvailability AvailabilityOfAnyPlace(DbDataReader row) => Availability(row, row.GetInt32(7));
 
     private static int Service(DbDataReader row, int ordinal) => row.FieldCount > ordinal ? row.GetInt32(ordinal) : ServiceIds.Default;
 }

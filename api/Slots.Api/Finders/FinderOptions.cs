@@ -33,12 +33,6 @@ public sealed class FinderOptions
     /// <summary>How many places are read from the database at once while publishing.</summary>
     public int Parallelism { get; set; } = 4;
 
-    /// <summary>
-    /// Every how many publications every place is read again whatever the digests say (1: every one). Between them only the
-    /// places whose seats changed are read: a safety net for a change the digest cannot see, at the default refresh hourly.
-    /// </summary>
-    public int FullReadEvery { get; set; } = 60;
-
     /// <summary>Where the NDJSON files are written; empty: a folder of this process under the system's temporary folder.</summary>
     public string? Folder { get; set; }
 

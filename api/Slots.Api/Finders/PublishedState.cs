@@ -41,9 +41,8 @@ internal sealed record PublishedSchedule(int ServiceId, string Code, string Name
 /// Per slot, where its line lies in its region's Slot file (<see cref="Line"/>): in the publication that wrote it once
 /// published; while the next one is made, in the file before (0: none there, the slot is serialized anew).
 /// </param>
-/// <param name="Digest">The hot store's digest of the place's days when they were read (null: not known), and their first day.</param>
 internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, PublishedSchedule[] Schedules, PublishedSlot[] Slots,
-    long[] Lines, int? Digest = null, DateOnly From = default)
+    long[] Lines)
 {
     /// <summary>The schedule whose range holds slot <paramref name="index"/>.</summary>
     public PublishedSchedule ScheduleOf(int index)
@@ -66,7 +65,7 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
     /// other offsets), and so has a service whose code changed (other ids).
     /// </summary>
     public static PublishedPlace Next(PublishedPlace? previous, PlaceInfo place, IReadOnlyList<ServiceInfo> services,
-        IReadOnlyList<SlotAvailability> slots, long readMs, int? digest = null, DateOnly from = default)
+        IReadOnlyList<SlotAvailability> slots, long readMs)
     {
         var locationUpdated = previous is not null && SameLocation(previous.Place, place) ? previous.LocationUpdatedMs : readMs;
         var sameFile = previous is not null && previous.Place.Region == place.Region && previous.Place.TimeZone.Id == place.TimeZone.Id;
@@ -101,42 +100,7 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
             var updated = before is not null && before.Code == service.Code && before.Name == service.NameEn ? before.UpdatedMs : readMs;
             schedules[k] = new PublishedSchedule(service.Id, service.Code, service.NameEn, updated, first, next.Count - first);
         }
-        return new PublishedPlace(place, locationUpdated, schedules, [.. next], [.. lines], digest, from);
-    }
-
-    /// <summary>Whether the place still offers exactly these services under the same codes and names.</summary>
-    public bool Offers(IReadOnlyList<ServiceInfo> services) =>
-        Schedules.Length == services.Count
-        && Schedules.Zip(services).All(x => x.First.ServiceId == x.Second.Id && x.First.Code == x.Second.Code && x.First.Name == x.Second.NameEn);
-
-    /// <summary>Whether the Location would read the same for <paramref name="place"/> (and so would its slots' lines).</summary>
-    public bool Looks(PlaceInfo place) => SameLocation(Place, place);
-
-    /// <summary>The same place without the slots that have started by <paramref name="nowUnix"/> (they cannot be booked any more).</summary>
-    public PublishedPlace Without(long nowUnix)
-    {
-        if (Array.TrueForAll(Slots, s => s.StartsAtUnix > nowUnix))
-        {
-            return this;
-        }
-        var slots = new List<PublishedSlot>(Slots.Length);
-        var lines = new List<long>(Slots.Length);
-        var schedules = new PublishedSchedule[Schedules.Length];
-        for (var k = 0; k < Schedules.Length; k++)
-        {
-            var schedule = Schedules[k];
-            var first = slots.Count;
-            for (var i = schedule.First; i < schedule.First + schedule.Count; i++)
-            {
-                if (Slots[i].StartsAtUnix > nowUnix)
-                {
-                    slots.Add(Slots[i]);
-                    lines.Add(Lines[i]);
-                }
-            }
-            schedules[k] = schedule with { First = first, Count = slots.Count - first };
-        }
-        return this with { Schedules = schedules, Slots = [.. slots], Lines = [.. lines] };
+        return new PublishedPlace(place, locationUpdated, schedules, [.. next], [.. lines]);
     }
 
     private static bool Before(PublishedSlot a, PublishedSlot b) =>

@@ -67,9 +67,9 @@ internal sealed partial class Publisher(
     }
 
     /// <summary>
-    /// One publication, made from the one before: the hot store's digests (one query) tell which places changed since;
-    /// only those are read again, and in each region's Slot file only their changed slots are serialized, the rest copied
-    /// as they were. Every <see cref="FinderOptions.FullReadEvery"/>th publication reads every place again.
+    /// One publication, made from the one before: every place's hot slots come from one streamed query (a million rows of
+    /// numbers, not a query per place) and are compared with what was published; in each region's Slot file only the
+    /// slots that changed are serialized, the rest copied as they were.
     /// </summary>
     private async Task<Publication> PublishAsync(CancellationToken ct)
     {
@@ -80,26 +80,49 @@ internal sealed partial class Publisher(
         try
         {
             var active = (await places.AllAsync(ct)).Where(p => p.Active).OrderBy(p => p.Id).ToList();
-            var digests = await reservations.DigestsAsync(active, ct);
-            var fullRead = state is null || o.FullReadEvery <= 1 || number % o.FullReadEvery == 0;
+            var offered = new IReadOnlyList<ServiceInfo>[active.Count];
+            for (var i = 0; i < active.Count; i++)
+            {
+                offered[i] = [.. (await services.OfferedAtAsync(active[i].Id, ct)).Select(o => o.Service)];
+            }
             // Every lastUpdated this publication gives is later than any the one before gave: each file stays newest first.
             var floorMs = (state?.LatestMs ?? 0) + 1;
-            var read = new PublishedPlace[active.Count];
-            var reread = 0;
-            await Parallel.ForEachAsync(Enumerable.Range(0, active.Count), new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
-                async (i, c) =>
+            var read = new PublishedPlace?[active.Count];
+            if (reservations.EveryPlace(active) is { } every)
+            {
+                // One query streams every place's hot slots, place after place; each place is compared with what was
+                // published as its rows end.
+                var index = active.Select((p, i) => (p.Id, i)).ToDictionary(x => x.Id, x => x.i);
+                var rows = new List<SlotAvailability>();
+                var at = -1;
+                await foreach (var slot in every.Slots.WithCancellation(ct))
                 {
-                    var before = fullRead ? null : state?.Places.GetValueOrDefault(active[i].Id);
-                    (read[i], var again) = await ReadAsync(active[i], o.Days, before, state?.Places.GetValueOrDefault(active[i].Id), digests, floorMs, c);
-                    if (again)
+                    var i = index.GetValueOrDefault(slot.Slot.PlaceId, -1);
+                    if (i != at && at >= 0)
                     {
-                        Interlocked.Increment(ref reread);
+                        read[at] = FromRows(active[at], offered[at], o.Days, rows, state, floorMs);
+                        rows.Clear();
                     }
-                });
+                    at = i;
+                    if (i >= 0)
+                    {
+                        rows.Add(slot);
+                    }
+                }
+                if (at >= 0)
+                {
+                    read[at] = FromRows(active[at], offered[at], o.Days, rows, state, floorMs);
+                }
+            }
+            // A place with no hot slots, one whose days reach past its hot horizon, or a store that cannot stream them
+            // all: read place by place.
+            await Parallel.ForEachAsync(Enumerable.Range(0, active.Count).Where(i => read[i] is null).ToList(),
+                new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
+                async (i, c) => read[i] = await ReadAsync(active[i], offered[i], o.Days, state, floorMs, c));
             var readSeconds = (clock.GetUtcNow() - started).TotalSeconds;
             var folder = Directory.CreateDirectory(Path.Combine(_root, number.ToString(System.Globalization.CultureInfo.InvariantCulture))).FullName;
-            var slugs = Regions.Slugs(read.Select(p => p.Place.Region));
-            var regions = read.GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal).Select(g => g.ToArray()).ToList();
+            var slugs = Regions.Slugs(read.Select(p => p!.Place.Region));
+            var regions = read.Select(p => p!).GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal).Select(g => g.ToArray()).ToList();
             var written = new (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized)[regions.Count];
             await Parallel.ForEachAsync(Enumerable.Range(0, regions.Count), new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = ct },
                 (r, c) =>
@@ -115,7 +138,7 @@ internal sealed partial class Publisher(
             var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, folder, [.. written.SelectMany(w => w.Files)]);
             _state = new State(publication, placesNow, latest);
             Swap(publication);
-            Published(logger, number, read.Length, reread, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
+            Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
             return publication;
         }
@@ -135,31 +158,42 @@ internal sealed partial class Publisher(
     private static long Latest(PublishedPlace p) =>
         Math.Max(p.LocationUpdatedMs, Math.Max(p.Schedules.Select(s => s.UpdatedMs).DefaultIfEmpty(0).Max(), p.Slots.Select(s => s.UpdatedMs).DefaultIfEmpty(0).Max()));
 
-    /// <summary>
-    /// The place now: as <paramref name="kept"/> had it, less the slots that have started, when its digest, its fields and
-    /// its services are as they were; else read again (true), against <paramref name="previous"/>'s slots.
-    /// </summary>
-    private async Task<(PublishedPlace Place, bool Read)> ReadAsync(PlaceInfo place, int days, PublishedPlace? kept, PublishedPlace? previous,
-        AvailabilityDigests? digests, long floorMs, CancellationToken ct)
+    /// <summary>The place from its rows of the one read of every place, when they cover its days; else null (read it alone).</summary>
+    private PublishedPlace? FromRows(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, int days, List<SlotAvailability> rows, State? state, long floorMs)
     {
         var today = LocalClock.Today(place, clock.GetUtcNow());
         var last = today.AddDays(days - 1);
-        var offered = (await services.OfferedAtAsync(place.Id, ct)).Select(o => o.Service).ToList();
-        var digest = reservations.DigestOf(digests, place, today, last);
-        if (kept is not null && digest is not null && kept.Digest == digest && kept.From == today && kept.Looks(place) && kept.Offers(offered))
+        if (!reservations.IsHot(place, today, last))
         {
-            return (kept.Without(clock.GetUtcNow().ToUnixTimeSeconds()) with { Place = place }, false);
+            return null;
         }
-        // One read for every service (a later day costs one disk query, not one per service), then service by
-        // service in the order offered, each in start order as read.
-        var every = await reservations.EveryServiceAsync(place, today, last, ct);
-        var order = offered.Select((service, i) => (service.Id, i)).ToDictionary(x => x.Id, x => x.i);
-        var slots = every.Where(s => order.ContainsKey(s.Slot.ServiceId)).OrderBy(s => order[s.Slot.ServiceId]).ToList();
+        return Next(place, offered, rows.Where(s => s.Slot.Day >= today && s.Slot.Day <= last), state, floorMs);
+    }
+
+    private async Task<PublishedPlace> ReadAsync(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, int days, State? state, long floorMs, CancellationToken ct)
+    {
+        var today = LocalClock.Today(place, clock.GetUtcNow());
+        // One read for every service (a later day costs one disk query, not one per service).
+        var every = await reservations.EveryServiceAsync(place, today, today.AddDays(days - 1), ct);
+        return Next(place, offered, every, state, floorMs);
+    }
+
+    /// <summary>
+    /// The place as read now against what the last publication held of it: service by service in the order offered, each
+    /// in start order as read, without the slots that have started (they cannot be booked any more, as the availability
+    /// endpoint says).
+    /// </summary>
+    private PublishedPlace Next(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, IEnumerable<SlotAvailability> slots, State? state, long floorMs)
+    {
+        var order = new Dictionary<int, int>(offered.Count);
+        for (var i = 0; i < offered.Count; i++)
+        {
+            order[offered[i].Id] = i;
+        }
         var read = clock.GetUtcNow();
         var now = read.ToUnixTimeSeconds();
-        // A slot that has started cannot be booked any more (as the availability endpoint says).
-        var open = slots.Where(s => s.StartsAtUnix > now).ToList();
-        return (PublishedPlace.Next(previous, place, offered, open, Math.Max(read.ToUnixTimeMilliseconds(), floorMs), digest, today), true);
+        var open = slots.Where(s => s.StartsAtUnix > now && order.ContainsKey(s.Slot.ServiceId)).OrderBy(s => order[s.Slot.ServiceId]).ToList();
+        return PublishedPlace.Next(state?.Places.GetValueOrDefault(place.Id), place, offered, open, Math.Max(read.ToUnixTimeMilliseconds(), floorMs));
     }
 
     /// <summary>
@@ -261,8 +295,8 @@ internal sealed partial class Publisher(
     }
 
     [LoggerMessage(EventId = 1301, Level = LogLevel.Information,
-        Message = "Published availability for vaccine finders #{Number}: {Places} places ({Reread} read again), {Slots} slots ({Serialized} serialized, the rest copied), read in {ReadSeconds:0.0} s, written in {WriteSeconds:0.0} s")]
-    private static partial void Published(ILogger logger, long number, int places, int reread, int slots, int serialized, double readSeconds, double writeSeconds);
+        Message = "Published availability for vaccine finders #{Number}: {Places} places, {Slots} slots ({Serialized} serialized, the rest copied), read in {ReadSeconds:0.0} s, written in {WriteSeconds:0.0} s")]
+    private static partial void Published(ILogger logger, long number, int places, int slots, int serialized, double readSeconds, double writeSeconds);
 
     [LoggerMessage(EventId = 1302, Level = LogLevel.Error, Message = "Publishing availability for vaccine finders failed: {ExceptionType}")]
     private static partial void PublishFailed(ILogger logger, string exceptionType);

@@ -31,11 +31,10 @@ public interface IReservationStore
     Task<IReadOnlyList<SlotAvailability>> GetAvailabilityAsync(int placeId, DateOnly from, DateOnly to, CancellationToken ct);
 
     /// <summary>
-    /// The <see cref="DayDigest"/> of every place and day in [from, to] that has hot seats, in one read; null from a store
-    /// that cannot tell them cheaply, whose readers then read every place's slots.
+    /// The slots of every place in [from, to] with their free seats, in (place, day, time, service) order, streamed from one
+    /// query; null from a store that cannot read them so (its readers then read place by place).
     /// </summary>
-    Task<IReadOnlyList<DayDigest>?> GetDigestsAsync(DateOnly from, DateOnly to, CancellationToken ct) =>
-        Task.FromResult<IReadOnlyList<DayDigest>?>(null);
+    IAsyncEnumerable<SlotAvailability>? EveryPlace(DateOnly from, DateOnly to) => null;
 
     /// <summary>True when the database answers; used by the readiness probe.</summary>
     Task<bool> PingAsync(CancellationToken ct);

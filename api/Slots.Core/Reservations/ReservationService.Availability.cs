@@ -60,10 +60,10 @@ public sealed partial class ReservationService
     }
 
     /// <summary>
-    /// The hot store's digests of the days from the earliest place's today to the latest hot horizon, read in one query
-    /// whoever asks (not cached); null when the store cannot give them.
+    /// Every slot of the hot store from the earliest place's today to the latest hot horizon, in (place, day, time, service)
+    /// order, streamed from one query and not cached; null when the store cannot read them so.
     /// </summary>
-    public async Task<AvailabilityDigests?> DigestsAsync(IReadOnlyCollection<PlaceInfo> of, CancellationToken ct)
+    public (DateOnly From, DateOnly To, IAsyncEnumerable<SlotAvailability> Slots)? EveryPlace(IReadOnlyCollection<PlaceInfo> of)
     {
         if (of.Count == 0)
         {
@@ -71,18 +71,11 @@ public sealed partial class ReservationService
         }
         var from = of.Min(p => HotDays(p).From);
         var to = of.Max(p => HotDays(p).To);
-        var days = from <= to ? await store.GetDigestsAsync(from, to, ct) : null;
-        return days is null ? null : new AvailabilityDigests(from, to, days);
+        return from <= to && store.EveryPlace(from, to) is { } slots ? (from, to, slots) : null;
     }
 
-    /// <summary>
-    /// The place's digest of [from, to] when every one of those days is hot (the digests cover the hot store only), else null:
-    /// a later day is read from the disk tables every time.
-    /// </summary>
-    public int? DigestOf(AvailabilityDigests? digests, PlaceInfo place, DateOnly from, DateOnly to) =>
-        digests is not null && HotDays(place) is var (hotFrom, hotTo) && from >= hotFrom && to <= hotTo && from >= digests.From && to <= digests.To
-            ? digests.Of(place.Id, from, to)
-            : null;
+    /// <summary>Whether every day of [from, to] of the place is hot (read by <see cref="EveryPlace"/>) rather than on disk.</summary>
+    public bool IsHot(PlaceInfo place, DateOnly from, DateOnly to) => HotDays(place) is var (hotFrom, hotTo) && from >= hotFrom && to <= hotTo;
 
     /// <summary>
     /// The snapshot's stamp for [from, to] when the whole range is served from it (hot days only),

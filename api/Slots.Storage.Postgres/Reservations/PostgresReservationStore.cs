@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Npgsql;
 using NpgsqlTypes;
 using Slots.Reservations;
@@ -61,19 +62,19 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
         return slots;
     }
 
-    public async Task<IReadOnlyList<DayDigest>?> GetDigestsAsync(DateOnly from, DateOnly to, CancellationToken ct)
+    public IAsyncEnumerable<SlotAvailability>? EveryPlace(DateOnly from, DateOnly to) => EveryPlaceAsync(from, to, CancellationToken.None);
+
+    private async IAsyncEnumerable<SlotAvailability> EveryPlaceAsync(DateOnly from, DateOnly to, [EnumeratorCancellation] CancellationToken ct)
     {
         await using var connection = await dataSource.OpenConnectionAsync(ct);
-        await using var query = new NpgsqlCommand(StorageRows.DigestsSql, connection);
+        await using var query = new NpgsqlCommand(StorageRows.EveryPlaceSql, connection);
         query.Parameters.Add(new NpgsqlParameter<DateOnly>("from", NpgsqlDbType.Date) { TypedValue = from });
         query.Parameters.Add(new NpgsqlParameter<DateOnly>("to", NpgsqlDbType.Date) { TypedValue = to });
-        var days = new List<DayDigest>();
         await using var row = await query.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            days.Add(StorageRows.Digest(row));
+            yield return StorageRows.AvailabilityOfAnyPlace(row);
         }
-        return days;
     }
 
     public async Task<bool> PingAsync(CancellationToken ct)

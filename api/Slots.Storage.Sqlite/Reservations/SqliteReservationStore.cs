@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Microsoft.Data.Sqlite;
 using Slots.Reservations;
 using Slots.Storage.Ef;
@@ -92,20 +93,20 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         return slots;
     }
 
-    public async Task<IReadOnlyList<DayDigest>?> GetDigestsAsync(DateOnly from, DateOnly to, CancellationToken ct)
+    public IAsyncEnumerable<SlotAvailability>? EveryPlace(DateOnly from, DateOnly to) => EveryPlaceAsync(from, to, CancellationToken.None);
+
+    private async IAsyncEnumerable<SlotAvailability> EveryPlaceAsync(DateOnly from, DateOnly to, [EnumeratorCancellation] CancellationToken ct)
     {
         await using var connection = await OpenAsync(ct);
         await using var query = connection.CreateCommand();
-        query.CommandText = StorageRows.DigestsSql;
+        query.CommandText = StorageRows.EveryPlaceSql;
         query.Parameters.AddWithValue("@from", from);
         query.Parameters.AddWithValue("@to", to);
-        var days = new List<DayDigest>();
         await using var row = await query.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
-            days.Add(StorageRows.Digest(row));
+            yield return StorageRows.AvailabilityOfAnyPlace(row);
         }
-        return days;
     }
 
     public async Task<bool> PingAsync(CancellationToken ct)

@@ -110,22 +110,6 @@ public sealed class PublicationTests
     }
 
     [Fact]
-    public void A_place_kept_without_reading_drops_the_slots_that_have_started_with_their_lines()
-    {
-        var place = PublishedPlace.Next(null, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id), Seat(500, 2, Pcr.Id)], readMs: 1000)
-            with
-        { Lines = [Line.Pack(0, 10), Line.Pack(10, 10), Line.Pack(20, 10), Line.Pack(30, 10)] };
-
-        Assert.Same(place, place.Without(1_800_000_000));
-        var later = place.Without(1_800_000_000 + 485 * 60);
-
-        Assert.Equal([490, 500], later.Slots.Select(s => (int)s.StartMinute));
-        Assert.Equal([Line.Pack(10, 10), Line.Pack(30, 10)], later.Lines);
-        Assert.Equal([(0, 1), (1, 1)], later.Schedules.Select(s => (s.First, s.Count)));
-        Assert.Equal("pcr", later.ScheduleOf(1).Code);
-    }
-
-    [Fact]
     public void A_file_made_of_serialized_and_copied_lines_holds_their_bytes_where_it_says_newest_first()
     {
         var folder = Directory.CreateTempSubdirectory("slots-ndjson-").FullName;
