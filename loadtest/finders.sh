@@ -1,28 +1,76 @@
 #!/bin/bash
-# One full SMART Scheduling Links publication at the benchmark's size (1,000 places × 30 days × 34 times × 5 seats,
-# seeded by Slots.LoadTest seed), SQLite, the Debug build in artifacts/: the publication's wall and CPU time and
-# the API's peak memory (README, "Vaccine finders"). Build first: dotnet build Slots.slnx.
-set -eu
+# What vaccine finders cost (issue 41): the first SMART Scheduling Links publication at the benchmark's size (1,000 places
+# × 30 days × 34 times × 5 seats, seeded by Slots.LoadTest seed), then the same booking crowd twice for 70 s (the real
+# path's shape: 16 users, 80 % on 50 places' first 7 days), once with a finder polling the manifest every second and
+# reading each new publication's changes (_since the one before), once without; the API's CPU per decided answer in each.
+#
+#   loadtest/finders.sh [--backend postgres|sqlite]      (PostgreSQL: a server of its own on a free port)
+set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d); trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-db="Data Source=$work/slots.db"
+backend=postgres
+[ "${1:-}" != --backend ] || backend=$2
+seconds=${SLOTS_FINDERS_SECONDS:-70}
+work=$(mktemp -d /tmp/slots-finders-XXXXXX); chmod 755 "$work"
+pid="" && pg_bin="" && as_pg=()
+stop() {
+  [ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+  [ -z "$pg_bin" ] || "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg" stop -m fast >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap stop EXIT
+port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+dotnet build api/Slots.Api -c Release --nologo -v quiet
+dotnet build loadtest/Slots.LoadTest -c Release --nologo -v quiet
+lt=artifacts/bin/Slots.LoadTest/release/Slots.LoadTest
+if [ "$backend" = postgres ]; then
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  if [ "$(id -u)" = 0 ]; then as_pg=(runuser -u postgres --); chown postgres "$work"; fi
+  pg_port=$(port)
+  "${as_pg[@]}" "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg" -w -l "$work/pg.log" start -o \
+    "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=$work -c max_connections=200 -c shared_buffers=512MB" >/dev/null
+  "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE slots"
+  db="Host=127.0.0.1;Port=$pg_port;Database=slots;Username=postgres;Maximum Pool Size=20" && provider=Postgres
+else
+  db="Data Source=$work/slots.db" && provider=Sqlite
+fi
+api_port=$(port) && url="http://127.0.0.1:$api_port"
 start() {
-  env ASPNETCORE_URLS="http://127.0.0.1:5391" ASPNETCORE_ENVIRONMENT=Production Slots__Storage__Provider=Sqlite ConnectionStrings__Slots="$db" \
+  env ASPNETCORE_URLS="$url" ASPNETCORE_ENVIRONMENT=Production Slots__Storage__Provider=$provider ConnectionStrings__Slots="$db" \
     Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
-    Slots__DemoData__WhenEmpty=false Slots__Finders__RefreshSeconds=3600 Slots__Finders__Folder="$work" \
-    dotnet artifacts/bin/Slots.Api/debug/Slots.Api.dll >"$work/api.log" 2>&1 &
+    Slots__Invitations__HmacSecret="benchmark-only-invitation-key-0123456789" Slots__DemoData__WhenEmpty=false \
+    Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000 Slots__Finders__Folder="$work" \
+    dotnet artifacts/bin/Slots.Api/release/Slots.Api.dll >>"$work/api.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 240); do curl -fs http://127.0.0.1:5391/health/ready >/dev/null 2>&1 && return; sleep 0.5; done
+  for _ in $(seq 1 240); do curl -fs "$url/health/ready" >/dev/null 2>&1 && return; sleep 0.5; done
   cat "$work/api.log"; exit 1
 }
 start   # creates the schema
-dotnet artifacts/bin/Slots.LoadTest/debug/Slots.LoadTest.dll seed --provider sqlite --connection "$db" --places 1000
-kill $pid; wait $pid || true
+"$lt" seed --provider "$backend" --connection "$db" --places 1000 | tail -1
+kill "$pid"; wait "$pid" || true
 start   # a fresh process: its memory is the publication's
-cpu() { awk '{print ($14+$15)/100}' /proc/$pid/stat; }
+cpu() { awk '{print ($14+$15)/100}' "/proc/$pid/stat"; }
 c0=$(cpu)
-curl -fs -o /dev/null -w "manifest %{http_code} after %{time_total} s (the first poll waits for the first publication)\n" 'http://127.0.0.1:5391/fhir/$bulk-publish'
-echo "API CPU for the publication: $(echo "$(cpu) - $c0" | bc) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-grep "Published availability" "$work/api.log"
-du -sh "$work"/slots-finders-*
-echo "API memory: $(grep -E 'VmHWM|VmRSS' /proc/$pid/status | tr -s ' \n' ' ')"
+curl -fs -o /dev/null -w "first publication: manifest %{http_code} after %{time_total} s\n" "$url/fhir/\$bulk-publish"
+echo "API CPU for it: $(echo "$(cpu) - $c0" | bc) s; memory $(grep -E 'VmHWM' /proc/$pid/status | tr -s ' \t' ' ')"
+# crowd LABEL POLL: the booking crowd for $seconds s from the seeded supply, a finder polling meanwhile when POLL=1.
+crowd() {
+  "$lt" reset --provider "$backend" --connection "$db" >/dev/null; sleep 2
+  "$lt" run --target "$url" --scenario real --endpoint reserve --flow reserve --mode closed --max-in-flight 16 \
+    --duration "$seconds" --prime-seconds 0 --hot-places 50 --hot-days 7 --seed 7 --json "$work/$1.json" >"$work/$1.log" 2>&1 &
+  local load=$! c=$(cpu) since=""
+  if [ "$2" = 1 ]; then
+    while kill -0 "$load" 2>/dev/null; do
+      local manifest; manifest=$(curl -fs "$url/fhir/\$bulk-publish${since:+?_since=$since}")
+      for f in $(echo "$manifest" | jq -r '.output[].url'); do curl -fs -o /dev/null "$f"; done
+      since=$(echo "$manifest" | jq -r '.transactionTime'); sleep 1
+    done
+  fi
+  wait "$load"
+  local used; used=$(echo "$(cpu) - $c" | bc)
+  local decided; decided=$(grep -E '^ *reserve (201|409) ' "$work/$1.log" | awk '{s+=$3} END {print s}')
+  echo "$1: API CPU $used s for $decided decided answers = $(echo "scale=1; $used * 1000000 / $decided" | bc) µs each"
+}
+crowd with-finder 1
+crowd without-finder 0
+grep "Published availability" "$work/api.log" | sed 's/.*Published/Published/'
