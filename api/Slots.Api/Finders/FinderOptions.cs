@@ -33,6 +33,13 @@ public sealed class FinderOptions
     /// <summary>How many places are read from the database at once while publishing.</summary>
     public int Parallelism { get; set; } = 4;
 
+    /// <summary>
+    /// When a region's Slot lines that changed since its base file outgrow this share of the base, the next publication
+    /// writes a new base (every line, copied); until then it writes only the changed lines and names the base's others where
+    /// they lie. 0: a new base every publication.
+    /// </summary>
+    public double CompactShare { get; set; } = 0.25;
+
     /// <summary>Where the NDJSON files are written; empty: a folder of this process under the system's temporary folder.</summary>
     public string? Folder { get; set; }
 

@@ -93,7 +93,7 @@ internal static partial class FindersEndpoints
         {
             return Problem.Of(ProblemTypes.NotFound, "There is no such file in the current publication.", "Read the manifest at /fhir/$bulk-publish again.");
         }
-        return new NdjsonAnswer(found.Path, found.PrefixSince(sinceMs), MaxAge(publication, clock, options.Value));
+        return new NdjsonAnswer(found, found.PrefixSince(sinceMs), MaxAge(publication, clock, options.Value));
     }
 
     private static ValidationProblem Invalid() =>

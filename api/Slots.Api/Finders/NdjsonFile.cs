@@ -14,8 +14,11 @@ namespace Slots.Api.Finders;
 /// <param name="Name">The file's name in its URL, e.g. Slot-bratislavsky-kraj.ndjson.</param>
 /// <param name="Type">Location, Schedule or Slot.</param>
 /// <param name="Region">The places' region, the manifest's extension.state.</param>
+/// <param name="Parts">Where its bytes lie, in order: ranges of files on disk (a Slot file's unchanged lines stay where an
+/// earlier publication wrote them).</param>
 /// <param name="Starts">For each lastUpdated in the file, newest first, the byte offset where its lines begin.</param>
-internal sealed record NdjsonFile(string Name, string Type, string Region, string Path, long Length, IReadOnlyList<(long UpdatedMs, long Offset)> Starts)
+internal sealed record NdjsonFile(string Name, string Type, string Region, IReadOnlyList<FilePart> Parts, long Length,
+    IReadOnlyList<(long UpdatedMs, long Offset)> Starts)
 {
     /// <summary>How many bytes from the start hold every resource updated after <paramref name="sinceMs"/>.</summary>
     public long PrefixSince(long? sinceMs)
@@ -42,11 +45,15 @@ internal sealed record NdjsonFile(string Name, string Type, string Region, strin
     }
 }
 
+/// <summary>A range of bytes of a file on disk: part of a published NDJSON file.</summary>
+internal sealed record FilePart(string Path, long Offset, long Length);
+
 /// <summary>
 /// Writes one NDJSON file, lines newest first (by meta.lastUpdated): a resource serialized by Firely's serializer as one
-/// minified line, or a line copied as it is from an earlier file (a resource that did not change since); copies of lines
-/// that lie one after another in the earlier file go as one read and one write. Each call answers where its line lies in
-/// the new file (<see cref="Line"/>), for the next publication to copy from.
+/// minified line, or a line copied as it is from an earlier file (a resource that did not change since), into a file of its
+/// own; after those, lines of an older file may be named where they lie, not copied (<see cref="Reference"/>). Copies of
+/// lines that lie one after another go as one read and one write. Each call answers where its line lies
+/// (<see cref="Line"/>), for the next publication to copy or name.
 /// </summary>
 internal sealed class NdjsonWriter : IDisposable
 {
@@ -62,8 +69,14 @@ internal sealed class NdjsonWriter : IDisposable
     private long _runLength;
     private byte[]? _buffer;
 
-    public NdjsonWriter(string path, BaseFhirJsonSerializer serializer)
+    private readonly bool _asBase;
+    private readonly List<FilePart> _named = [];
+    private long _namedLength;
+
+    /// <param name="asBase">Whether the lines written here are to be named as a region's base (<see cref="Line"/>).</param>
+    public NdjsonWriter(string path, BaseFhirJsonSerializer serializer, bool asBase = true)
     {
+        _asBase = asBase;
         _file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.Read, bufferSize: 1 << 16, useAsync: false);
         _json = new Utf8JsonWriter(_file, new JsonWriterOptions { SkipValidation = true });
         _serializer = serializer;
@@ -74,6 +87,7 @@ internal sealed class NdjsonWriter : IDisposable
     /// <summary>Serializes the resource as the next line.</summary>
     public long Write(long updatedMs, Resource resource)
     {
+        Own();
         Flush();
         Starting(updatedMs);
         var at = _file.Position;
@@ -81,12 +95,13 @@ internal sealed class NdjsonWriter : IDisposable
         _json.Flush();
         _json.Reset();
         _file.WriteByte((byte)'\n');
-        return Line.Pack(at, (int)(_file.Position - at));
+        return Line.Pack(at, (int)(_file.Position - at), _asBase);
     }
 
     /// <summary>Copies a line of an earlier file (where <paramref name="line"/> says) as the next line.</summary>
     public long Copy(SafeFileHandle source, long line, long updatedMs)
     {
+        Own();
         Starting(updatedMs);
         var (offset, length) = (Line.Offset(line), Line.Length(line));
         if (!ReferenceEquals(source, _source) || offset != _runStart + _runLength)
@@ -97,14 +112,43 @@ internal sealed class NdjsonWriter : IDisposable
         }
         var at = _file.Position + _runLength;
         _runLength += length;
-        return Line.Pack(at, length);
+        return Line.Pack(at, length, _asBase);
+    }
+
+    /// <summary>Names a line of an older file where it lies, as the next line; no line of this writer's own may follow.</summary>
+    public void Reference(string path, long line, long updatedMs)
+    {
+        Flush();
+        Starting(updatedMs);
+        var (offset, length) = (Line.Offset(line), Line.Length(line));
+        if (_named.Count > 0 && _named[^1] is var last && last.Path == path && last.Offset + last.Length == offset)
+        {
+            _named[^1] = last with { Length = last.Length + length };
+        }
+        else
+        {
+            _named.Add(new FilePart(path, offset, length));
+        }
+        _namedLength += length;
     }
 
     public NdjsonFile Finish(string name, string type, string region)
     {
         Flush();
         _file.Flush();
-        return new NdjsonFile(name, type, region, _file.Name, _file.Length, _starts);
+        List<FilePart> parts = _file.Length > 0 ? [new FilePart(_file.Name, 0, _file.Length), .. _named] : [.. _named];
+        return new NdjsonFile(name, type, region, parts, _file.Length + _namedLength, _starts);
+    }
+
+    /// <summary>How many bytes this writer's own file holds so far.</summary>
+    public long OwnLength => _file.Position + _runLength;
+
+    private void Own()
+    {
+        if (_named.Count > 0)
+        {
+            throw new InvalidOperationException("Lines named in older files come after every line of the file's own.");
+        }
     }
 
     public void Dispose()
@@ -125,7 +169,7 @@ internal sealed class NdjsonWriter : IDisposable
         }
         if (updatedMs != _last)
         {
-            _starts.Add((updatedMs, _file.Position + _runLength));
+            _starts.Add((updatedMs, _file.Position + _runLength + _namedLength));
             _last = updatedMs;
         }
     }

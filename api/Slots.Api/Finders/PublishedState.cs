@@ -110,15 +110,23 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
         a.Name == b.Name && a.Address == b.Address && a.Region == b.Region && a.TimeZone.Id == b.TimeZone.Id;
 }
 
-/// <summary>Where a line lies in an NDJSON file, packed in a long: its offset (40 bits) and its length with the newline (24 bits).</summary>
+/// <summary>
+/// Where a Slot's line lies, packed in a long: in its region's base file or in the latest publication's own file (1 bit), its
+/// offset there (42 bits) and its length with the newline (20 bits). 0 is no line.
+/// </summary>
 internal static class Line
 {
-    public static long Pack(long offset, int length) =>
-        length is > 0 and < (1 << 24) && offset is >= 0 and < (1L << 40)
-            ? (offset << 24) | (uint)length
-            : throw new ArgumentOutOfRangeException(nameof(length), "An NDJSON line must be 1 byte to 16 MB, within the first terabyte.");
+    private const int LengthBits = 20;
+    private const long BaseBit = 1L << 62;
 
-    public static long Offset(long line) => line >>> 24;
+    public static long Pack(long offset, int length, bool inBase) =>
+        length is > 0 and < (1 << LengthBits) && offset is >= 0 and < (1L << (62 - LengthBits))
+            ? (inBase ? BaseBit : 0) | (offset << LengthBits) | (uint)length
+            : throw new ArgumentOutOfRangeException(nameof(length), "An NDJSON line must be 1 byte to 1 MB, within the first 4 TB.");
 
-    public static int Length(long line) => (int)(line & ((1 << 24) - 1));
+    public static bool InBase(long line) => (line & BaseBit) != 0;
+
+    public static long Offset(long line) => (line & (BaseBit - 1)) >>> LengthBits;
+
+    public static int Length(long line) => (int)(line & ((1 << LengthBits) - 1));
 }

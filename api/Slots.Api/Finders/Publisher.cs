@@ -39,7 +39,17 @@ internal sealed partial class Publisher(
     private Task<Publication>? _running;
     private long _number;
 
-    private sealed record State(Publication Publication, Dictionary<int, PublishedPlace> Places, long LatestMs);
+    private sealed record State(Publication Publication, Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions);
+
+    /// <summary>
+    /// Where a region's Slot lines lie: a base file, written whole now and then, and the latest publication's own file with
+    /// the lines that changed since the base (null: none). A publication writes only the second again; the base's lines that
+    /// still hold are named where they lie.
+    /// </summary>
+    private sealed record SlotFiles(string Base, long BaseLength, string? Changes, long ChangesLength)
+    {
+        public IEnumerable<string> Paths => Changes is null ? [Base] : [Base, Changes];
+    }
 
     /// <summary>The latest publication; waits only for the very first one.</summary>
     public async Task<Publication> CurrentAsync(CancellationToken ct)
@@ -120,24 +130,24 @@ internal sealed partial class Publisher(
                 new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
                 async (i, c) => read[i] = await ReadAsync(active[i], offered[i], o.Days, state, floorMs, c));
             var readSeconds = (clock.GetUtcNow() - started).TotalSeconds;
-            var folder = Directory.CreateDirectory(Path.Combine(_root, number.ToString(System.Globalization.CultureInfo.InvariantCulture))).FullName;
+            var folder = Directory.CreateDirectory(_root).FullName;
             var slugs = Regions.Slugs(read.Select(p => p!.Place.Region));
             var regions = read.Select(p => p!).GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal).Select(g => g.ToArray()).ToList();
-            var written = new (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized)[regions.Count];
+            var written = new (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots)[regions.Count];
             await Parallel.ForEachAsync(Enumerable.Range(0, regions.Count), new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = ct },
                 (r, c) =>
                 {
                     var region = regions[r][0].Place.Region;
-                    written[r] = WriteRegion(folder, region, slugs[region], regions[r], state?.Publication.Find($"Slot-{slugs[region]}.ndjson"), c);
+                    written[r] = WriteRegion(folder, number, region, slugs[region], regions[r], state?.Regions.GetValueOrDefault(region), o.CompactShare, c);
                     return ValueTask.CompletedTask;
                 });
             var placesNow = written.SelectMany(w => w.Places).ToDictionary(p => p.Place.Id);
             var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
             // Every resource was read after this instant less the snapshot's age: a finder that passes it back as _since
             // misses nothing that changed after the data it got, on this instance or another (README: vaccine finders).
-            var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, folder, [.. written.SelectMany(w => w.Files)]);
-            _state = new State(publication, placesNow, latest);
-            Swap(publication);
+            var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, [.. written.SelectMany(w => w.Files)]);
+            _state = new State(publication, placesNow, latest, written.ToDictionary(w => w.Files[2].Region, w => w.Slots));
+            Swap(publication, _state);
             Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
             return publication;
@@ -197,16 +207,19 @@ internal sealed partial class Publisher(
     }
 
     /// <summary>
-    /// A region's three files. Locations and Schedules (one per place and service) are written whole; in the Slot file the
-    /// slots without a line in the earlier file (new, changed, or of a place read afresh) come first, serialized, newest
-    /// first, then the rest copied from the earlier file in its order, which is theirs by lastUpdated too.
+    /// A region's three files. Locations and Schedules (one per place and service) are written whole. The Slot file is
+    /// newest first: the slots without a line (new, changed, or of a place read afresh) serialized, then the lines that
+    /// changed since the base copied from the last publication's own file, then the base's lines that still hold, named
+    /// where they lie. When those copied lines outgrow <paramref name="compactShare"/> of the base (or there is no base),
+    /// the base's lines are copied too and the file becomes the region's new base.
     /// </summary>
-    private (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized) WriteRegion(string folder, string region, string slug,
-        PublishedPlace[] group, NdjsonFile? before, CancellationToken ct)
+    private (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots) WriteRegion(string folder, long number, string region,
+        string slug, PublishedPlace[] group, SlotFiles? before, double compactShare, CancellationToken ct)
     {
         var serializer = new BaseFhirJsonSerializer(ModelInfo.ModelInspector);
         var files = new NdjsonFile[3];
-        using (var file = new NdjsonWriter(Path.Combine(folder, $"Location-{slug}.ndjson"), serializer))
+        string Own(string type) => Path.Combine(folder, $"{number}-{type}-{slug}.ndjson");
+        using (var file = new NdjsonWriter(Own("Location"), serializer))
         {
             foreach (var p in group.OrderByDescending(p => p.LocationUpdatedMs))
             {
@@ -214,7 +227,7 @@ internal sealed partial class Publisher(
             }
             files[0] = file.Finish($"Location-{slug}.ndjson", "Location", region);
         }
-        using (var file = new NdjsonWriter(Path.Combine(folder, $"Schedule-{slug}.ndjson"), serializer))
+        using (var file = new NdjsonWriter(Own("Schedule"), serializer))
         {
             foreach (var (p, schedule) in group.SelectMany(p => p.Schedules.Select(s => (p, s))).OrderByDescending(x => x.s.UpdatedMs))
             {
@@ -222,29 +235,35 @@ internal sealed partial class Publisher(
             }
             files[1] = file.Finish($"Schedule-{slug}.ndjson", "Schedule", region);
         }
-        // 12 bytes a slot while the file is written: which place, which slot, and for a copy where it lay before.
+        // 12 bytes a slot while the file is written: which place, which slot, and where its line lay.
         var fresh = new List<(int Place, int Slot)>();
-        var copied = new List<(long Line, int Place, int Slot)>();
+        var changed = new List<(long Line, int Place, int Slot)>();
+        var based = new List<(long Line, int Place, int Slot)>();
         for (var p = 0; p < group.Length; p++)
         {
             var lines = group[p].Lines;
             for (var i = 0; i < lines.Length; i++)
             {
-                if (before is not null && lines[i] != 0)
+                var line = lines[i];
+                if (before is null || line == 0 || (!Line.InBase(line) && before.Changes is null))
                 {
-                    copied.Add((lines[i], p, i));
+                    fresh.Add((p, i));
                 }
                 else
                 {
-                    fresh.Add((p, i));
+                    (Line.InBase(line) ? based : changed).Add((line, p, i));
                 }
             }
         }
         fresh.Sort((a, b) => group[b.Place].Slots[b.Slot].UpdatedMs.CompareTo(group[a.Place].Slots[a.Slot].UpdatedMs));
-        copied.Sort((a, b) => a.Line.CompareTo(b.Line));
-        var now = Array.ConvertAll(group, p => new long[p.Slots.Length]);
-        using (var source = copied.Count > 0 ? File.OpenHandle(before!.Path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete) : null)
-        using (var file = new NdjsonWriter(Path.Combine(folder, $"Slot-{slug}.ndjson"), serializer))
+        changed.Sort((a, b) => a.Line.CompareTo(b.Line));
+        based.Sort((a, b) => a.Line.CompareTo(b.Line));
+        var compact = before is null || before.ChangesLength > before.BaseLength * compactShare;
+        var now = Array.ConvertAll(group, p => (long[])p.Lines.Clone());
+        SlotFiles after;
+        using (var fromChanges = changed.Count > 0 ? File.OpenHandle(before!.Changes!, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete) : null)
+        using (var fromBase = compact && based.Count > 0 ? File.OpenHandle(before!.Base, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete) : null)
+        using (var file = new NdjsonWriter(Own("Slot"), serializer, asBase: compact))
         {
             var count = 0;
             foreach (var (p, i) in fresh)
@@ -256,17 +275,35 @@ internal sealed partial class Publisher(
                     ct.ThrowIfCancellationRequested();
                 }
             }
-            foreach (var (line, p, i) in copied)
+            foreach (var (line, p, i) in changed)
             {
-                now[p][i] = file.Copy(source!, line, group[p].Slots[i].UpdatedMs);
+                now[p][i] = file.Copy(fromChanges!, line, group[p].Slots[i].UpdatedMs);
+            }
+            var own = file.OwnLength;
+            foreach (var (line, p, i) in based)
+            {
+                if (compact)
+                {
+                    now[p][i] = file.Copy(fromBase!, line, group[p].Slots[i].UpdatedMs);
+                }
+                else
+                {
+                    file.Reference(before!.Base, line, group[p].Slots[i].UpdatedMs);
+                }
             }
             files[2] = file.Finish($"Slot-{slug}.ndjson", "Slot", region);
+            after = compact
+                ? new SlotFiles(Own("Slot"), files[2].Length, null, 0)
+                : new SlotFiles(before!.Base, before.BaseLength, Own("Slot"), own);
         }
-        return (files, [.. group.Select((p, k) => p with { Lines = now[k] })], fresh.Count);
+        return (files, [.. group.Select((p, k) => p with { Lines = now[k] })], fresh.Count, after);
     }
 
-    /// <summary>Makes the publication current; keeps the one before for finders still reading it, deletes older ones.</summary>
-    private void Swap(Publication publication)
+    /// <summary>
+    /// Makes the publication current; keeps the one before for finders still reading it, and deletes the files of older
+    /// ones that neither of those nor the next publication's starting point needs (a region's base lives on).
+    /// </summary>
+    private void Swap(Publication publication, State state)
     {
         lock (_gate)
         {
@@ -274,19 +311,36 @@ internal sealed partial class Publisher(
             _kept.Enqueue(publication);
             while (_kept.Count > 2)
             {
-                // An open file stays readable on Linux until its reader closes it.
-                TryDelete(_kept.Dequeue().Folder);
+                var gone = _kept.Dequeue();
+                var needed = _kept.SelectMany(Paths).Concat(state.Regions.Values.SelectMany(r => r.Paths)).ToHashSet(StringComparer.Ordinal);
+                foreach (var path in Paths(gone).Where(p => !needed.Contains(p)))
+                {
+                    // An open file stays readable on Linux until its reader closes it.
+                    TryDelete(path);
+                }
             }
         }
+
+        static IEnumerable<string> Paths(Publication p) => p.Files.SelectMany(f => f.Parts).Select(part => part.Path).Distinct();
     }
 
-    public void Dispose() => TryDelete(_root);
-
-    private static void TryDelete(string folder)
+    public void Dispose()
     {
         try
         {
-            Directory.Delete(folder, recursive: true);
+            Directory.Delete(_root, recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // A file still open elsewhere: the temporary folder's own cleanup takes it.
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

@@ -93,10 +93,10 @@ public sealed class PublicationTests
     {
         var first = PublishedPlace.Next(null, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id)], readMs: 1000);
         Assert.All(first.Lines, line => Assert.Equal(0, line)); // nothing to copy from yet
-        var published = first with { Lines = [Line.Pack(0, 100), Line.Pack(100, 120), Line.Pack(220, 90)] };
+        var published = first with { Lines = [Line.Pack(0, 100, true), Line.Pack(100, 120, true), Line.Pack(220, 90, false)] };
 
         var second = PublishedPlace.Next(published, Place, [Default, Pcr], [Seat(480, 3), Seat(490, 1), Seat(480, 2, Pcr.Id)], readMs: 2000);
-        Assert.Equal([Line.Pack(0, 100), 0, Line.Pack(220, 90)], second.Lines);
+        Assert.Equal([Line.Pack(0, 100, true), 0, Line.Pack(220, 90, false)], second.Lines);
 
         var moved = PublishedPlace.Next(published, Place with { Region = "Košický kraj" }, [Default, Pcr],
             [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id)], readMs: 2000);
@@ -105,41 +105,50 @@ public sealed class PublicationTests
 
         var recoded = PublishedPlace.Next(published, Place, [Default, Pcr with { Code = "pcr-test" }],
             [Seat(480, 3), Seat(490, 3), Seat(480, 2, Pcr.Id)], readMs: 2000);
-        Assert.Equal([Line.Pack(0, 100), Line.Pack(100, 120), 0], recoded.Lines);
+        Assert.Equal([Line.Pack(0, 100, true), Line.Pack(100, 120, true), 0], recoded.Lines);
         Assert.Equal(2000, recoded.Slots[2].UpdatedMs);
     }
 
     [Fact]
-    public void A_file_made_of_serialized_and_copied_lines_holds_their_bytes_where_it_says_newest_first()
+    public void A_file_made_of_serialized_copied_and_named_lines_holds_their_bytes_where_it_says_newest_first()
     {
         var folder = Directory.CreateTempSubdirectory("slots-ndjson-").FullName;
         try
         {
             var serializer = new Hl7.Fhir.Serialization.BaseFhirJsonSerializer(ModelInfo.ModelInspector);
+            var basePath = Path.Combine(folder, "base.ndjson");
             long[] old;
-            using (var earlier = new NdjsonWriter(Path.Combine(folder, "a.ndjson"), serializer))
+            using (var earlier = new NdjsonWriter(basePath, serializer))
             {
-                old = [.. new[] { "a", "b", "c", "d" }.Select(id => earlier.Write(1000, new Location { Id = id }))];
+                old = [.. new[] { "a", "b", "c", "d", "f" }.Select(id => earlier.Write(1000, new Location { Id = id }))];
                 earlier.Finish("a.ndjson", "Location", "x");
             }
-            using var source = File.OpenHandle(Path.Combine(folder, "a.ndjson"));
+            Assert.All(old, line => Assert.True(Line.InBase(line)));
+            using var source = File.OpenHandle(basePath);
             NdjsonFile file;
             long[] now;
-            using (var writer = new NdjsonWriter(Path.Combine(folder, "b.ndjson"), serializer))
+            using (var writer = new NdjsonWriter(Path.Combine(folder, "b.ndjson"), serializer, asBase: false))
             {
-                // b and c lie one after another in the earlier file: one run; a comes from before them.
+                // b and c lie one after another in the earlier file: one run (and d and f one named part); a comes from before them.
                 now = [writer.Write(3000, new Location { Id = "e" }), writer.Copy(source, old[1], 2000), writer.Copy(source, old[2], 2000),
                     writer.Copy(source, old[0], 1000)];
+                writer.Reference(basePath, old[3], 1000);
+                writer.Reference(basePath, old[4], 1000);
+                Assert.Throws<InvalidOperationException>(() => writer.Write(900, new Location { Id = "late" })); // own lines come first
                 file = writer.Finish("b.ndjson", "Location", "x");
             }
-            var bytes = File.ReadAllBytes(file.Path);
+            var bytes = file.Parts.SelectMany(p => File.ReadAllBytes(p.Path).AsSpan((int)p.Offset, (int)p.Length).ToArray()).ToArray();
+            var own = File.ReadAllBytes(Path.Combine(folder, "b.ndjson"));
             var lines = System.Text.Encoding.UTF8.GetString(bytes).Split('\n', StringSplitOptions.RemoveEmptyEntries);
 
-            Assert.Equal(["e", "b", "c", "a"], lines.Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement.GetProperty("id").GetString()));
+            Assert.Equal(["e", "b", "c", "a", "d", "f"], lines.Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement.GetProperty("id").GetString()));
+            Assert.Equal(2, file.Parts.Count); // its own bytes, then d and f where they lie in the base
+            Assert.Equal(new FilePart(basePath, Line.Offset(old[3]), Line.Length(old[3]) + Line.Length(old[4])), file.Parts[1]);
             Assert.Equal(bytes.Length, file.Length);
             for (var i = 0; i < now.Length; i++)
             {
-                Assert.Equal(lines[i] + "\n", System.Text.Encoding.UTF8.GetString(bytes, (int)Line.Offset(now[i]), Line.Length(now[i])));
+                Assert.False(Line.InBase(now[i]));
+                Assert.Equal(lines[i] + "\n", System.Text.Encoding.UTF8.GetString(own, (int)Line.Offset(now[i]), Line.Length(now[i])));
             }
             Assert.Equal([(3000L, 0L), (2000L, Line.Offset(now[1])), (1000L, Line.Offset(now[3]))], file.Starts);
             Assert.Throws<InvalidOperationException>(() =>
@@ -158,7 +167,7 @@ public sealed class PublicationTests
     [Fact]
     public void Since_is_answered_by_the_bytes_of_the_lines_updated_after_it()
     {
-        var file = new NdjsonFile("Slot-x.ndjson", "Slot", "x", "/nowhere", 300, [(3000, 0), (2000, 100), (1000, 250)]);
+        var file = new NdjsonFile("Slot-x.ndjson", "Slot", "x", [new FilePart("/nowhere", 0, 300)], 300, [(3000, 0), (2000, 100), (1000, 250)]);
 
         Assert.Equal(300, file.PrefixSince(null));
         Assert.Equal(0, file.PrefixSince(3000));

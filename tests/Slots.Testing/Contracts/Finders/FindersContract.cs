@@ -29,10 +29,10 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
     private SlotsHost? _host;
     private IReadOnlyDictionary<string, string?>? _database;
 
-    private async Task<(HttpClient Client, HttpClient Admin)> StartAsync()
+    private async Task<(HttpClient Client, HttpClient Admin)> StartAsync(IReadOnlyDictionary<string, string?>? more = null)
     {
         _database = await CreateDatabaseAsync("finders");
-        _host = NewHost(_database, Settings);
+        _host = NewHost(_database, more is null ? Settings : Settings.Concat(more).ToDictionary());
         return (_host.Client(), _host.AdminClient());
     }
 
@@ -123,10 +123,12 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
     /// are read again, and only their changed slots are serialized, the rest copied from the earlier files. What it holds
     /// must be what a publication made afresh (another instance, its first) holds, resource for resource.
     /// </summary>
-    [Fact]
-    public async Task A_publication_made_from_the_one_before_holds_what_one_made_afresh_holds()
+    [Theory]
+    [InlineData("0.25")] // the shipped share: the base's unchanged lines named where they lie
+    [InlineData("0")] // a new base every publication: every line copied
+    public async Task A_publication_made_from_the_one_before_holds_what_one_made_afresh_holds(string compactShare)
     {
-        var (client, admin) = await StartAsync();
+        var (client, admin) = await StartAsync(new Dictionary<string, string?> { ["Slots:Finders:CompactShare"] = compactShare });
         var west = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
         var quiet = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
         var east = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
