@@ -142,11 +142,13 @@ internal sealed partial class Publisher(
                     return ValueTask.CompletedTask;
                 });
             var placesNow = written.SelectMany(w => w.Places).ToDictionary(p => p.Place.Id);
+            // The transactionTime is at or after every lastUpdated given here (and never before the reads began, less the
+            // snapshot's age), and every later read is stamped after it: a finder that passes it back as _since gets exactly
+            // what a later publication saw change, nothing it already has (README: vaccine finders).
             var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
-            // Every resource was read after this instant less the snapshot's age: a finder that passes it back as _since
-            // misses nothing that changed after the data it got, on this instance or another (README: vaccine finders).
-            var publication = new Publication(number, started - AvailabilitySnapshot.MaxAge, [.. written.SelectMany(w => w.Files)]);
-            _state = new State(publication, placesNow, latest, written.ToDictionary(w => w.Files[2].Region, w => w.Slots));
+            var transaction = Math.Max((started - AvailabilitySnapshot.MaxAge).ToUnixTimeMilliseconds(), latest);
+            var publication = new Publication(number, DateTimeOffset.FromUnixTimeMilliseconds(transaction), [.. written.SelectMany(w => w.Files)]);
+            _state = new State(publication, placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots));
             Swap(publication, _state);
             Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);

@@ -147,7 +147,9 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
         Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(west, day.AddDays(1), "08:00", People.Next()))).StatusCode);
         await PublicationAfterAsync(client, DateTimeOffset.UtcNow);
         var incremental = await EverythingAsync(client);
-        var afresh = await EverythingAsync(NewHost(_database!, Settings).Client());
+        // Another instance, publishing once an hour: its first publication is made afresh.
+        var other = NewHost(_database!, new Dictionary<string, string?>(Settings) { ["Slots:Finders:RefreshSeconds"] = "3600" }).Client();
+        var afresh = await EverythingAsync(other);
 
         Assert.Equal(afresh, incremental);
         Assert.Contains(incremental, l => l.StartsWith($"Slot {west}-default-{day:yyyyMMdd}-0810 free 1 |", StringComparison.Ordinal));
@@ -161,6 +163,8 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
             new[] { $"{east}-default-{day.AddDays(1):yyyyMMdd}-0850", $"{west}-default-{day.AddDays(1):yyyyMMdd}-0800", $"{west}-default-{day:yyyyMMdd}-0810" }
                 .Order(StringComparer.Ordinal),
             changed.Select(r => r.Id).Order(StringComparer.Ordinal));
+        // A finder that passes back the transactionTime of the publication it read gets nothing it already has.
+        Assert.Empty(await SinceAsync(other, await PublicationAfterAsync(other, DateTimeOffset.MinValue)));
     }
 
     /// <summary>Every resource of the current publication as one line of text each (type, id, and for a Slot its status and capacity), sorted.</summary>
