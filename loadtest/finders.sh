@@ -6,6 +6,10 @@
 # API's CPU per decided answer in each.
 #
 #   loadtest/finders.sh [--backend postgres|sqlite]      (PostgreSQL: a server of its own on a free port)
+#
+# SLOTS_FINDERS_PERF=FILE also records the API with perf (cpu-clock, call graphs, the JIT's perf map) over the window with
+# the finder and prints the publication's frames' share of the API's samples: the A/B difference is within the noise of a
+# two-core VM, the frames are not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 backend=postgres
@@ -41,7 +45,7 @@ start() {
     Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
     Slots__Invitations__HmacSecret="benchmark-only-invitation-key-0123456789" Slots__DemoData__WhenEmpty=false \
     Slots__RateLimits__WritesPerWindow=100000000 Slots__RateLimits__ReadsPerWindow=100000000 Slots__Finders__Folder="$work" \
-    dotnet artifacts/bin/Slots.Api/release/Slots.Api.dll >>"$work/api.log" 2>&1 &
+    DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 dotnet artifacts/bin/Slots.Api/release/Slots.Api.dll >>"$work/api.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 240); do curl -fs "$url/health/ready" >/dev/null 2>&1 && return; sleep 0.5; done
   cat "$work/api.log"; exit 1
@@ -65,7 +69,10 @@ crowd() {
   "$lt" reset --provider "$backend" --connection "$db" >/dev/null; sleep 2
   "$lt" run --target "$url" --scenario real --endpoint reserve --flow reserve --mode closed --max-in-flight 16 \
     --duration "$seconds" --prime-seconds 0 --hot-places 50 --hot-days 7 --seed 7 --json "$work/$1.json" >"$work/$1.log" 2>&1 &
-  local load=$! c=$(cpu) since=$first_since
+  local load=$! c=$(cpu) since=$first_since perf_pid=""
+  if [ "$2" = 1 ] && [ -n "${SLOTS_FINDERS_PERF:-}" ]; then
+    perf record -e cpu-clock -F 499 -g -p "$pid" -o "$SLOTS_FINDERS_PERF" -- sleep "$seconds" >/dev/null 2>&1 & perf_pid=$!
+  fi
   if [ "$2" = 1 ]; then
     while kill -0 "$load" 2>/dev/null; do
       local manifest; manifest=$(curl -fs "$url/fhir/\$bulk-publish?_since=$since")
@@ -74,6 +81,7 @@ crowd() {
     done
   fi
   wait "$load"
+  [ -z "$perf_pid" ] || wait "$perf_pid" || true
   local used; used=$(echo "$(cpu) - $c" | bc)
   local decided; decided=$(grep -E '^ *reserve (201|409) ' "$work/$1.log" | awk '{s+=$3} END {print s}')
   echo "$1: API CPU $used s for $decided decided answers = $(echo "scale=1; $used * 1000000 / $decided" | bc) µs each"
@@ -81,3 +89,9 @@ crowd() {
 crowd with-finder 1
 crowd without-finder 0
 grep "Published availability" "$work/api.log" | sed 's/.*Published/Published/'
+if [ -n "${SLOTS_FINDERS_PERF:-}" ]; then
+  echo "the publication's frames in the API's samples with the finder (perf report --children; they nest, so not a sum):"
+  perf report -i "$SLOTS_FINDERS_PERF" --children --sort symbol --stdio -g none 2>/dev/null \
+    | grep -E 'Publisher\+<PublishAsync>d__[0-9]+::MoveNext\(\)\[Opt|Publisher::WriteRegion|EveryPlaceAsync>d__[0-9]+::MoveNext\(\)\[Opt' \
+    | awk '{printf "  %s %s\n", $1, $0}' | cut -c1-12,40-200 | sort -u
+fi
