@@ -237,10 +237,11 @@ internal sealed partial class Publisher(
             }
             files[1] = file.Finish($"Schedule-{slug}.ndjson", "Schedule", region);
         }
-        // 12 bytes a slot while the file is written: which place, which slot, and where its line lay.
+        // 16 bytes a slot while the file is written: where its line lay, and which place and slot it is; sorted as
+        // primitives (the base's million lines by where they lie), not through a comparison delegate.
         var fresh = new List<(int Place, int Slot)>();
-        var changed = new List<(long Line, int Place, int Slot)>();
-        var based = new List<(long Line, int Place, int Slot)>();
+        var changed = new Lines();
+        var based = new Lines();
         for (var p = 0; p < group.Length; p++)
         {
             var lines = group[p].Lines;
@@ -253,13 +254,13 @@ internal sealed partial class Publisher(
                 }
                 else
                 {
-                    (Line.InBase(line) ? based : changed).Add((line, p, i));
+                    (Line.InBase(line) ? based : changed).Add(line, p, i);
                 }
             }
         }
         fresh.Sort((a, b) => group[b.Place].Slots[b.Slot].UpdatedMs.CompareTo(group[a.Place].Slots[a.Slot].UpdatedMs));
-        changed.Sort((a, b) => a.Line.CompareTo(b.Line));
-        based.Sort((a, b) => a.Line.CompareTo(b.Line));
+        changed.Sort();
+        based.Sort();
         var compact = before is null || before.ChangesLength > before.BaseLength * compactShare;
         var now = Array.ConvertAll(group, p => (long[])p.Lines.Clone());
         SlotFiles after;
@@ -277,12 +278,12 @@ internal sealed partial class Publisher(
                     ct.ThrowIfCancellationRequested();
                 }
             }
-            foreach (var (line, p, i) in changed)
+            foreach (var (line, p, i) in changed.InOrder())
             {
                 now[p][i] = file.Copy(fromChanges!, line, group[p].Slots[i].UpdatedMs);
             }
             var own = file.OwnLength;
-            foreach (var (line, p, i) in based)
+            foreach (var (line, p, i) in based.InOrder())
             {
                 if (compact)
                 {
@@ -299,6 +300,36 @@ internal sealed partial class Publisher(
                 : new SlotFiles(before!.Base, before.BaseLength, Own("Slot"), own);
         }
         return (files, [.. group.Select((p, k) => p with { Lines = now[k] })], fresh.Count, after);
+    }
+
+    /// <summary>Lines to copy or name, with their place and slot, sorted by where they lie.</summary>
+    private sealed class Lines
+    {
+        private long[] _lines = new long[1024];
+        private long[] _slots = new long[1024];
+
+        public int Count { get; private set; }
+
+        public void Add(long line, int place, int slot)
+        {
+            if (Count == _lines.Length)
+            {
+                Array.Resize(ref _lines, Count * 2);
+                Array.Resize(ref _slots, Count * 2);
+            }
+            _lines[Count] = line;
+            _slots[Count++] = ((long)place << 32) | (uint)slot;
+        }
+
+        public void Sort() => Array.Sort(_lines, _slots, 0, Count);
+
+        public IEnumerable<(long Line, int Place, int Slot)> InOrder()
+        {
+            for (var k = 0; k < Count; k++)
+            {
+                yield return (_lines[k], (int)(_slots[k] >> 32), (int)_slots[k]);
+            }
+        }
     }
 
     /// <summary>
