@@ -39,7 +39,7 @@ internal sealed partial class Publisher(
     private Task<Publication>? _running;
     private long _number;
 
-    private sealed record State(Publication Publication, Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions);
+    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions);
 
     /// <summary>The latest publication; waits only for the very first one.</summary>
     public async Task<Publication> CurrentAsync(CancellationToken ct)
@@ -95,7 +95,7 @@ internal sealed partial class Publisher(
                 var index = active.Select((p, i) => (p.Id, i)).ToDictionary(x => x.Id, x => x.i);
                 var rows = new List<SlotAvailability>();
                 var at = -1;
-                await foreach (var slot in every.Slots.WithCancellation(ct))
+                await foreach (var slot in every.WithCancellation(ct))
                 {
                     var i = index.GetValueOrDefault(slot.Slot.PlaceId, -1);
                     if (i != at && at >= 0)
@@ -138,7 +138,7 @@ internal sealed partial class Publisher(
             var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
             var transaction = Math.Max((started - AvailabilitySnapshot.MaxAge).ToUnixTimeMilliseconds(), latest);
             var publication = new Publication(number, DateTimeOffset.FromUnixTimeMilliseconds(transaction), [.. written.SelectMany(w => w.Files)]);
-            _state = new State(publication, placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots));
+            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots));
             Swap(publication, _state);
             Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
@@ -148,11 +148,10 @@ internal sealed partial class Publisher(
         {
             // What the failed one wrote is not to be copied from: the next publication starts afresh.
             _state = null;
-            if (ex is OperationCanceledException)
+            if (ex is not OperationCanceledException)
             {
-                throw;
+                PublishFailed(logger, ex.GetType().Name);
             }
-            PublishFailed(logger, ex.GetType().Name);
             throw;
         }
     }

@@ -63,7 +63,7 @@ public sealed partial class ReservationService
     /// Every slot of the hot store from the earliest place's today to the latest hot horizon, in (place, day, time, service)
     /// order, streamed from one query and not cached; null when the store cannot read them so.
     /// </summary>
-    public (DateOnly From, DateOnly To, IAsyncEnumerable<SlotAvailability> Slots)? EveryPlace(IReadOnlyCollection<PlaceInfo> of)
+    public IAsyncEnumerable<SlotAvailability>? EveryPlace(IReadOnlyCollection<PlaceInfo> of)
     {
         if (of.Count == 0)
         {
@@ -71,7 +71,7 @@ public sealed partial class ReservationService
         }
         var from = of.Min(p => HotDays(p).From);
         var to = of.Max(p => HotDays(p).To);
-        return from <= to && store.EveryPlace(from, to) is { } slots ? (from, to, slots) : null;
+        return from <= to ? store.EveryPlace(from, to) : null;
     }
 
     /// <summary>Whether every day of [from, to] of the place is hot (read by <see cref="EveryPlace"/>) rather than on disk.</summary>
