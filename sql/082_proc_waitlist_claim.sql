@@ -1,7 +1,10 @@
 -- A claim of the seat held for a waiting-list entry (interpreted: it writes the disk tables of
 -- 080-081 beside the hot ones), as waitlist_claim is on PostgreSQL:
 --   @status 1 booked (@booked_code: the booking; a claim again answers the same one), 2 no open
---   offer, 3 the hold expired, 4 the person holds another booking.
+--   offer (or none for @offered_day and @offered_minute, the offer the claim was made for, when
+--   given), 3 the hold expired, 4 the person holds another booking, 5 a two-dose service's second
+--   dose found no seat in its range (@second_code, @day2_from, @day2_to, @minute2; NULL for one
+--   appointment).
 -- In one transaction: the held seat is freed (hold back to 0, offer_id to NULL) and
 -- booked through dbo.reserve under an Idempotency-Key of the offer's own, the scan starting at the
 -- held seat; if dbo.reserve does not book, the seat is held again and its refusal, recorded under
@@ -23,6 +26,12 @@ CREATE OR ALTER PROCEDURE dbo.waitlist_claim
     @token        varchar(64),
     @code         varchar(16),   -- the booking's code if this claim books
     @now          bigint,        -- Unix seconds
+    @offered_day     date = NULL,
+    @offered_minute  int = NULL,
+    @second_code  varchar(16) = NULL,
+    @day2_from    date = NULL,
+    @day2_to      date = NULL,
+    @minute2      int = NULL,
     @status       int OUTPUT,
     @booked_code  varchar(16) OUTPUT,
     @place_id     int OUTPUT,
@@ -63,9 +72,9 @@ BEGIN
         RETURN;
     END
 
-    DECLARE @offer bigint = NULL, @seat_no int, @expires_at bigint;
+    DECLARE @offer bigint = NULL, @seat_no int, @expires_at bigint, @service_id int;
     SELECT TOP (1) @offer = id, @place_id = place_id, @day = day, @start_minute = start_minute, @seat_no = seat_no,
-        @expires_at = expires_at
+        @expires_at = expires_at, @service_id = service_id
     FROM dbo.waitlist_offers WITH (UPDLOCK, HOLDLOCK)
     WHERE entry_id = @entry AND state = 1
     ORDER BY id DESC;
@@ -78,6 +87,11 @@ BEGIN
     IF @expires_at <= @now
     BEGIN
         SET @status = 3;
+        COMMIT TRANSACTION;
+        RETURN;
+    END
+    IF @offered_day IS NOT NULL AND (@day <> @offered_day OR @start_minute <> @offered_minute)
+    BEGIN
         COMMIT TRANSACTION;
         RETURN;
     END
@@ -107,6 +121,23 @@ BEGIN
         SET @booked_code = NULL;
         COMMIT TRANSACTION;
         RETURN;
+    END
+
+    IF @second_code IS NOT NULL AND @replayed = 0
+    BEGIN
+        DECLARE @day2 date, @minutes2 int;
+        EXEC dbo.seat_second_dose @place_id = @place_id, @service_id = @service_id, @person_hash = @person, @phone = @phone,
+            @name = @name, @language = @language, @first_code = @booked_code, @second_code = @second_code,
+            @day2_from = @day2_from, @day2_to = @day2_to, @minute2 = @minute2, @now = @now,
+            @day2 = @day2 OUTPUT, @minutes2 = @minutes2 OUTPUT;
+        IF @day2 IS NULL
+        BEGIN
+            -- Not a pair, so nothing: the hold's end, the booking and its key go back together.
+            ROLLBACK TRANSACTION;
+            SET @status = 5;
+            SET @booked_code = NULL;
+            RETURN;
+        END
     END
 
     UPDATE dbo.waitlist_offers SET state = 2, decided_at = @now, code = @booked_code WHERE id = @offer;

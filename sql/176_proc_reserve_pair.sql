@@ -4,15 +4,8 @@
 -- second dose usually lies beyond the hot window on the disk tables, which a natively compiled
 -- proc cannot reach: this is a cross-container transaction (memory-optimized and disk tables), its
 -- memory-optimized reads under SNAPSHOT (MEMORY_OPTIMIZED_ELEVATE_TO_SNAPSHOT, sql/001), its disk
--- reads under the locks below. The second dose takes:
---   * a hot day first (they all come before the horizon): the seat claimed with the update that
---     checks it is still free; a racer that took it fails this transaction with a write conflict
---     (41302), which the adapter retries as it retries dbo.reserve;
---   * else a disk day from the place's horizon on (the place's row is held from the start), each
---     candidate slot's row under an update lock held to the end, in day order (every writer of seats locks slots in the order of their
---     days), and its lowest seat without an active reservation.
--- The second dose's hot row has its change record and no SMS of its own (one confirms both); the
--- link goes to dbo.dose_pairs and the person's row is held until the second dose ends. No seat
+-- reads under locks. The second dose is seated by dbo.seat_second_dose (sql/177: hot days first, then
+-- disk days from the horizon; its link and the person's end) inside this transaction. No seat
 -- for the second dose: everything is rolled back, the key included (a retry asks again), and
 -- @outcome is 12 (SecondDoseFull). A replay (the key seen before) answers as dbo.reserve does.
 CREATE OR ALTER PROCEDURE dbo.reserve_pair
@@ -62,70 +55,14 @@ BEGIN
         RETURN;
     END;
 
-    DECLARE @seat int = NULL, @starts bigint = NULL;
-    SELECT TOP (1) @day2 = day, @seat = seat_no, @minutes2 = minutes, @starts = starts_at
-    FROM dbo.hot_seats
-    WHERE place_id = @place_id AND service_id = @service_id AND start_minute = @minute2
-      AND day BETWEEN @day2_from AND @day2_to AND code IS NULL AND hold = 0 AND starts_at > @now
-    ORDER BY day, seat_no;
-    IF @seat IS NOT NULL
-    BEGIN
-        UPDATE dbo.hot_seats SET code = @second_code
-        WHERE place_id = @place_id AND day = @day2 AND start_minute = @minute2 AND service_id = @service_id
-          AND seat_no = @seat AND code IS NULL;
-        INSERT dbo.hot_reservations (code, place_id, day, start_minute, service_id, seat_no, minutes, starts_at,
-                                     person_hash, phone, name, language, created_at)
-        VALUES (@second_code, @place_id, @day2, @minute2, @service_id, @seat, @minutes2, @starts,
-                @person_hash, @phone, @name, @language, @now);
-        INSERT dbo.changes (kind, code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name,
-                            language, created_at, at)
-        VALUES (1, @second_code, @place_id, @day2, @minute2, @service_id, @seat, @person_hash, @phone, @name,
-                @language, @now, @now);
-    END
-    ELSE
-    BEGIN
-        DECLARE @candidate date, @capacity int, @candidate_minutes int, @candidate_starts bigint;
-        DECLARE candidates CURSOR LOCAL FAST_FORWARD FOR
-            SELECT day FROM dbo.slots
-            WHERE place_id = @place_id AND service_id = @service_id AND start_minute = @minute2
-              AND day >= @horizon AND day BETWEEN @day2_from AND @day2_to AND closed_by IS NULL AND starts_at > @now
-            ORDER BY day;
-        OPEN candidates;
-        FETCH NEXT FROM candidates INTO @candidate;
-        WHILE @@FETCH_STATUS = 0 AND @seat IS NULL
-        BEGIN
-            SELECT @capacity = capacity, @candidate_minutes = minutes, @candidate_starts = starts_at
-            FROM dbo.slots WITH (UPDLOCK, HOLDLOCK)
-            WHERE place_id = @place_id AND day = @candidate AND start_minute = @minute2 AND service_id = @service_id
-              AND closed_by IS NULL;
-            SELECT @seat = MIN(n.seat_no)
-            FROM (SELECT TOP (@capacity) ROW_NUMBER() OVER (ORDER BY (SELECT NULL)) AS seat_no FROM sys.all_objects) AS n
-            WHERE NOT EXISTS (SELECT 1 FROM dbo.reservations r
-                              WHERE r.place_id = @place_id AND r.day = @candidate AND r.start_minute = @minute2
-                                AND r.service_id = @service_id AND r.seat_no = n.seat_no AND r.cancelled_at IS NULL);
-            IF @seat IS NOT NULL
-            BEGIN
-                SELECT @day2 = @candidate, @minutes2 = @candidate_minutes, @starts = @candidate_starts;
-                INSERT dbo.reservations (code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name,
-                                         language, created_at, cancelled_at, updated_at)
-                VALUES (@second_code, @place_id, @candidate, @minute2, @service_id, @seat, @person_hash, @phone, @name,
-                        @language, @now, NULL, @now);
-            END;
-            FETCH NEXT FROM candidates INTO @candidate;
-        END;
-        CLOSE candidates;
-        DEALLOCATE candidates;
-    END;
-
-    IF @seat IS NULL
+    EXEC dbo.seat_second_dose @place_id, @service_id, @person_hash, @phone, @name, @language, @new_code, @second_code,
+        @day2_from, @day2_to, @minute2, @now, @day2 OUTPUT, @minutes2 OUTPUT;
+    IF @day2 IS NULL
     BEGIN
         ROLLBACK TRANSACTION;
         SELECT @outcome = 12, @code = NULL, @day2 = NULL, @minutes2 = NULL;
         RETURN;
     END;
-    INSERT dbo.dose_pairs (first_code, second_code, service_id, created_at) VALUES (@new_code, @second_code, @service_id, @now);
-    UPDATE dbo.active_persons SET ends_at = @starts + @minutes2 * 60
-    WHERE person_hash = @person_hash AND code = @new_code;
     COMMIT TRANSACTION;
 END
 GO

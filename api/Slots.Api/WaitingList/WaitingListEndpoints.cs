@@ -45,8 +45,9 @@ internal static class WaitingListEndpoints
         entry.MapPost("/claim", Claim).WithName("ClaimWaitingListOffer").RequireRateLimiting(RateLimits.Writes)
             .WithSummary("Book the seat held for the entry")
             .WithDescription("In one step with the hold's end: the seat is booked for the entry's person (the confirmation SMS follows) "
-                + "or stays held. A claim again answers the same booking.")
-            .Problems(ProblemTypes.OfferNotFound, ProblemTypes.OfferExpired, ProblemTypes.AlreadyBooked);
+                + "or stays held. At a two-dose service the second dose is booked with it, at the earliest free seat at the same time within "
+                + "the interval, or neither is. A claim again answers the same booking.")
+            .Problems(ProblemTypes.OfferNotFound, ProblemTypes.OfferExpired, ProblemTypes.AlreadyBooked, ProblemTypes.SecondDoseFull);
         return app;
     }
 
@@ -153,7 +154,10 @@ internal static class WaitingListEndpoints
                 var found = await lists.FindAsync(token, ct);
                 return TypedResults.Created($"/api/reservations/{answer.Code}",
                     ReservationsEndpoints.ToDto(answer.Code!, answer.Slot.Value, place, answer.Minutes, found?.Name ?? "",
-                        await ReservationsEndpoints.CodeOfAsync(services, answer.Slot.Value, ct)));
+                        await ReservationsEndpoints.CodeOfAsync(services, answer.Slot.Value, ct), answer.Second));
+            case ClaimStatus.SecondDoseFull:
+                return Problem.Of(ProblemTypes.SecondDoseFull,
+                    "No seat is free for the second dose within its interval at this place: nothing was booked, and the seat stays held for you until the offer ends.");
             case ClaimStatus.Expired:
                 return Problem.Of(ProblemTypes.OfferExpired, "The hold ran out: the seat went to the next in line.");
             case ClaimStatus.AlreadyBooked:

@@ -35,6 +35,9 @@ public sealed partial class ReservationService
         return held is null ? null : new SecondDose(second, held.Slot.Day, held.Slot.StartMinute, held.Minutes);
     }
 
+    /// <summary>The second dose of the pair whose first code is <paramref name="firstCode"/> (a claim from the waiting list shows it); null for a single booking.</summary>
+    public Task<SecondDose?> SecondDoseOfAsync(string firstCode, CancellationToken ct) => SecondOfAsync(firstCode, ct);
+
     /// <summary>The found reservation with its second dose where it is the first of a pair.</summary>
     private async Task<ReservationDetails> WithSecondAsync(ReservationDetails found, CancellationToken ct) =>
         (await services.FindAsync(found.Slot.ServiceId, ct))?.SecondDose is null

@@ -52,10 +52,21 @@ public enum ClaimStatus
     Expired = 3,
     /// <summary>The person holds another booking now.</summary>
     AlreadyBooked = 4,
+    /// <summary>A two-dose service: no seat for the second dose in its interval. Nothing is written; the seat stays held.</summary>
+    SecondDoseFull = 5,
 }
 
-/// <summary>What a claim did: the booking it made (a claim again answers the same booking).</summary>
-public sealed record ClaimAnswer(ClaimStatus Status, string? Code = null, SlotKey? Slot = null, int Minutes = 0);
+/// <summary>
+/// A claim of the seat held for an entry. At a two-dose service <see cref="Second"/> is the second
+/// dose's range, decided in Core from <see cref="Offered"/> (the open offer's slot when the claim
+/// began), and <see cref="SecondCode"/> its code: the store books both seats or neither, and answers
+/// <see cref="ClaimStatus.NoOffer"/> when the open offer is no longer for <see cref="Offered"/>.
+/// </summary>
+public sealed record ClaimCommand(string Token, string NewCode, DateTimeOffset Now, SlotKey? Offered = null, SecondDoseRange? Second = null,
+    string? SecondCode = null);
+
+/// <summary>What a claim did: the booking it made (a claim again answers the same booking), with a pair's second dose.</summary>
+public sealed record ClaimAnswer(ClaimStatus Status, string? Code = null, SlotKey? Slot = null, int Minutes = 0, SecondDose? Second = null);
 
 /// <summary>What one step of the offer job did.</summary>
 public sealed record OfferStep(int Offered, int Expired, int Left, int Released, long Waiting = 0)
@@ -104,8 +115,11 @@ public interface IWaitingListStore
     /// <summary>Takes the entry off the list; a seat held for it goes on to the next in line. False when it was not on the list.</summary>
     Task<bool> LeaveAsync(string token, DateTimeOffset now, CancellationToken ct);
 
-    /// <summary>Books the held seat for the entry's person (<paramref name="newCode"/> if it is a new booking), in one step with the hold's end.</summary>
-    Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct);
+    /// <summary>
+    /// Books the held seat for the entry's person (the command's new code if it is a new booking), and
+    /// at a two-dose service the second dose in its range, in one step with the hold's end.
+    /// </summary>
+    Task<ClaimAnswer> ClaimAsync(ClaimCommand command, CancellationToken ct);
 
     /// <summary>
     /// One step of the line: expired holds go on, entries whose person booked elsewhere leave, up to

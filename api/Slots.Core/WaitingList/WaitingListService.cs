@@ -1,5 +1,6 @@
 using System.Security.Cryptography;
 using Microsoft.Extensions.Options;
+using Slots.Catalogue;
 using Slots.Reservations;
 
 namespace Slots.WaitingList;
@@ -7,9 +8,11 @@ namespace Slots.WaitingList;
 /// <summary>
 /// A place's waiting list as a person uses it: join when nothing is free on the days wanted, see
 /// the place in line, claim a seat held for you, leave. The entry's token is its only key: random,
-/// 128 bits, sent in a header (and in the SMS link's fragment), never in a URL's path.
+/// 128 bits, sent in a header (and in the SMS link's fragment), never in a URL's path. At a
+/// two-dose service a claim books both doses, as a booking there does.
 /// </summary>
-public sealed class WaitingListService(IWaitingListStore store, TimeProvider clock, IOptions<WaitingListOptions> options, WaitingListMetrics metrics)
+public sealed class WaitingListService(IWaitingListStore store, ServiceDirectory services, ReservationService reservations, TimeProvider clock,
+    IOptions<WaitingListOptions> options, WaitingListMetrics metrics)
 {
     public WaitingListOptions Options => options.Value;
 
@@ -33,12 +36,29 @@ public sealed class WaitingListService(IWaitingListStore store, TimeProvider clo
     {
         var now = Now();
         var offer = (await store.FindAsync(token, now, ct))?.Offer;
-        var answer = await store.ClaimAsync(token, ConfirmationCode.New(), now, ct);
-        if (answer.Status == ClaimStatus.Claimed && offer is not null)
+        var command = new ClaimCommand(token, ConfirmationCode.New(), now, offer?.Slot);
+        if (offer is not null && (await services.FindAsync(offer.Slot.ServiceId, ct))?.SecondDose is { } interval)
+        {
+            // The second dose as a booking of the offered slot takes it: the earliest free seat at the same time within the interval.
+            command = command with
+            {
+                Second = SecondDoseWindow.For(offer.Slot.Day, offer.Slot.StartMinute, interval.MinDays, interval.MaxDays),
+                SecondCode = ConfirmationCode.New(),
+            };
+        }
+        var answer = await store.ClaimAsync(command, ct);
+        if (answer.Status != ClaimStatus.Claimed)
+        {
+            return answer;
+        }
+        if (offer is not null)
         {
             metrics.Claimed(answer.Slot!.Value.PlaceId, now - offer.OfferedAt);
         }
-        return answer;
+        // The pair's second dose, for a fresh claim and for one answered again alike.
+        return answer.Second is null && await reservations.SecondDoseOfAsync(answer.Code!, ct) is { } second
+            ? answer with { Second = second }
+            : answer;
     }
 
     /// <summary>A token: 128 random bits as 32 hexadecimal digits.</summary>

@@ -121,7 +121,7 @@ public abstract partial class EfWaitingListStore(IServiceScopeFactory scopes) : 
         return true;
     }, ct);
 
-    public abstract Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct);
+    public abstract Task<ClaimAnswer> ClaimAsync(ClaimCommand command, CancellationToken ct);
 
     /// <summary>One unit of work, one transaction: run once here; a backend whose writers lose races with an error retries it.</summary>
     protected virtual Task<T> AttemptAsync<T>(Func<CancellationToken, Task<T>> work, CancellationToken ct) => work(ct);

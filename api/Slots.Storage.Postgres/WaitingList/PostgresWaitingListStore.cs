@@ -7,15 +7,23 @@ using Slots.WaitingList;
 
 namespace Slots.Storage.Postgres.WaitingList;
 
-/// <summary>The waiting list on PostgreSQL: the shared EF side, the claim in one call of waitlist_claim.</summary>
+/// <summary>The waiting list on PostgreSQL: the shared EF side, the claim (with a pair's second dose) in one call of waitlist_claim.</summary>
 internal sealed class PostgresWaitingListStore(IServiceScopeFactory scopes, NpgsqlDataSource dataSource) : EfWaitingListStore(scopes)
 {
-    public override async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct)
+    public override async Task<ClaimAnswer> ClaimAsync(ClaimCommand command, CancellationToken ct)
     {
-        await using var call = dataSource.CreateCommand("SELECT o_status, o_code, o_place, o_day, o_minute, o_minutes, o_service FROM waitlist_claim($1, $2, $3)");
-        call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = token });
-        call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Text, Value = newCode });
-        call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = NpgsqlDbType.Bigint, Value = now.ToUnixTimeSeconds() });
+        await using var call = dataSource.CreateCommand(
+            "SELECT o_status, o_code, o_place, o_day, o_minute, o_minutes, o_service FROM waitlist_claim($1, $2, $3, $4, $5, $6, $7, $8, $9)");
+        var (offered, second) = (command.Offered, command.Second);
+        foreach (var (type, value) in new (NpgsqlDbType, object?)[]
+        {
+            (NpgsqlDbType.Text, command.Token), (NpgsqlDbType.Text, command.NewCode), (NpgsqlDbType.Bigint, command.Now.ToUnixTimeSeconds()),
+            (NpgsqlDbType.Date, offered?.Day), (NpgsqlDbType.Integer, offered?.StartMinute),
+            (NpgsqlDbType.Text, command.SecondCode), (NpgsqlDbType.Date, second?.From), (NpgsqlDbType.Date, second?.To), (NpgsqlDbType.Integer, second?.StartMinute),
+        })
+        {
+            call.Parameters.Add(new NpgsqlParameter { NpgsqlDbType = type, Value = value ?? DBNull.Value });
+        }
         await using var row = await call.ExecuteReaderAsync(ct);
         await row.ReadAsync(ct);
         var status = (ClaimStatus)row.GetInt32(0);

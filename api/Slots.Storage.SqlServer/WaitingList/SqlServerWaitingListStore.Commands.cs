@@ -13,13 +13,22 @@ public sealed partial class SqlServerWaitingListStore
 
     public static class Commands
     {
-        /// <summary>dbo.waitlist_claim: outputs @status (1-4), and on 1 @booked_code, the slot and @minutes.</summary>
-        public static SqlCommand Claim(string token, string newCode, DateTimeOffset now)
+        /// <summary>
+        /// dbo.waitlist_claim: outputs @status (1-5), and on 1 @booked_code, the slot and @minutes; a pair's
+        /// second dose (its code and range) is seated in the claim's transaction.
+        /// </summary>
+        public static SqlCommand Claim(ClaimCommand command)
         {
             var proc = Proc("dbo.waitlist_claim");
-            proc.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = token;
-            proc.Parameters.Add("@code", SqlDbType.VarChar, SqlServerCommands.CodeSize).Value = newCode;
-            proc.Parameters.Add("@now", SqlDbType.BigInt).Value = now.ToUnixTimeSeconds();
+            proc.Parameters.Add("@token", SqlDbType.VarChar, TokenSize).Value = command.Token;
+            proc.Parameters.Add("@code", SqlDbType.VarChar, SqlServerCommands.CodeSize).Value = command.NewCode;
+            proc.Parameters.Add("@now", SqlDbType.BigInt).Value = command.Now.ToUnixTimeSeconds();
+            proc.Parameters.Add("@offered_day", SqlDbType.Date).Value = (object?)command.Offered?.Day.ToDateTime(TimeOnly.MinValue) ?? DBNull.Value;
+            proc.Parameters.Add("@offered_minute", SqlDbType.Int).Value = (object?)command.Offered?.StartMinute ?? DBNull.Value;
+            proc.Parameters.Add("@second_code", SqlDbType.VarChar, SqlServerCommands.CodeSize).Value = (object?)command.SecondCode ?? DBNull.Value;
+            proc.Parameters.Add("@day2_from", SqlDbType.Date).Value = (object?)command.Second?.From.ToDateTime(TimeOnly.MinValue) ?? DBNull.Value;
+            proc.Parameters.Add("@day2_to", SqlDbType.Date).Value = (object?)command.Second?.To.ToDateTime(TimeOnly.MinValue) ?? DBNull.Value;
+            proc.Parameters.Add("@minute2", SqlDbType.Int).Value = (object?)command.Second?.StartMinute ?? DBNull.Value;
             Output(proc, "@status", SqlDbType.Int);
             Output(proc, "@booked_code", SqlDbType.VarChar, SqlServerCommands.CodeSize);
             Output(proc, "@place_id", SqlDbType.Int);

@@ -30,12 +30,12 @@ public sealed partial class SqlServerWaitingListStore(IServiceScopeFactory scope
     /// </summary>
     private static readonly IReadOnlySet<int> RetryOn = new HashSet<int>([.. SqlServerStaffStore.CheckInRetryOn, 1205]);
 
-    public override async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct) =>
+    public override async Task<ClaimAnswer> ClaimAsync(ClaimCommand command, CancellationToken ct) =>
         await retry.ExecuteAsync(async attempt =>
         {
             await using var connection = new SqlConnection(connectionString.Value);
             await connection.OpenAsync(attempt);
-            await using var proc = Commands.Claim(token, newCode, now).On(connection);
+            await using var proc = Commands.Claim(command).On(connection);
             await proc.ExecuteNonQueryAsync(attempt);
             var status = (ClaimStatus)(int)proc.Out("@status")!;
             return status != ClaimStatus.Claimed

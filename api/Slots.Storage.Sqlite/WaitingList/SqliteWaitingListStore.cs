@@ -9,15 +9,17 @@ namespace Slots.Storage.Sqlite.WaitingList;
 /// <summary>
 /// The waiting list on SQLite: the shared EF side, the claim through the one writer, in the same
 /// transaction as the booking it makes (the writer's own reservation step, under an
-/// Idempotency-Key of the offer's): the held seat is freed and booked together, or stays held.
+/// Idempotency-Key of the offer's): the held seat is freed and booked together (with a pair's
+/// second dose), or stays held.
 /// </summary>
 public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWriter writer) : EfWaitingListStore(scopes)
 {
-    public override async Task<ClaimAnswer> ClaimAsync(string token, string newCode, DateTimeOffset now, CancellationToken ct) =>
-        await writer.WriteAsync(hot => Claim(hot, token, newCode, now), ct);
+    public override async Task<ClaimAnswer> ClaimAsync(ClaimCommand command, CancellationToken ct) =>
+        await writer.WriteAsync(hot => Claim(hot, command), ct);
 
-    private static ClaimAnswer Claim(SqliteHotPath hot, string token, string newCode, DateTimeOffset now)
+    private static ClaimAnswer Claim(SqliteHotPath hot, ClaimCommand command)
     {
+        var (token, now) = (command.Token, command.Now);
         var at = now.ToUnixTimeSeconds();
         long entry;
         string person, phone, name, language;
@@ -63,14 +65,19 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
         {
             return new ClaimAnswer(ClaimStatus.Expired);
         }
+        if (command.Offered is { } offered && offered != slot)
+        {
+            return new ClaimAnswer(ClaimStatus.NoOffer);
+        }
         (string, object)[] key = [("$place", slot.PlaceId), ("$day", slot.Day), ("$minute", slot.StartMinute), ("$service", slot.ServiceId),
             ("$seat", seat), ("$offer", offer)];
         hot.Command("""
             UPDATE hot_seats SET hold = 0, offer_id = NULL
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service AND seat_no = $seat AND offer_id = $offer
             """, key).ExecuteNonQuery();
-        var booked = hot.Reserve(new ReserveCommand(slot, person, phone, name, language, newCode,
-            "waitlist-offer-" + offer.ToString(CultureInfo.InvariantCulture), "waitlist-offer", now));
+        var booked = hot.Reserve(new ReserveCommand(slot, person, phone, name, language, command.NewCode,
+            "waitlist-offer-" + offer.ToString(CultureInfo.InvariantCulture), "waitlist-offer", now,
+            Second: command.Second, SecondCode: command.SecondCode));
         if (booked is not { Status: ReservationStatus.Reserved } result)
         {
             // Not booked: the seat stays held (the writer is alone, so nobody took it meanwhile).
@@ -79,11 +86,16 @@ public sealed class SqliteWaitingListStore(IServiceScopeFactory scopes, SqliteWr
                 WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service AND seat_no = $seat
                   AND code IS NULL AND hold = 0
                 """, key).ExecuteNonQuery();
-            return new ClaimAnswer(booked?.Status == ReservationStatus.AlreadyBooked ? ClaimStatus.AlreadyBooked : ClaimStatus.NoOffer);
+            return new ClaimAnswer(booked?.Status switch
+            {
+                ReservationStatus.AlreadyBooked => ClaimStatus.AlreadyBooked,
+                ReservationStatus.SecondDoseFull => ClaimStatus.SecondDoseFull,
+                _ => ClaimStatus.NoOffer,
+            });
         }
         hot.Command("UPDATE waitlist_offers SET state = 2, decided_at = $at, code = $code WHERE id = $offer",
             ("$at", at), ("$code", result.Code!), ("$offer", offer)).ExecuteNonQuery();
         hot.Command("UPDATE waitlist SET state = 3, decided_at = $at WHERE id = $entry", ("$at", at), ("$entry", entry)).ExecuteNonQuery();
-        return new ClaimAnswer(ClaimStatus.Claimed, result.Code, slot, result.Minutes);
+        return new ClaimAnswer(ClaimStatus.Claimed, result.Code, slot, result.Minutes, result.Second);
     }
 }

@@ -9,7 +9,7 @@ import type { MessageKey } from '../i18n/messages';
 import { Notice } from '../ui/Notice';
 import { problemMessage } from '../ui/problemMessage';
 import { StepHeading } from '../ui/StepHeading';
-import { forgetEntryToken, formatCountdown, pollDelayMs } from './waitlist';
+import { claimRefusal, forgetEntryToken, formatCountdown, pollDelayMs } from './waitlist';
 
 const labels: Record<WaitingListState, MessageKey> = {
   waiting: 'wlLabelWaiting', offered: 'wlLabelOffered', booked: 'wlLabelBooked', left: 'wlLabelLeft', expired: 'wlLabelExpired',
@@ -82,7 +82,8 @@ export function WaitingListPage({ token }: { token: string }) {
       setBooked(reservation);
     } catch (error) {
       const problem = error instanceof ApiError ? error.problem : { status: 0, title: String(error) };
-      setMessage(problem.code === 'offer-expired' ? t('wlOfferExpired') : problem.code === 'offer-not-found' ? t('wlOfferNotFound') : problemMessage(problem, t));
+      const own = claimRefusal(problem.code);
+      setMessage(own ? t(own) : problemMessage(problem, t));
       refresh();
     } finally {
       setBusy(null);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  defaultRange, forgetEntryToken, formatCountdown, isEntryToken, lastDayFrom, pollDelayMs, rangeErrors, saveEntryToken, savedEntryToken,
+  claimRefusal, defaultRange, forgetEntryToken, formatCountdown, isEntryToken, lastDayFrom, pollDelayMs, rangeErrors, saveEntryToken, savedEntryToken,
 } from './waitlist';
 
 describe('the waiting list\'s default days', () => {
@@ -95,5 +95,18 @@ describe('an entry\'s token', () => {
     saveEntryToken(12, 'a'.repeat(32));
     expect(savedEntryToken(12)).toBeNull();
     forgetEntryToken(12);
+  });
+});
+
+describe('a claim\'s refusal', () => {
+  it('is worded for the held seat where the claim has its own words', () => {
+    expect(claimRefusal('offer-expired')).toBe('wlOfferExpired');
+    expect(claimRefusal('offer-not-found')).toBe('wlOfferNotFound');
+    expect(claimRefusal('second-dose-full')).toBe('wlSecondDoseFull');
+  });
+
+  it('leaves every other problem to the shared wording', () => {
+    expect(claimRefusal('already-booked')).toBeNull();
+    expect(claimRefusal(undefined)).toBeNull();
   });
 });

@@ -2,6 +2,24 @@ import type { MessageKey } from '../i18n/messages';
 import type { WaitingListState } from '../api/types';
 import { addDays } from '../booking/dates';
 
+/**
+ * The claim's own refusals, worded for the person whose seat is held; other problems take the
+ * shared wording (problemMessage). At a two-dose service a claim with no seat for the second dose
+ * books nothing and the seat stays held, so the booking page's advice to pick another time is wrong here.
+ */
+export function claimRefusal(code: string | undefined): MessageKey | null {
+  switch (code) {
+    case 'offer-expired':
+      return 'wlOfferExpired';
+    case 'offer-not-found':
+      return 'wlOfferNotFound';
+    case 'second-dose-full':
+      return 'wlSecondDoseFull';
+    default:
+      return null;
+  }
+}
+
 /** The longest range one entry may ask for, counting both ends (Slots:WaitingList:MaxDays). */
 export const maxDays = 31;
 

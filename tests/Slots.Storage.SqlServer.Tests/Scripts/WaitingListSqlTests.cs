@@ -27,6 +27,9 @@ public sealed class WaitingListSqlTests
 
     private static TSqlFragment Proc(string name = Claim) => SqlScripts.Tree(SqlScripts.FileOf("proc", name));
 
+    private static ExecutableProcedureReference Reserve(TSqlFragment tree) =>
+        Assert.Single(SqlScripts.All<ExecutableProcedureReference>(tree), e => SqlScripts.NameOf(e.ProcedureReference.ProcedureReference.Name) == "reserve");
+
     private static CreateTableStatement Table(string name) =>
         Assert.Single(SqlScripts.All<CreateTableStatement>(SqlScripts.Tree(SqlScripts.FileOf("table", name))));
 
@@ -113,7 +116,7 @@ public sealed class WaitingListSqlTests
     {
         var tree = Proc();
         var seats = SeatUpdates(tree);
-        var reserve = Assert.Single(SqlScripts.All<ExecutableProcedureReference>(tree));
+        var reserve = Reserve(tree);
 
         Assert.Equal(2, seats.Count);
         Assert.StartsWith("UPDATE DBO.HOT_SEATS WITH (SNAPSHOT) SET HOLD = 0, OFFER_ID = NULL", SqlScripts.Text(seats[0]), StringComparison.Ordinal);
@@ -152,7 +155,7 @@ public sealed class WaitingListSqlTests
     public void A_booked_claim_marks_the_offer_claimed_and_the_entry_booked_after_the_booking()
     {
         var tree = Proc();
-        var reserve = Assert.Single(SqlScripts.All<ExecutableProcedureReference>(tree));
+        var reserve = Reserve(tree);
         var disk = SqlScripts.All<UpdateSpecification>(tree).Where(u => NameOf(u.Target) is "waitlist" or "waitlist_offers").ToList();
 
         Assert.Equal(
@@ -160,6 +163,41 @@ public sealed class WaitingListSqlTests
              "UPDATE DBO.WAITLIST SET STATE = 3, DECIDED_AT = @NOW WHERE ID = @ENTRY"],
             disk.Select(SqlScripts.Text));
         Assert.All(disk, u => Assert.True(reserve.StartOffset < u.StartOffset));
+    }
+
+    [Fact]
+    public void At_a_two_dose_service_the_second_dose_is_seated_after_the_booking_and_none_free_rolls_the_claim_back_whole()
+    {
+        var tree = Proc();
+        var reserve = Reserve(tree);
+        var pair = Assert.Single(SqlScripts.All<IfStatement>(tree), i => SqlScripts.Text(i.Predicate) == "@SECOND_CODE IS NOT NULL AND @REPLAYED = 0");
+        var second = Assert.Single(SqlScripts.All<ExecutableProcedureReference>(pair.ThenStatement));
+        var claimed = Assert.Single(SqlScripts.All<UpdateSpecification>(tree), u => NameOf(u.Target) == "waitlist_offers");
+
+        Assert.Equal("seat_second_dose", SqlScripts.NameOf(second.ProcedureReference.ProcedureReference.Name));
+        Assert.True(reserve.StartOffset < second.StartOffset && second.StartOffset < claimed.StartOffset);
+        Assert.Contains("@FIRST_CODE = @BOOKED_CODE", SqlScripts.Text(second), StringComparison.Ordinal);
+        var none = Assert.Single(SqlScripts.All<IfStatement>(pair.ThenStatement), i => SqlScripts.Text(i.Predicate) == "@DAY2 IS NULL");
+        // The hold's end and the booking go back with the transaction: the seat is held as before the claim.
+        Assert.Single(SqlScripts.All<RollbackTransactionStatement>(none.ThenStatement));
+        Assert.Contains("SET @STATUS = 5", SqlScripts.Text(none.ThenStatement), StringComparison.Ordinal);
+        Assert.Empty(SqlScripts.All<UpdateSpecification>(none.ThenStatement));
+    }
+
+    [Fact]
+    public void The_second_dose_is_seated_inside_its_callers_transaction_touching_hot_tables_with_snapshot()
+    {
+        var tree = Proc("seat_second_dose");
+        var proc = Assert.Single(SqlScripts.All<CreateOrAlterProcedureStatement>(tree));
+
+        Assert.DoesNotContain(ProcedureOptionKind.NativeCompilation, proc.Options.Select(o => o.OptionKind));
+        Assert.Empty(SqlScripts.All<BeginTransactionStatement>(tree));
+        Assert.Empty(SqlScripts.All<CommitTransactionStatement>(tree));
+        Assert.Empty(SqlScripts.All<RollbackTransactionStatement>(tree));
+        var hot = SqlScripts.All<NamedTableReference>(tree).Where(t => SqlScripts.HotTables.Contains(SqlScripts.NameOf(t.SchemaObject))).ToList();
+        Assert.NotEmpty(hot);
+        Assert.All(hot, t => Assert.Contains(t.TableHints, h => h.HintKind == TableHintKind.Snapshot));
+        Assert.Contains("INSERT DBO.DOSE_PAIRS", SqlScripts.Text(tree), StringComparison.Ordinal);
     }
 
     [Fact]

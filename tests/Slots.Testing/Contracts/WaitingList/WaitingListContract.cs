@@ -15,64 +15,9 @@ namespace Slots.Testing.Contracts.WaitingList;
 /// books elsewhere leaving the line; joins refused while seats are free; leaving by token.
 /// The tests move the line themselves (the store's step at instants of their own).
 /// </summary>
-public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendContract<TBackend>(backend)
+public abstract class WaitingListContract<TBackend>(TBackend backend) : WaitingListHarness<TBackend>(backend)
     where TBackend : class, IBackend
 {
-    private const string TokenHeader = "Slots-Waiting-List-Token";
-    private SlotsHost? _host;
-    private Rows? _rows;
-
-    private async Task<SlotsHost> StartAsync()
-    {
-        var settings = await CreateDatabaseAsync("db");
-        _rows = new Rows(settings);
-        // The job on the real clock runs once at the start (nothing to do then); the tests step the line themselves.
-        _host = NewHost(settings, new Dictionary<string, string?> { ["Slots:WaitingList:Every"] = "01:00:00" });
-        return _host;
-    }
-
-    private Task<OfferStep> StepAsync(DateTimeOffset? at = null) =>
-        _host!.Services.GetRequiredService<IWaitingListStore>().StepAsync(
-            DateTimeOffset.FromUnixTimeSeconds((at ?? DateTimeOffset.UtcNow).ToUnixTimeSeconds()),
-            _host.Services.GetRequiredService<IOptions<WaitingListOptions>>().Value, TestContext.Current.CancellationToken);
-
-    private static HttpRequestMessage Join(int place, DateOnly from, DateOnly to, Person person) =>
-        new(HttpMethod.Post, "/api/waiting-list")
-        {
-            Content = JsonContent.Create(new { placeId = place, from = Day(from), to = Day(to), name = person.Name, phone = person.Phone, nationalId = person.NationalId, language = "en" }),
-        };
-
-    private static HttpRequestMessage Entry(HttpMethod method, string token, string path = "") =>
-        new(method, "/api/waiting-list/entry" + path) { Headers = { { TokenHeader, token } } };
-
-    private async Task<string> JoinAsync(int place, DateOnly day, Person person)
-    {
-        var joined = await _host!.Client().SendAsync(Join(place, day, day, person));
-        Assert.Equal(HttpStatusCode.Created, joined.StatusCode);
-        return (await JsonAsync(joined))["token"]!.GetValue<string>();
-    }
-
-    private async Task<JsonObject> EntryAsync(string token) =>
-        await JsonAsync(await _host!.Client().SendAsync(Entry(HttpMethod.Get, token)));
-
-    /// <summary>A place with one seat per slot on <paramref name="day"/>, every seat booked: (place, the bookings by time).</summary>
-    private async Task<(int Place, List<(string Code, Person Person)> Booked)> SoldOutAsync(DateOnly day)
-    {
-        var place = await CreatePlaceWithSlotsAsync(_host!.AdminClient(), capacity: 1, day: day);
-        var booked = new List<(string, Person)>();
-        foreach (var time in new[] { "08:00", "08:10", "08:20", "08:30", "08:40", "08:50" })
-        {
-            var person = People.Next();
-            var response = await _host.Client().SendAsync(Reserve(place, day, time, person));
-            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
-            booked.Add(((await JsonAsync(response))["code"]!.GetValue<string>(), person));
-        }
-        return (place, booked);
-    }
-
-    private Task<HttpResponseMessage> CancelAsync((string Code, Person Person) booking) =>
-        _host!.Client().SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{booking.Code}", booking.Person.Phone));
-
     [Fact]
     public async Task A_freed_seat_is_held_for_the_first_in_line_and_nobody_else_can_book_it_until_the_claim()
     {
@@ -94,7 +39,7 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         Assert.Equal("waiting", (await EntryAsync(second))["state"]!.GetValue<string>());
         Assert.Equal(0, await FreeSeatsAsync(host.Client(), place, day, "08:10"));
         Assert.Equal(HttpStatusCode.Conflict, (await host.Client().SendAsync(Reserve(place, day, "08:10", People.Next()))).StatusCode);
-        Assert.Equal(1, await _rows!.CountAsync("SELECT COUNT(*) FROM outbox WHERE kind = 6 AND place_id = @place", ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync("SELECT COUNT(*) FROM outbox WHERE kind = 6 AND place_id = @place", ("@place", place)));
 
         var claimed = await host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
         var again = await host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
@@ -106,7 +51,7 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         Assert.Equal(code, (await JsonAsync(again))["code"]!.GetValue<string>());
         var entry = await EntryAsync(first);
         Assert.Equal(("booked", code), (entry["state"]!.GetValue<string>(), entry["bookedCode"]!.GetValue<string>()));
-        Assert.Equal(1, await _rows.CountAsync("SELECT COUNT(*) FROM hot_reservations WHERE place_id = @place AND start_minute = 490", ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync("SELECT COUNT(*) FROM hot_reservations WHERE place_id = @place AND start_minute = 490", ("@place", place)));
         Assert.Equal(1, (await EntryAsync(second))["position"]!.GetValue<int>());
     }
 
@@ -127,7 +72,7 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         Assert.Equal(HttpStatusCode.Forbidden, young.StatusCode);
         var problem = await JsonAsync(young);
         Assert.Equal(("not-eligible", "too-young"), (problem["code"]!.GetValue<string>(), problem["reason"]!.GetValue<string>()));
-        Assert.Equal(0, await _rows!.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
+        Assert.Equal(0, await Rows.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
         await JoinAsync(place, day, People.Next() with { NationalId = "5503100020" });
 
         (await admin.PutAsJsonAsync("/api/admin/services/default/eligibility", new { rule = "invitation" })).EnsureSuccessStatusCode();
@@ -144,9 +89,9 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         var waiter = await JoinAsync(place, day, People.Next()); // the place's only service: the default one (antigen here)
         // A second service (PCR) at the place with a free seat at 09:00 the same day, written directly: the
         // API names no service at a booking yet, and the seat only has to be there for the offer step to see it.
-        await _rows!.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
-        await _rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
-        Assert.Equal(1, await _rows.ExecuteAsync("""
+        await Rows.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
+        await Rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
+        Assert.Equal(1, await Rows.ExecuteAsync("""
             INSERT INTO hot_seats (place_id, day, start_minute, service_id, seat_no, minutes, starts_at, code, hold)
             SELECT place_id, day, 540, 2, 1, minutes, starts_at + 600, NULL, 0 FROM hot_seats
             WHERE place_id = @place AND day = @day AND start_minute = 530 AND seat_no = 1
@@ -157,15 +102,15 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
 
         Assert.Equal(0, step.Offered);
         Assert.Equal("waiting", (await EntryAsync(waiter))["state"]!.GetValue<string>());
-        Assert.Equal(1, await _rows.CountAsync(FreePcrSeat, ("@place", place)));
-        Assert.Equal(0, await _rows.CountAsync("SELECT COUNT(*) FROM waitlist_offers WHERE place_id = @place", ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync(FreePcrSeat, ("@place", place)));
+        Assert.Equal(0, await Rows.CountAsync("SELECT COUNT(*) FROM waitlist_offers WHERE place_id = @place", ("@place", place)));
 
         // A seat of the waiter's own service is theirs at the next step; the PCR seat stays free.
         Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
         Assert.Equal(1, (await StepAsync()).Offered);
         var offered = await EntryAsync(waiter);
         Assert.Equal(("offered", "08:10"), (offered["state"]!.GetValue<string>(), offered["offer"]!["time"]!.GetValue<string>()));
-        Assert.Equal(1, await _rows.CountAsync(FreePcrSeat, ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync(FreePcrSeat, ("@place", place)));
     }
 
     [Fact]
@@ -180,12 +125,12 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
 
         Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
         // Kept for the line: no code, held back, for no offer yet.
-        Assert.Equal(1, await _rows!.CountAsync(Seat + " AND code IS NULL AND hold = 1 AND offer_id IS NULL", ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync(Seat + " AND code IS NULL AND hold = 1 AND offer_id IS NULL", ("@place", place)));
         await AssertCodesAreBookingsAsync(place);
 
         await StepAsync();
         // Held for the first in line's open offer, still without a code.
-        Assert.Equal(1, await _rows.CountAsync(Seat + """
+        Assert.Equal(1, await Rows.CountAsync(Seat + """
              AND code IS NULL AND hold = 1
              AND offer_id IN (SELECT o.id FROM waitlist_offers o WHERE o.place_id = @place AND o.start_minute = 490 AND o.state = 1)
             """, ("@place", place)));
@@ -195,21 +140,21 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         Assert.Equal(HttpStatusCode.Created, claimed.StatusCode);
         var code = (await JsonAsync(claimed))["code"]!.GetValue<string>();
         // Booked: the booking's code, the hold gone.
-        Assert.Equal(1, await _rows.CountAsync(Seat + " AND code = @code AND hold = 0 AND offer_id IS NULL", ("@place", place), ("@code", code)));
+        Assert.Equal(1, await Rows.CountAsync(Seat + " AND code = @code AND hold = 0 AND offer_id IS NULL", ("@place", place), ("@code", code)));
         await AssertCodesAreBookingsAsync(place);
     }
 
     /// <summary>Every seat of the place with a code holds a booking's code: no other value (the old '~h' and '~w' holds) lives there.</summary>
     private async Task AssertCodesAreBookingsAsync(int place)
     {
-        Assert.True(await _rows!.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code IS NOT NULL", ("@place", place)) >= 5);
-        Assert.Equal(0, await _rows.CountAsync("""
+        Assert.True(await Rows.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code IS NOT NULL", ("@place", place)) >= 5);
+        Assert.Equal(0, await Rows.CountAsync("""
             SELECT COUNT(*) FROM hot_seats s
             WHERE s.place_id = @place AND s.code IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM hot_reservations r WHERE r.code = s.code AND r.place_id = s.place_id
                               AND r.day = s.day AND r.start_minute = s.start_minute AND r.seat_no = s.seat_no)
             """, ("@place", place)));
-        Assert.Equal(0, await _rows.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code LIKE '~%'", ("@place", place)));
+        Assert.Equal(0, await Rows.CountAsync("SELECT COUNT(*) FROM hot_seats WHERE place_id = @place AND code LIKE '~%'", ("@place", place)));
     }
 
     [Fact]
@@ -229,7 +174,7 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         Assert.Equal("expired", (await EntryAsync(first))["state"]!.GetValue<string>());
         var next = await EntryAsync(second);
         Assert.Equal(("offered", "08:00"), (next["state"]!.GetValue<string>(), next["offer"]!["time"]!.GetValue<string>()));
-        var late = await _host!.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
+        var late = await Host.Client().SendAsync(Entry(HttpMethod.Post, first, "/claim"));
         Assert.Equal(HttpStatusCode.Gone, late.StatusCode);
         Assert.Equal("offer-expired", await ProblemCodeAsync(late));
     }
@@ -283,8 +228,8 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         var host = await StartAsync();
         var day = Today.AddDays(2);
         var (place, booked) = await SoldOutAsync(day);
-        await _rows!.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
-        await _rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
+        await Rows.ExecuteAsync("INSERT INTO services (id, code, name_sk, name_en) VALUES (2, 'pcr', 'PCR test', 'PCR test')");
+        await Rows.ExecuteAsync("INSERT INTO place_services (place_id, service_id, seats) VALUES (@place, 2, 1)", ("@place", place));
         host.Services.GetRequiredService<Slots.Catalogue.ServiceDirectory>().Invalidate();
         HttpRequestMessage JoinFor(string service, Person person) => new(HttpMethod.Post, "/api/waiting-list")
         {
@@ -299,7 +244,7 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
         await AssertInvalidAsync(unnamed, "service");
         Assert.Equal("unknown-service", await ProblemCodeAsync(unknown));
         Assert.Equal(HttpStatusCode.Created, pcr.StatusCode);
-        Assert.Equal(1, await _rows.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place AND service_id = 2", ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place AND service_id = 2", ("@place", place)));
         Assert.Equal("waiting-list-joined", await ProblemCodeAsync(antigen)); // one entry per person and place
     }
 
@@ -315,7 +260,7 @@ public abstract class WaitingListContract<TBackend>(TBackend backend) : BackendC
 
         Assert.Single(answers, a => a.StatusCode == HttpStatusCode.Created);
         Assert.All(answers.Where(a => a.StatusCode != HttpStatusCode.Created), a => Assert.Equal(HttpStatusCode.Conflict, a.StatusCode));
-        Assert.Equal(1, await _rows!.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
+        Assert.Equal(1, await Rows.CountAsync("SELECT COUNT(*) FROM waitlist WHERE place_id = @place", ("@place", place)));
     }
 
     [Fact]
