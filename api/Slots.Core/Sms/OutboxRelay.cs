@@ -11,6 +11,9 @@ namespace Slots.Sms;
 /// go one at a time, and a row that failed holds back the later rows of its reservation, so a
 /// "cancelled" never overtakes its "reserved". When the transport breaks (the broker is down) the
 /// relay waits, doubling the wait up to ReconnectMaxDelay, and resumes from the unsent rows.
+/// A pair is one booking to its person: one SMS confirms both doses, and its cancel (always the
+/// pair's, by the first code) is told once, by the first dose's message; the second dose's own
+/// "cancelled" row is marked sent without a message.
 /// </summary>
 public sealed partial class OutboxRelay(
     ISmsStore store,
@@ -64,7 +67,14 @@ public sealed partial class OutboxRelay(
             // A second dose's own messages (its reminder, a site's cancel) name the pair's code: the one the person knows,
             // the one the manage page finds.
             var firsts = await pairs.FirstsAsync([.. rows.Where(r => r.Kind != ChangeKind.Reserved).Select(r => r.Code)], ct);
-            foreach (var row in rows)
+            // A person cancels a pair only whole, by its first code (ReservationService.CancelAsync), so a second
+            // dose's cancel always follows its first's, whose message tells it.
+            var told = rows.Where(r => r.Kind == ChangeKind.Cancelled && firsts.ContainsKey(r.Code)).Select(r => r.Id).ToHashSet();
+            if (told.Count > 0)
+            {
+                await store.MarkSentAsync(told, clock.GetUtcNow().ToUnixTimeSeconds(), CancellationToken.None);
+            }
+            foreach (var row in rows.Where(r => !told.Contains(r.Id)))
             {
                 var place = await places.FindAsync(row.PlaceId, ct);
                 (DateOnly, TimeOnly)? second = row.Kind == ChangeKind.Reserved && seconds.TryGetValue(row.Code, out var dose)
@@ -74,7 +84,7 @@ public sealed partial class OutboxRelay(
                 messages.Add(SmsEvent.From(row.Kind, row.Id, code, row.Phone, row.Language, place?.Name ?? $"#{row.PlaceId}",
                     row.Day, TimeOnly.FromTimeSpan(TimeSpan.FromMinutes(row.StartMinute)), row.PlaceId, row.Note, second));
             }
-            return await RelayWavesAsync(messages, ct);
+            return told.Count + await RelayWavesAsync(messages, ct);
         }
         finally
         {
