@@ -206,10 +206,9 @@ BEGIN
             END IF;
         END IF;
 
-        -- 5b. Codes spent by the bookings they admitted: those the rule alone would refuse.
-        SELECT array_agg(t ORDER BY t) INTO v_ids
-        FROM unnest(v_seated) AS t
-        WHERE p_invite[t] IS NOT NULL AND slots_eligibility(p_service[t], p_person[t], p_birth[t], NULL, p_now[t]) <> 0;
+        -- 5b. Codes spent by the bookings they admitted: those the rule alone would refuse, which step 3
+        -- marked with o_detail -1 (judged once there, with the code's row read beside the seat).
+        SELECT array_agg(t ORDER BY t) INTO v_ids FROM unnest(v_seated) AS t WHERE v_detail[t] = -1;
         IF v_ids IS NOT NULL THEN
             v_ids := slots_spend_invitations(v_ids, p_service, p_person, p_invite, p_code, p_now);
         END IF;
@@ -272,8 +271,9 @@ BEGIN
     END LOOP;
 
     -- Negative: decided with nothing to remember (-2 slot full, -11 not eligible, -12 second dose full).
+    -- A detail is a refusal's reason; step 3's -1 (admitted by the code) is this function's own.
     RETURN QUERY
-    SELECT abs(v_status[k]), v_code[k], v_replayed[k], v_minutes[k], v_detail[k], v_code2[k], v_day2[k],
+    SELECT abs(v_status[k]), v_code[k], v_replayed[k], v_minutes[k], CASE WHEN v_detail[k] > 0 THEN v_detail[k] END, v_code2[k], v_day2[k],
            CASE WHEN v_code2[k] IS NOT NULL THEN p_minute2[k] END, v_minutes2[k]
     FROM generate_series(1, n) AS k;
 END;

@@ -8,7 +8,8 @@
 --   writes nothing and remembers no key;
 --   -2: slot full, the slot is open, no seat is free and the person holds nothing: NOTHING is
 --   written, not even the key;
---   -1: goes for a person row and a seat (slots_apply's steps 4 and 5); those are listed in o_try.
+--   -1: goes for a person row and a seat (slots_apply's steps 4 and 5); those are listed in o_try,
+--   and o_detail is -1 where only the invitation code admits the person (step 5b spends it).
 -- The other operations keep their p_status (a cancel's or a reschedule's answer, or NULL).
 -- o_starts and o_minutes are the slot's; o_ends is when a booking made now would end.
 --
@@ -29,7 +30,7 @@ BEGIN
            array_agg(coalesce(c.minutes, 0) ORDER BY g),
            array_agg(c.starts_at ORDER BY g),
            array_agg(CASE WHEN c.status = -1 THEN c.starts_at + c.minutes * 60::bigint END ORDER BY g),
-           array_agg(CASE WHEN c.status = -11 THEN c.refusal END ORDER BY g),
+           array_agg(CASE WHEN c.status = -11 OR (c.status = -1 AND c.refusal < 0) THEN c.refusal END ORDER BY g),
            coalesce(array_agg(g ORDER BY g) FILTER (WHERE c.status = -1), '{}')
     INTO o_status, o_code, o_replayed, o_minutes, o_starts, o_ends, o_detail, o_try
     FROM generate_series(1, coalesce(array_length(p_op, 1), 0)) AS g
@@ -39,7 +40,7 @@ BEGIN
                     WHEN d.held_code IS NOT NULL THEN 3
                     WHEN d.starts_at IS NULL THEN 4
                     WHEN d.starts_at <= d.now THEN 5
-                    WHEN d.refusal <> 0 THEN -11
+                    WHEN d.refusal > 0 THEN -11
                     WHEN NOT d.free THEN -2
                     ELSE -1 END AS status,
                CASE WHEN d.key_outcome IS NOT NULL THEN CASE WHEN d.key_fingerprint = d.fingerprint THEN d.key_code END
@@ -53,11 +54,12 @@ BEGIN
                              WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
                                AND f.service_id = u.service
                                AND f.code IS NULL AND f.hold = 0 AND f.starts_at > u.now) AS free,
-                     slots_eligibility(u.service, u.person, u.birth, u.invite, u.now) AS refusal,
-                     h.code AS held_code, h.same_phone
+                     e.refusal, h.code AS held_code, h.same_phone
               FROM unnest(p_op, p_place, p_day, p_minute, p_service, p_person, p_phone, p_key, p_fingerprint, p_now,
                           p_birth, p_invite)
                    WITH ORDINALITY AS u(op, place, day, minute, service, person, phone, key, fingerprint, now, birth, invite, ord)
+              -- Once per operation: flattened into the expressions above, the call would run once for each mention.
+              CROSS JOIN LATERAL (SELECT slots_eligibility(u.service, u.person, u.birth, u.invite, u.now) AS refusal OFFSET 0) e
               LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
                                  WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
                                    AND s.service_id = u.service
