@@ -4,7 +4,7 @@
 # nemesis (SIGKILL + restart of an API instance, a scheduler node or RabbitMQ; PostgreSQL fast and
 # immediate shutdowns; SIGSTOP/SIGCONT of any part), then the final flush and relay and the checker.
 #   ./slots chaos [--quick] [--seed N] [--faults N] [any other option of `Slots.LoadTest chaos`]
-#   ./slots chaos --ha [...]   the same on the high-availability stack (scripts/stack-ha.sh): 3 etcd, 3 Patroni
+#   ./slots chaos --ha [...]   the same on the high-availability stack (./slots stack up --ha): 3 etcd, 3 Patroni
 #                              PostgreSQL nodes, 3 RabbitMQ nodes, 2 HAProxy peers, and faults that kill whole
 #                              nodes (the primary's postgres, its Patroni or both, a broker, an HAProxy, an etcd
 #                              member); the workload books through both HAProxy nodes
@@ -57,15 +57,18 @@ export Slots__Sms__MaxTries=8
 
 configuration="${SLOTS_CHAOS_CONFIGURATION:-Release}"
 export SLOTS_STACK_CONFIGURATION="$configuration" SLOTS_STACK_BUILD="${SLOTS_CHAOS_BUILD:-1}"
+built="$(echo "$configuration" | tr '[:upper:]' '[:lower:]')"   # the artifacts folder of the configuration
+stack_dll="artifacts/bin/Slots.Stack/$built/Slots.Stack.dll" loadtest_dll="artifacts/bin/Slots.LoadTest/$built/Slots.LoadTest.dll"
+stack() { dotnet "$stack_dll" "$@"; }
 
 # Everything the run started is stopped, also on failure or Ctrl+C. A part the nemesis left paused
 # (the soak killed mid-pause) gets SIGCONT first, or it could not stop.
 stop_stack() {
   local part
   for part in postgres rabbitmq $(ls "$SLOTS_STACK_DIR/pids" 2>/dev/null | sed -n 's/\.pid$//p'); do
-    scripts/stack.sh pids "$part" 2>/dev/null | xargs -r kill -CONT 2>/dev/null || true
+    stack pids "$part" 2>/dev/null | xargs -r kill -CONT 2>/dev/null || true
   done
-  scripts/stack.sh down >/dev/null 2>&1 || scripts/stack.sh down || true
+  stack down >/dev/null 2>&1 || stack down || true
 }
 trap stop_stack EXIT
 trap 'exit 130' INT
@@ -74,11 +77,14 @@ trap 'exit 143' TERM
 limit=$((quick == 1 ? 900 : 3600))
 # (not `[ … ] && echo -quick`: its status 1 on a full run would end the script under set -e)
 out="loadtest/results/chaos/$([ "$ha" = 0 ] || echo ha-)seed-$seed$([ "$quick" = 0 ] || echo -quick)"
-if [ "$SLOTS_STACK_BUILD" = 1 ]; then dotnet build loadtest/Slots.LoadTest -c "$configuration" --nologo -v quiet; fi
-loadtest_dll="artifacts/bin/Slots.LoadTest/$(echo "$configuration" | tr '[:upper:]' '[:lower:]')/Slots.LoadTest.dll"
-[ -f "$loadtest_dll" ] || { echo "$loadtest_dll is missing: build it, or leave SLOTS_CHAOS_BUILD unset." >&2; exit 2; }
-scripts/stack.sh wipe >/dev/null 2>&1 || true
-scripts/stack.sh up
+if [ "$SLOTS_STACK_BUILD" = 1 ]; then
+  for project in loadtest/Slots.LoadTest tools/Slots.Stack; do dotnet build "$project" -c "$configuration" --nologo -v quiet; done
+fi
+for dll in "$loadtest_dll" "$stack_dll"; do
+  [ -f "$dll" ] || { echo "$dll is missing: build it, or leave SLOTS_CHAOS_BUILD unset." >&2; exit 2; }
+done
+stack wipe >/dev/null 2>&1 || true
+stack up
 rm -rf "$out"
 if [ "$ha" = 1 ]; then
   targets="https://127.0.0.1:$SLOTS_FRONT_PORT,https://127.0.0.1:$((SLOTS_FRONT_PORT + 1))"

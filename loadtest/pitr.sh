@@ -57,7 +57,7 @@ sleep 5
 rpo "quiet cluster"
 
 t2=$(now)
-scripts/stack.sh backup --type full | head -n 1
+./slots stack backup --type full | head -n 1
 t3=$(now)
 echo "  full backup: $(took "$t2" "$t3") s"
 
@@ -67,7 +67,7 @@ sleep 1.1
 before=$("${db[@]}" -c "SELECT count(*) FROM hot_seats")
 "${db[@]}" -c "DROP TABLE hot_seats"
 t4=$(now)
-scripts/stack.sh restore --to "$target"
+./slots stack restore --to "$target"
 t5=$(now)
 after=$("${db[@]}" -c "SELECT count(*) FROM hot_seats")
 echo "RTO: restore to $target took $(took "$t4" "$t5") s (the script's own figures above); hot_seats $before before the drop, $after after the restore"

@@ -198,7 +198,7 @@ stack_up() {
     db="Host=127.0.0.1;Port=$SLOTS_PG_PORT;Database=slots;Username=postgres;Timeout=5"
     pids=$(cat "$SLOTS_STACK_DIR"/pids/api*.pid | paste -sd,)
     # CPU by process: the primary's postgres (its standbys' share is in the machine's total), haproxy1.
-    watch=(--watch-pids "$pids" --watch-db-pid "$(scripts/stack.sh pids primary-postgres)" \
+    watch=(--watch-pids "$pids" --watch-db-pid "$(./slots stack pids primary-postgres)" \
       --watch-proxy-pid "$(cat "$SLOTS_STACK_DIR/pids/haproxy1.pid")")
     proxy_log=(--proxy-log "$SLOTS_STACK_DIR/logs/haproxy1.log") && at_server=("${proxy_log[@]}")
     return
@@ -216,7 +216,6 @@ stack_up() {
 proxy_log=() && at_server=(--server-metrics true)
 external=0
 if [ "$use_stack" = 1 ]; then
-  [ -x scripts/stack.sh ] || { echo "--stack needs ./slots stack (scripts/stack.sh)" >&2; exit 2; }
   backend=postgres; external=1; instances=${SLOTS_API_COUNT:-2}
   # Through HAProxy over HTTPS, as people book: the generator trusts the stack's local CA (SLOTS_TLS_CA);
   # wrk, the calibration, cannot verify a certificate at all (it has no option to), so it does not.

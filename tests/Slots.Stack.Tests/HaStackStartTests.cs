@@ -72,13 +72,13 @@ public sealed class HaStackStartTests
     }
 
     private static Task<(int ExitCode, string Output, string Errors)> UpAsync(string state, int etcdFirstPort, CancellationToken ct) =>
-        Scripts.RunAsync("scripts/stack.sh", ["up", "--ha"], Environment(state, etcdFirstPort), ct);
+        Scripts.StackAsync(["up", "--ha"], Environment(state, etcdFirstPort), ct);
 
     private static async Task DownAsync(string state, int etcdFirstPort, CancellationToken ct)
     {
         if (File.Exists(Path.Combine(state, "ha")))
         {
-            await Scripts.RunAsync("scripts/stack.sh", ["down"], Environment(state, etcdFirstPort), ct);
+            await Scripts.StackAsync(["down"], Environment(state, etcdFirstPort), ct);
         }
     }
 

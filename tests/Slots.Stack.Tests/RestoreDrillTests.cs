@@ -113,9 +113,9 @@ public sealed class RestoreDrillTests
         finally
         {
             // The stack's logs outlive it, beside the other stack tests' (a failure is read there), then everything goes.
-            await Scripts.RunAsync("scripts/stack.sh", ["down"], env, CancellationToken.None);
+            await Scripts.StackAsync(["down"], env, CancellationToken.None);
             CopyFolder(Path.Combine(state.FullName, "logs"), Path.Combine(StackProcesses.LogFolder, "restore-drill"));
-            await Scripts.RunAsync("scripts/stack.sh", ["wipe"], env, CancellationToken.None);
+            await Scripts.StackAsync(["wipe"], env, CancellationToken.None);
             state.Refresh();
             if (state.Exists)
             {
@@ -181,8 +181,8 @@ public sealed class RestoreDrillTests
 
     private static async Task<string> Stack(Dictionary<string, string> env, CancellationToken ct, params string[] arguments)
     {
-        var (exitCode, output, errors) = await Scripts.RunAsync("scripts/stack.sh", arguments, env, ct);
-        Assert.True(exitCode == 0, $"stack.sh {string.Join(' ', arguments)} exited {exitCode}:\n{output}\n{errors}");
+        var (exitCode, output, errors) = await Scripts.StackAsync(arguments, env, ct);
+        Assert.True(exitCode == 0, $"./slots stack {string.Join(' ', arguments)} exited {exitCode}:\n{output}\n{errors}");
         return output;
     }
 

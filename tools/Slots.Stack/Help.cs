@@ -15,10 +15,12 @@ internal static class Help
           primary              (HA) the Patroni node that leads
           pg-stop fast|immediate   stop the single stack's PostgreSQL as an operator or a crash would
           reload-cert [--renew]    HAProxy reloads its certificate without dropping a connection
+          backup [--type full|incr|diff]   (HA) a pgBackRest backup from the primary; WAL is archived all the time
+          restore --to "TIME"  (HA) the cluster as it was at TIME (PostgreSQL's timestamptz syntax), docs/reliability.md
           wipe                 stop everything and delete the state folder and PostgreSQL's data
           help                 this text
-        backup and restore stay in scripts/stack.sh for now. State: .stack/ (SLOTS_STACK_DIR); every SLOTS_* variable
-        of scripts/stack.sh is read the same way.
+        State: .stack/ (SLOTS_STACK_DIR). Ports, counts and folders come from SLOTS_* variables (docs/scaling.md);
+        `up` keeps them in topology.json, which every other verb reads.
 
         """);
 }

@@ -1,7 +1,7 @@
 using Slots.Stack;
 using Slots.Topology.Run;
 
-// Exit codes as scripts/stack.sh: 0 done, 1 a part could not start or is not running, 2 a wrong request.
+// Exit codes: 0 done, 1 a part could not start or is not running, 2 a wrong request.
 try
 {
     return await Verbs.RunAsync(args, CancellationToken.None);

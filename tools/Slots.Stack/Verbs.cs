@@ -5,7 +5,7 @@ using LoopbackStack = Slots.Topology.Run.Stack;
 
 namespace Slots.Stack;
 
-/// <summary>One method per verb of scripts/stack.sh, on the Stack facade.</summary>
+/// <summary>The verbs of ./slots stack, each one call on the Stack facade.</summary>
 internal static class Verbs
 {
     public static async Task<int> RunAsync(string[] args, CancellationToken ct)
@@ -15,12 +15,6 @@ internal static class Verbs
         {
             Help.Print(Console.Out);
             return 0;
-        }
-
-        if (verb is "backup" or "restore")
-        {
-            throw new StackUsageException(
-                $"{verb} is still scripts/stack.sh's (scripts/stack-backup.sh) until the next round: scripts/stack.sh {verb} …");
         }
 
         var env = Environment.GetEnvironmentVariables().Cast<DictionaryEntry>()
@@ -69,6 +63,13 @@ internal static class Verbs
             case "reload-cert":
                 await stack.ReloadCertAsync(args.Length > 1 && args[1] == "--renew", ct);
                 return 0;
+            case "backup":
+                await stack.BackupAsync(Option(args, "--type", "full", "usage: ./slots stack backup [--type full|incr]"), ct);
+                return 0;
+            case "restore":
+                await stack.RestoreAsync(
+                    Option(args, "--to", null, "usage: ./slots stack restore --to \"2026-11-27 02:10:00+00\" (a moment after the first backup)"), ct);
+                return 0;
             case "wipe":
                 await stack.WipeAsync(ct);
                 return 0;
@@ -84,6 +85,19 @@ internal static class Verbs
         var ha = args.Skip(1).Contains("--ha") || fromEnvironment.Shape == Shape.Ha
             || StateFolder.Resolve(fromEnvironment).Shape == Shape.Ha;
         return fromEnvironment with { Shape = ha ? Shape.Ha : Shape.Single };
+    }
+
+    /// <summary>The value after <paramref name="name"/>, the only option the verb takes; its fallback when absent,
+    /// or a usage error when it has none.</summary>
+    private static string Option(string[] args, string name, string? fallback, string usage)
+    {
+        var rest = args.Skip(1).ToArray();
+        if (rest.Length == 0 && fallback is not null)
+        {
+            return fallback;
+        }
+
+        return rest.Length == 2 && rest[0] == name && rest[1].Length > 0 ? rest[1] : throw new StackUsageException(usage);
     }
 
     private static string Part(string[] args, string verb) =>

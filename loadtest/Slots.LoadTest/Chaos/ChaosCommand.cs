@@ -4,6 +4,9 @@ using System.Net.Http.Json;
 using Npgsql;
 using Slots.LoadTest.Data;
 using Slots.LoadTest.Simulation;
+using Slots.Topology;
+using Slots.Topology.Run;
+using LoopbackStack = Slots.Topology.Run.Stack;
 
 namespace Slots.LoadTest.Chaos;
 
@@ -48,7 +51,6 @@ public static class ChaosCommand
         }
 
         var started = Stopwatch.StartNew();
-        var stackEnvironment = new Dictionary<string, string> { ["SLOTS_STACK_DIR"] = Path.GetFullPath(stackDir), ["SLOTS_STACK_BUILD"] = "0" };
         var plan = Nemesis.Plan(seed, faults, apiCount, schedulers, quick, ha);
         Directory.CreateDirectory(output);
         await File.WriteAllLinesAsync(Path.Combine(output, "plan.jsonl"), plan.Select(HistoryFile.Line), ct);
@@ -63,7 +65,8 @@ public static class ChaosCommand
         var jobRuns = new List<JobRunSample>();
         var sampling = SampleJobRunsAsync(db, Path.Combine(output, HistoryRecorder.JobRunsFileName), jobRuns, stopSampling.Token);
         var workload = new Workload(targets, sources, slots, persons, workers, runId, seed, timeout, recorder).RunAsync(stopWorkload.Token);
-        var nemesis = new Nemesis(Path.GetFullPath(repository), stackEnvironment, recorder, Console.Out, output, db);
+        using var stack = await OpenStackAsync(Path.GetFullPath(stackDir), Path.GetFullPath(repository));
+        var nemesis = new Nemesis(stack, stack.Options.StateDir, recorder, Console.Out, output, db);
         try
         {
             await Task.Delay(TimeSpan.FromSeconds(3), ct);
@@ -120,6 +123,17 @@ public static class ChaosCommand
         Console.WriteLine($"{ops.Count} operations from {folder}");
         report.Print(Console.Out);
         return report.Passed ? 0 : 1;
+    }
+
+    /// <summary>The stack `up` started in <paramref name="stackDir"/>, as its topology.json describes it; nothing is
+    /// built again when the nemesis heals it. Its progress lines go to the soak's output, indented under the fault.</summary>
+    private static async Task<LoopbackStack> OpenStackAsync(string stackDir, string repository)
+    {
+        var env = Environment.GetEnvironmentVariables().Cast<System.Collections.DictionaryEntry>()
+            .ToDictionary(e => (string)e.Key, e => (string?)e.Value, StringComparer.Ordinal);
+        env["SLOTS_STACK_DIR"] = stackDir;
+        var options = StateFolder.Resolve(StackOptions.FromEnvironment(env, repository)) with { Build = false };
+        return await LoopbackStack.OpenAsync(options, line => Console.WriteLine("          " + line.TrimStart()));
     }
 
     private static string[] SinkFiles(string stackDir) =>

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using Npgsql;
+using Slots.Topology.Run;
 
 namespace Slots.LoadTest.Chaos;
 
@@ -11,15 +12,15 @@ public sealed record PlannedFault(int Number, string Kind, string Target, int Do
 /// <summary>
 /// Injects faults into the local stack on a schedule drawn from one seed, so a run's faults can be
 /// replayed exactly (the workload's timing around them cannot). Each fault is healed before the
-/// next: the part is started again (scripts/stack.sh start PART) and waited for until healthy; a
+/// next: the part is started again (the stack's start, <see cref="IStackControl.StartAsync"/>) and waited for until healthy; a
 /// pause ends with SIGCONT. A part that misses its heal is recorded as such, described (its
 /// process and threads, its sockets, the database's sessions, its log's tail) into
 /// heal-miss-N.txt beside the history, then killed and started once more, as a supervisor would,
 /// so the faults after it meet a whole stack.
 /// </summary>
 public sealed class Nemesis(
-    string repository,
-    IReadOnlyDictionary<string, string> stackEnvironment,
+    IStackControl stack,
+    string stackDir,
     HistoryRecorder history,
     TextWriter log,
     string? diagnostics = null,
@@ -100,8 +101,8 @@ public sealed class Nemesis(
             if (f.Target == "primary")
             {
                 // The node that leads now; its postgres, its Patroni or both are what the fault kills.
-                var (found, leader) = await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), ["primary"], stackEnvironment, ct);
-                fault = f with { Target = found && leader.Trim().Length > 0 ? leader.Trim() : "pg1" };
+                var leader = await AskAsync(stack.PrimaryAsync, ct);
+                fault = f with { Target = leader ?? "pg1" };
             }
             var start = history.NowMs;
             _struckMs = null;
@@ -134,7 +135,7 @@ public sealed class Nemesis(
                 }
                 break;
             case "postgres-fast" or "postgres-immediate":
-                await StackAsync(["pg-stop", f.Kind["postgres-".Length..]], ct);
+                await AskAsync(async token => { await stack.PgStopAsync(f.Kind["postgres-".Length..], token); return true; }, ct);
                 await Task.Delay(f.DownMs, ct);
                 return await StartAsync(f, ct);
             case "primary-postgres-kill" or "primary-patroni-kill":
@@ -163,7 +164,7 @@ public sealed class Nemesis(
     /// <summary>The heal: false when the part missed it, even if the second start after the diagnosis brought it up.</summary>
     private async Task<bool> StartAsync(PlannedFault f, CancellationToken ct)
     {
-        if (await StackAsync(["start", f.Target], ct))
+        if (await StartPartAsync(f.Target, ct))
         {
             return true;
         }
@@ -176,7 +177,7 @@ public sealed class Nemesis(
         }
         await SignalAsync("KILL", stuck, ct);
         await WaitGoneAsync(stuck, ct);
-        var second = await StackAsync(["start", f.Target], ct);
+        var second = await StartPartAsync(f.Target, ct);
         log.WriteLine(second ? $"          {f.Target} came up on a second start" : $"          {f.Target} did not come up on a second start either");
         return false;
     }
@@ -229,9 +230,8 @@ public sealed class Nemesis(
                 text.AppendLine("  unavailable: " + ex.Message);
             }
         }
-        if (stackEnvironment.TryGetValue("SLOTS_STACK_DIR", out var stack))
         {
-            var partLog = Path.Combine(stack, "logs", $"{f.Target}.log");
+            var partLog = Path.Combine(stackDir, "logs", $"{f.Target}.log");
             text.AppendLine(CultureInfo.InvariantCulture, $"\n== last lines of {partLog}");
             if (File.Exists(partLog))
             {
@@ -256,13 +256,40 @@ public sealed class Nemesis(
         }
     }
 
-    /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack script's own waits); after the last fault.</summary>
-    public Task<bool> HealAsync(CancellationToken ct) => StackAsync(["up"], ct);
+    /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack's own waits); after the last fault.</summary>
+    public async Task<bool> HealAsync(CancellationToken ct) =>
+        await AskAsync(async token => { await stack.UpAsync(token); return true; }, ct, StackLimit * 3);
 
-    private async Task<IReadOnlyList<string>> PidsAsync(string part, CancellationToken ct)
+    private async Task<IReadOnlyList<string>> PidsAsync(string part, CancellationToken ct) =>
+        (await AskAsync(token => stack.PidsAsync(part, token), ct))?.Select(p => p.ToString(CultureInfo.InvariantCulture)).ToList() ?? [];
+
+    private async Task<bool> StartPartAsync(string part, CancellationToken ct) =>
+        await AskAsync(async token => { await stack.StartAsync(part, token); return true; }, ct);
+
+    /// <summary>The longest one call on the stack may take: a start waits for its part's health, and a Patroni
+    /// node's for the cluster's synchronous standby too.</summary>
+    internal static readonly TimeSpan StackLimit = TimeSpan.FromMinutes(3);
+
+    /// <summary>One call on the stack; its answer, or the default when the part could not start, is unknown or
+    /// overran <paramref name="limit"/> (the reason goes to the log). The soak's own cancellation still ends it.</summary>
+    private async Task<T?> AskAsync<T>(Func<CancellationToken, Task<T>> call, CancellationToken ct, TimeSpan? limit = null)
     {
-        var (ok, output) = await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), ["pids", part], stackEnvironment, ct);
-        return ok ? output.Split((char[])[' ', '\n'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) : [];
+        using var bounded = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        bounded.CancelAfter(limit ?? StackLimit);
+        try
+        {
+            return await call(bounded.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            log.WriteLine($"          stack: no answer within {(limit ?? StackLimit).TotalSeconds} s");
+            return default;
+        }
+        catch (Exception ex) when (ex is StackStartException or StackUsageException or InvalidOperationException or IOException)
+        {
+            log.WriteLine($"          stack: {ex.Message.Trim()}");
+            return default;
+        }
     }
 
     /// <summary>Until every process is gone or a zombie (dead, waiting to be reaped), at most 30 s.</summary>
@@ -308,9 +335,6 @@ public sealed class Nemesis(
             }
         }
     }
-
-    private async Task<bool> StackAsync(string[] args, CancellationToken ct) =>
-        (await RunAsync(Path.Combine(repository, "scripts", "stack.sh"), args, stackEnvironment, ct)).Ok;
 
     private async Task<(bool Ok, string Output)> RunAsync(string file, string[] args, IReadOnlyDictionary<string, string>? environment, CancellationToken ct)
     {

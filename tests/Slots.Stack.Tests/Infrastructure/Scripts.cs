@@ -2,7 +2,7 @@ using Slots.Testing;
 
 namespace Slots.Stack.Tests.Infrastructure;
 
-/// <summary>The project's shell scripts, run as a person would: bash from the repository root.</summary>
+/// <summary>The project's shell scripts and its stack tool (./slots stack), run as a person would, from the repository root.</summary>
 public static class Scripts
 {
     /// <summary>The longest a script may run (the HA stack's start on a busy machine takes about 3 minutes).</summary>
@@ -15,9 +15,13 @@ public static class Scripts
     /// </summary>
     public static async Task<(int ExitCode, string Output, string Errors)> RunAsync(
         string script, IEnumerable<string> arguments, IReadOnlyDictionary<string, string> environment, CancellationToken ct)
+        => await RunProgramAsync("bash", [script, .. arguments], environment, ct);
+
+    private static async Task<(int ExitCode, string Output, string Errors)> RunProgramAsync(
+        string program, IEnumerable<string> arguments, IReadOnlyDictionary<string, string> environment, CancellationToken ct)
     {
         ct.ThrowIfCancellationRequested();
-        return await Tool.TryRunAsync("bash", [script, .. arguments], Limit, start =>
+        return await Tool.TryRunAsync(program, [.. arguments], Limit, start =>
         {
             start.WorkingDirectory = Repository.Root;
             foreach (var (name, value) in environment)
@@ -25,5 +29,17 @@ public static class Scripts
                 start.Environment[name] = value;
             }
         });
+    }
+
+    /// <summary>
+    /// The stack tool (tools/Slots.Stack, what ./slots stack runs) with the arguments and environment given, in the
+    /// configuration these tests were built in (the project reference builds it first); bounded as a script is.
+    /// </summary>
+    public static Task<(int ExitCode, string Output, string Errors)> StackAsync(
+        IEnumerable<string> arguments, IReadOnlyDictionary<string, string> environment, CancellationToken ct)
+    {
+        var dll = Path.Combine(Repository.Root, "artifacts", "bin", "Slots.Stack",
+            Path.GetFileName(Path.TrimEndingDirectorySeparator(AppContext.BaseDirectory)), "Slots.Stack.dll");
+        return RunProgramAsync("dotnet", [dll, .. arguments], environment, ct);
     }
 }

@@ -18,9 +18,11 @@ public sealed class ShapeTests
                 ["api1"],
                 ["api2", "api3"],
                 ["scheduler", "scheduler2", "haproxy"],
+                ["haproxy-apis"],
             ],
             WaveNames(topology));
-        Assert.Equal(new Health.HaproxyUp(8404, "api", 3), topology["haproxy"].Ready);
+        Assert.Equal(new Health.Tcp(topology.Options.Ports.Front), topology["haproxy"].Ready);
+        Assert.Equal(new Health.HaproxyUp(8404, "api", 3), topology["haproxy-apis"].Ready);
     }
 
     [Fact]

@@ -3,7 +3,7 @@ using Repository = Slots.Testing.Repository;
 
 namespace Slots.Topology.Tests.Run;
 
-/// <summary>Slots.Stack's exit codes as scripts/stack.sh's: 0 done, 1 not running or could not start, 2 a wrong
+/// <summary>Slots.Stack's exit codes: 0 done, 1 not running or could not start, 2 a wrong
 /// request, each with its message. Nothing here starts a part.</summary>
 public sealed class CliTests : IDisposable
 {
@@ -15,7 +15,7 @@ public sealed class CliTests : IDisposable
         var (code, output, _) = await RunAsync(["help"]);
 
         Assert.Equal(0, code);
-        foreach (var verb in new[] { "up [--ha]", "down", "status", "start PART", "stop PART", "pids PART", "primary", "pg-stop", "reload-cert", "wipe" })
+        foreach (var verb in new[] { "up [--ha]", "down", "status", "start PART", "stop PART", "pids PART", "primary", "pg-stop", "reload-cert", "backup", "restore --to", "wipe" })
         {
             Assert.Contains(verb, output, StringComparison.Ordinal);
         }
@@ -31,12 +31,25 @@ public sealed class CliTests : IDisposable
     }
 
     [Fact]
-    public async Task Backup_and_restore_say_they_are_still_the_scripts_and_exit_2()
+    public async Task Backup_and_restore_on_the_single_stack_name_the_HA_stack_and_exit_2()
     {
-        var (code, _, errors) = await RunAsync(["backup", "--type", "full"]);
+        var (backup, _, backupErrors) = await RunAsync(["backup", "--type", "full"]);
+        var (restore, _, restoreErrors) = await RunAsync(["restore", "--to", "2026-11-27 02:10:00+00"]);
 
-        Assert.Equal(2, code);
-        Assert.Contains("scripts/stack.sh backup", errors, StringComparison.Ordinal);
+        Assert.Equal((2, 2), (backup, restore));
+        Assert.Contains("Backups are on the high-availability stack: ./slots stack up --ha", backupErrors, StringComparison.Ordinal);
+        Assert.Contains("Point-in-time restore is on the high-availability stack", restoreErrors, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Restore_without_a_moment_and_backup_of_an_unknown_type_print_their_usage_and_exit_2()
+    {
+        var (restore, _, restoreErrors) = await RunAsync(["restore"]);
+        var (backup, _, backupErrors) = await RunAsync(["backup", "--type", "weekly"], ("SLOTS_STACK_HA", "1"));
+
+        Assert.Equal((2, 2), (restore, backup));
+        Assert.Contains("usage: ./slots stack restore --to", restoreErrors, StringComparison.Ordinal);
+        Assert.Contains("--type is full or incr (or diff)", backupErrors, StringComparison.Ordinal);
     }
 
     [Fact]

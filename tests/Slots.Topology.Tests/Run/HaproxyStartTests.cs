@@ -48,9 +48,11 @@ public sealed class HaproxyStartTests : IDisposable
 
             Assert.Equal(["api1", "api2"], servers!.Where(s => s.Backend == "api").Select(s => s.Name));
             Assert.All(servers!.Where(s => s.Backend == "api"), s => Assert.StartsWith("DOWN", s.Status, StringComparison.Ordinal));
-            Assert.False(HaproxyStats.Satisfies(servers!, (Health.HaproxyUp)node.Ready));
+            // HAProxy itself serves (its health is its front port); `up`'s gate after it waits for the APIs behind it.
+            Assert.False(HaproxyStats.Satisfies(servers!, (Health.HaproxyUp)stack.Topology["haproxy-apis"].Ready));
             var row = Assert.Single(await stack.StatusAsync(ct), p => p.Part == "haproxy");
-            Assert.Equal((pid, true, false), (row.Pid, row.Up, row.Healthy));
+            Assert.Equal((pid, true, true), (row.Pid, row.Up, row.Healthy));
+            Assert.StartsWith("api UP 0/2", row.Detail, StringComparison.Ordinal);
             // Master-worker: the master's PID is the file's, its workers are its children.
             var pids = await stack.PidsAsync("haproxy", ct);
             Assert.Equal(pid, pids![0]);

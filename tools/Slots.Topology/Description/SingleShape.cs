@@ -29,6 +29,11 @@ internal static class SingleShape
         }
 
         nodes.Add(Haproxy(options, apis, tls));
+        // `up` ends when HAProxy sees every API instance UP; HAProxy's own health (the chaos soak's and `start`'s
+        // wait) is its front port, as on the HA stack.
+        nodes.Add(new Node(
+            "haproxy-apis", NodeKind.Gate, null, [], [], [Healthy("haproxy"), .. apis.Select(Healthy)],
+            new Health.HaproxyUp(options.Ports.Stats, "api", options.Apis), StopStyle.Nothing, new PidSource.None()));
         return nodes;
     }
 
@@ -67,7 +72,7 @@ internal static class SingleShape
             [new Port("haproxy", ports.Front), new Port("haproxy-stats", ports.Stats), new Port("haproxy-redirect", ports.Redirect)],
             [],
             after,
-            new Health.HaproxyUp(ports.Stats, "api", options.Apis),
+            new Health.Tcp(ports.Front),
             StopStyle.Term20Then9,
             new PidSource.WithChildren());
     }

@@ -75,6 +75,10 @@ public sealed partial record StackOptions
             BackupStanza = Text("SLOTS_BACKUP_STANZA"),
             ArchiveTimeout = Text("SLOTS_ARCHIVE_TIMEOUT") ?? "30s",
             BackupRetentionFull = Number("SLOTS_BACKUP_RETENTION_FULL", 2),
+            OutboxIdGap = long.TryParse(Text("SLOTS_OUTBOX_ID_GAP") ?? "1000000000", NumberStyles.None, CultureInfo.InvariantCulture, out var gap)
+                ? gap
+                : throw new ArgumentException("SLOTS_OUTBOX_ID_GAP must be a whole number."),
+            RestoreNode = Text("SLOTS_RESTORE_NODE") ?? "pg1",
         };
     }
 

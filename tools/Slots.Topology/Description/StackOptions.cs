@@ -68,6 +68,13 @@ public sealed partial record StackOptions
     /// <summary>repo1-retention-full (SLOTS_BACKUP_RETENTION_FULL).</summary>
     public int BackupRetentionFull { get; init; } = 2;
 
+    /// <summary>Outbox ids a restore skips (SLOTS_OUTBOX_ID_GAP), so that no message id used after the restore point
+    /// is handed out again: the SMS gateway keeps the ids it has sent and would drop a new message under an old one.</summary>
+    public long OutboxIdGap { get; init; } = 1_000_000_000;
+
+    /// <summary>The node a restore puts the data back on when none leads (SLOTS_RESTORE_NODE).</summary>
+    public string RestoreNode { get; init; } = "pg1";
+
     public string Logs => Path.Combine(StateDir, "logs");
 
     public string Pids => Path.Combine(StateDir, "pids");

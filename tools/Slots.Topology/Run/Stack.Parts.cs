@@ -47,7 +47,8 @@ public sealed partial class Stack
         };
     }
 
-    /// <summary>Starts one part again and waits for its own health (the chaos soak's heal, faster than `up`); on
+    /// <summary>Starts one part again and waits for its own health (the chaos soak's heal, faster than `up`), after
+    /// the jobs it is made from that need nothing running (the local CA's certificate for HAProxy); on
     /// the HA stack a Patroni node until the cluster has a synchronous standby again, a broker until the cluster
     /// runs all its nodes.</summary>
     public async Task StartAsync(string part, CancellationToken ct)
@@ -60,6 +61,12 @@ public sealed partial class Stack
 
         Directory.CreateDirectory(Options.Logs);
         Directory.CreateDirectory(Options.Pids);
+        // What the part is made from first, where that needs nothing running: HAProxy's certificate from the local CA.
+        foreach (var job in node.After.Select(d => Topology[d.Node]).Where(d => d.Kind == NodeKind.Job && d.After.Count == 0))
+        {
+            await RunJobAsync(job);
+        }
+
         await StartNodeAsync(node, ct);
         await WaitReadyAsync(node, ct);
         var gate = node.Kind switch

@@ -35,8 +35,8 @@ public sealed partial class Stack
             NodeKind.Patroni => members?.FirstOrDefault(m => m.Name == node.Name) is { } m
                 ? $"{m.Role}, {m.State}, lag {m.Lag} bytes, {address}"
                 : $"not in the cluster, {address}",
-            NodeKind.Haproxy when healthy && node.Ready is Health.HaproxyUp h
-                && await HaproxyStats.ReadAsync(_http, h.StatsPort, ct) is { } servers =>
+            NodeKind.Haproxy when healthy && StatsPort(node) is { } stats
+                && await HaproxyStats.ReadAsync(_http, stats, ct) is { } servers =>
                 $"api UP {HaproxyStats.Up(servers, "api").Count}/{Options.Apis}"
                 + (Options.Shape == Shape.Ha ? $", primary {string.Join(",", HaproxyStats.Up(servers, "postgres"))}" : "")
                 + $", https://{address}/",
@@ -44,4 +44,8 @@ public sealed partial class Stack
         };
         return new PartStatus(node.Name, pid, up, healthy, detail);
     }
+
+    /// <summary>An HAProxy node's stats port: the HA nodes' health reads it; the single node's is the stack's.</summary>
+    private int? StatsPort(Node node) =>
+        node.Ready is Health.HaproxyUp h ? h.StatsPort : Options.Shape == Shape.Single ? Options.Ports.Stats : null;
 }

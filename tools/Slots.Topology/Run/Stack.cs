@@ -3,11 +3,9 @@ namespace Slots.Topology.Run;
 /// <summary>A described stack, driven: `up` starts every node once what it waits for is met (the nodes of one
 /// wave together), `down` stops them in reverse. The parts, status and pid look-ups are in the partial files
 /// beside this one. Progress lines go to <paramref name="say"/>, as the scripts printed them.</summary>
-// CA1711: "Stack" is the loopback stack's name in the scripts, the docs and ./slots; it is no collection.
-#pragma warning disable CA1711
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Naming", "CA1711", Justification = "The loopback stack's name in the docs and ./slots; it is no collection.")]
 public sealed partial class Stack(StackOptions options, Action<string> say) : IStackControl, IDisposable
 {
-#pragma warning restore CA1711
     private readonly HttpClient _http = Probes.NewClient();
 
     public Topology Topology { get; } = Topology.Describe(options);

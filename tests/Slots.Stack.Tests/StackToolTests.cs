@@ -4,8 +4,8 @@ using Slots.Testing;
 
 namespace Slots.Stack.Tests;
 
-/// <summary>scripts/stack.sh's handling of the parts it starts, one part at a time.</summary>
-public sealed class StackScriptTests
+/// <summary>The stack tool's (./slots stack) handling of the parts it starts, one part at a time.</summary>
+public sealed class StackToolTests
 {
     [Fact]
     public async Task A_restarted_haproxy_keeps_the_log_lines_of_the_one_before()
@@ -100,7 +100,7 @@ public sealed class StackScriptTests
     private static async Task<string> StackAsync(string state, int front, int stats, CancellationToken ct, params string[] arguments)
     {
         var inv = System.Globalization.CultureInfo.InvariantCulture;
-        var (exitCode, output, errors) = await Scripts.RunAsync("scripts/stack.sh", arguments, new Dictionary<string, string>
+        var (exitCode, output, errors) = await Scripts.StackAsync(arguments, new Dictionary<string, string>
         {
             ["SLOTS_STACK_DIR"] = state,
             ["SLOTS_FRONT_PORT"] = front.ToString(inv),
@@ -109,7 +109,7 @@ public sealed class StackScriptTests
             ["SLOTS_API_COUNT"] = "1",
             ["SLOTS_API_FIRST_PORT"] = ChildProcess.FreePort().ToString(inv),
         }, ct);
-        Assert.True(exitCode == 0, $"stack.sh {string.Join(' ', arguments)} ended {exitCode}: {output}{errors}");
+        Assert.True(exitCode == 0, $"./slots stack {string.Join(' ', arguments)} ended {exitCode}: {output}{errors}");
         return output;
     }
 
