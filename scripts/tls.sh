@@ -8,7 +8,7 @@
 #   scripts/tls.sh renew DIR           a new server.pem from the same CA (a new serial), as a renewal gives
 #   scripts/tls.sh serial PEM          the serial number of the first certificate in PEM
 #   scripts/tls.sh served HOST:PORT    the serial number of the certificate served there
-# Used by scripts/stack.sh, the compose file's tls service and the test fixtures (tests/Slots.Testing).
+# Used by ./slots stack (tools/Slots.Topology), the compose file's tls service and the test fixtures (tests/Slots.Testing).
 #   SLOTS_TLS_HOSTS (localhost 127.0.0.1)  the names and addresses the local certificate is valid for
 #   SLOTS_TLS_DAYS (90)                    how long it is valid: a public CA's ACME certificate lives 90 days
 #   SLOTS_TLS_OWNER (unset)                uid:gid given the files (compose: the haproxy image's user)

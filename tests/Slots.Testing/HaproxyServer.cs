@@ -55,7 +55,7 @@ public sealed class HaproxyServer : IAsyncDisposable
     public SocketsHttpHandler TrustingHandler() => Trusting(new SocketsHttpHandler(), Ca);
 
     /// <summary>
-    /// A handler that trusts the local CA scripts/stack.sh made in its state folder (<paramref name="stackState"/>/tls)
+    /// A handler that trusts the local CA ./slots stack made in its state folder (<paramref name="stackState"/>/tls)
     /// and nothing else: the stack's own front, checked as <see cref="TrustingHandler"/> checks a fixture's.
     /// </summary>
     public static SocketsHttpHandler TrustingStackCa(string stackState) =>

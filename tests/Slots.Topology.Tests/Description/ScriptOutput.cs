@@ -1,8 +1,8 @@
 namespace Slots.Topology.Tests.Description;
 
 /// <summary>
-/// What scripts/stack.sh, stack-ha.sh and stack-backup.sh write and pass today, captured from the scripts' own
-/// functions (patroni_config, backup_write_config, haproxy_env, haproxy_node_env, APP_ENV, api_up, scheduler_up,
+/// What scripts/stack.sh, stack-ha.sh and stack-backup.sh wrote and passed before tools/Slots.Stack replaced them
+/// (git history before 1a95d7d), captured from the scripts' own functions (patroni_config, backup_write_config, haproxy_env, haproxy_node_env, APP_ENV, api_up, scheduler_up,
 /// RABBIT_ENV, rabbit_env_of, rabbit_node_up, etcd_up) with SLOTS_STACK_DIR=/tmp/slots-stack-golden, the postgres
 /// folder inside it, PostgreSQL 15's binaries and the repository at /repo. The golden tests hold the description
 /// to these, naming each change the lead decided on where there is one.

@@ -19,7 +19,7 @@ public static class AppEnvironment
         ? string.Join(",", Enumerable.Range(1, 3).Select(n => Uri(options.Ports.RabbitAmqp(n))))
         : Uri(options.Ports.Amqp);
 
-    /// <summary>What every host gets: stack.sh's APP_ENV (with stack-ha.sh's connections on the HA stack).</summary>
+    /// <summary>What every host gets (with the HA stack's connections there).</summary>
     public static IReadOnlyList<KeyValuePair<string, string>> Common(StackOptions options)
     {
         var profile = options.App.ToString();

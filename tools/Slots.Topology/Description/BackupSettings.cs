@@ -2,7 +2,7 @@ using System.Globalization;
 
 namespace Slots.Topology;
 
-/// <summary>pgBackRest on the HA stack (scripts/stack-backup.sh): one configuration every call reads; each node's
+/// <summary>pgBackRest on the HA stack (backup and restore: Run/Stack.Backup.cs): one configuration every call reads; each node's
 /// own data folder goes on the command line, so each archives its own WAL and a backup reads the primary's.</summary>
 public static class BackupSettings
 {

@@ -2,7 +2,7 @@ using static Slots.Topology.HostNodes;
 
 namespace Slots.Topology;
 
-/// <summary>The high-availability stack as scripts/stack-ha.sh `ha_up` starts it: three etcd members, PostgreSQL
+/// <summary>The high-availability stack: three etcd members, PostgreSQL
 /// nodes under Patroni (a primary, a synchronous standby, an async one), three RabbitMQ nodes in one cluster, two
 /// HAProxy peers that also route to the primary, then the hosts. Why these settings: docs/reliability.md.
 /// pgBackRest's stanza-create and backups run on whichever node leads at that moment, so they are the runtime's

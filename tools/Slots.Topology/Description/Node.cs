@@ -56,7 +56,7 @@ public sealed record ConfigFile(
 
 public sealed record Dependency(string Node, Condition Condition);
 
-/// <summary>Where the process ids of a part are found (`stack.sh pids PART`).</summary>
+/// <summary>Where the process ids of a part are found (`./slots stack pids PART`).</summary>
 public abstract record PidSource
 {
     /// <summary>pids/NAME.pid alone.</summary>

@@ -36,8 +36,8 @@ public sealed record PatroniSettings(
     /// <summary>Node n's folder: patroni.yml, pgpass, the socket and data/.</summary>
     public static string NodeFolder(StackOptions options, int n) => Path.Combine(options.PgFolder, $"pg{n}");
 
-    /// <summary>Node n's patroni.yml, as stack-ha.sh's patroni_config writes it (the archive lines only when
-    /// pgBackRest is installed; a blank line in their place otherwise, as the script's empty substitution leaves).</summary>
+    /// <summary>Node n's patroni.yml (the archive lines only when pgBackRest is installed; a blank line in their place
+    /// otherwise, as the retired script's empty substitution left it, so that the golden file still holds).</summary>
     public string Render(StackOptions options, int n)
     {
         var ports = options.Ports;

@@ -1,7 +1,7 @@
 namespace Slots.Topology;
 
 /// <summary>Every fixed port of a stack. The second HAProxy node's listeners default to the first's + 1, its
-/// runtime API to the stats port + 2, as stack-ha.sh derives them.</summary>
+/// runtime API to the stats port + 2, as the HA stack has always derived them.</summary>
 public sealed record PortPlan(
     int Front,
     int Redirect,
@@ -24,7 +24,7 @@ public sealed record PortPlan(
     int Stats2,
     int Postgres2)
 {
-    /// <summary>scripts/stack.sh and stack-ha.sh defaults. The HA ports lie below Linux's ephemeral range
+    /// <summary>The stack's defaults. The HA ports lie below Linux's ephemeral range
     /// (32768-60999): a node killed and restarted could otherwise find its port taken as a client's source port.</summary>
     public static PortPlan Stack { get; } = Derive(
         front: 8443, redirect: 8080, stats: 8404, postgres: 55432, apiFirst: 5101, schedulerFirst: 5199,
@@ -37,7 +37,7 @@ public sealed record PortPlan(
         amqp: 26730, rabbitDist: 26731, rabbitMgmt: 26732, epmd: 26733,
         etcdFirst: 26900, pgNodeFirst: 25541, patroniFirst: 28108, rabbitFirst: 26840, peerFirst: 26890);
 
-    /// <summary>A plan whose second-node ports follow from the first node's, as stack-ha.sh's defaults do.</summary>
+    /// <summary>A plan whose second-node ports follow from the first node's, as the defaults do.</summary>
     public static PortPlan Derive(
         int front, int redirect, int stats, int postgres, int apiFirst, int schedulerFirst,
         int amqp, int rabbitDist, int rabbitMgmt, int epmd,

@@ -2,7 +2,7 @@ using static Slots.Topology.HostNodes;
 
 namespace Slots.Topology;
 
-/// <summary>The single-node stack as scripts/stack.sh `up` starts it: PostgreSQL, RabbitMQ with its own epmd,
+/// <summary>The single-node stack: PostgreSQL, RabbitMQ with its own epmd,
 /// N API instances, the scheduler node(s), HAProxy in front.</summary>
 internal static class SingleShape
 {

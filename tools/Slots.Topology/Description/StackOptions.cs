@@ -53,7 +53,7 @@ public sealed partial record StackOptions
     /// cannot reach uses <see cref="PostgresSettings.FallbackFolder"/>.</summary>
     public string? PostgresFolder { get; init; }
 
-    /// <summary>pgBackRest is installed: the HA nodes archive their WAL (stack-backup.sh's backup_enabled).</summary>
+    /// <summary>pgBackRest is installed: the HA nodes archive their WAL.</summary>
     public bool Backup { get; init; }
 
     /// <summary>The pgBackRest repository (SLOTS_BACKUP_REPO); null: PGFOLDER/backup.</summary>

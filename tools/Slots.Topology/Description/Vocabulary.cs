@@ -2,7 +2,7 @@ namespace Slots.Topology;
 
 // CA1720: "Single" is the stack's name in the scripts, the docs and the plan; it is no type here.
 #pragma warning disable CA1720
-/// <summary>Which stack: the single-node one (stack.sh up) or the high-availability one (stack.sh up --ha).</summary>
+/// <summary>Which stack: the single-node one (./slots stack up) or the high-availability one (./slots stack up --ha).</summary>
 public enum Shape { Single, Ha }
 #pragma warning restore CA1720
 

@@ -2,9 +2,8 @@ using System.Globalization;
 
 namespace Slots.Topology.Run;
 
-/// <summary>pgBackRest on the HA stack, the part `up` does (scripts/stack-backup.sh's backup_write_config and
-/// backup_init): its folders before any node starts, as their archive_command writes there; the stanza once the
-/// cluster has a leader. Backups and restores stay in the script this round.</summary>
+/// <summary>pgBackRest on the HA stack, the part `up` does: its folders before any node starts, as their archive_command
+/// writes there; the stanza once the cluster has a leader. Backups and restores: Stack.Backup.cs.</summary>
 public static class Backup
 {
     public static async Task PrepareAsync(StackOptions options)
