@@ -55,8 +55,10 @@ public sealed class WaitingListService(IWaitingListStore store, ServiceDirectory
         {
             metrics.Claimed(answer.Slot!.Value.PlaceId, now - offer.OfferedAt);
         }
-        // The pair's second dose, for a fresh claim and for one answered again alike.
-        return answer.Second is null && await reservations.SecondDoseOfAsync(answer.Code!, ct) is { } second
+        // The pair's second dose, for a claim answered again (a fresh one carries it already); looked up only at a
+        // service that has one (the directory is cached), so a one-dose claim costs no query more.
+        return answer.Second is null && answer.Slot is { } slot && (await services.FindAsync(slot.ServiceId, ct))?.SecondDose is not null
+            && await reservations.SecondDoseOfAsync(answer.Code!, ct) is { } second
             ? answer with { Second = second }
             : answer;
     }

@@ -5,7 +5,7 @@ using Slots.Topology.Run;
 namespace Slots.LoadTest.Tests.Chaos;
 
 /// <summary>What the nemesis asks of the stack (<see cref="IStackControl"/>) for each kind of fault, on a fake stack
-/// whose parts are real sleeping processes.</summary>
+/// whose parts are real sleeping processes (Linux, as the stack: the nemesis reads /proc and signals with kill).</summary>
 public sealed class NemesisStackTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("slots-nemesis-").FullName;
@@ -13,11 +13,6 @@ public sealed class NemesisStackTests : IDisposable
     [Fact]
     public async Task A_part_that_misses_its_heal_is_recorded_unhealed_and_started_a_second_time()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            Assert.Skip("reads /proc");
-        }
-
         using var part = Sleeper();
         var stack = new FakeStack(part) { FailedStarts = 1 };
         using var history = new HistoryRecorder(_folder);
@@ -37,11 +32,6 @@ public sealed class NemesisStackTests : IDisposable
     [Fact]
     public async Task The_primary_is_resolved_when_its_fault_is_due_and_a_postgres_crash_goes_through_pg_stop()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            Assert.Skip("reads /proc");
-        }
-
         using var part = Sleeper();
         var stack = new FakeStack(part) { Primary = "pg2" };
         using var history = new HistoryRecorder(_folder);
