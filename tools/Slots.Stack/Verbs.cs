@@ -1,4 +1,3 @@
-using System.Collections;
 using Slots.Topology;
 using Slots.Topology.Run;
 using LoopbackStack = Slots.Topology.Run.Stack;
@@ -17,9 +16,7 @@ internal static class Verbs
             return 0;
         }
 
-        var env = Environment.GetEnvironmentVariables().Cast<DictionaryEntry>()
-            .ToDictionary(e => (string)e.Key, e => (string?)e.Value, StringComparer.Ordinal);
-        var fromEnvironment = StackOptions.FromEnvironment(env, Repository.Root());
+        var fromEnvironment = StackOptions.FromProcessEnvironment(Repository.Root());
         var options = verb == "up" ? ForUp(fromEnvironment, args) : StateFolder.Resolve(fromEnvironment);
         using var stack = await LoopbackStack.OpenAsync(options, Console.WriteLine);
         switch (verb)

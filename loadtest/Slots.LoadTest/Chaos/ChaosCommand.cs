@@ -129,10 +129,7 @@ public static class ChaosCommand
     /// built again when the nemesis heals it. Its progress lines go to the soak's output, indented under the fault.</summary>
     private static async Task<LoopbackStack> OpenStackAsync(string stackDir, string repository)
     {
-        var env = Environment.GetEnvironmentVariables().Cast<System.Collections.DictionaryEntry>()
-            .ToDictionary(e => (string)e.Key, e => (string?)e.Value, StringComparer.Ordinal);
-        env["SLOTS_STACK_DIR"] = stackDir;
-        var options = StateFolder.Resolve(StackOptions.FromEnvironment(env, repository)) with { Build = false };
+        var options = StateFolder.Resolve(StackOptions.FromProcessEnvironment(repository, ("SLOTS_STACK_DIR", stackDir))) with { Build = false };
         return await LoopbackStack.OpenAsync(options, line => Console.WriteLine("          " + line.TrimStart()));
     }
 

@@ -135,7 +135,7 @@ public sealed class Nemesis(
                 }
                 break;
             case "postgres-fast" or "postgres-immediate":
-                await AskAsync(async token => { await stack.PgStopAsync(f.Kind["postgres-".Length..], token); return true; }, ct);
+                await AskAsync(token => stack.PgStopAsync(f.Kind["postgres-".Length..], token), ct);
                 await Task.Delay(f.DownMs, ct);
                 return await StartAsync(f, ct);
             case "primary-postgres-kill" or "primary-patroni-kill":
@@ -187,7 +187,7 @@ public sealed class Nemesis(
     {
         var text = new StringBuilder();
         text.AppendLine(CultureInfo.InvariantCulture, $"fault {f.Number}: {f.Kind} {f.Target}, described at {DateTimeOffset.UtcNow:O}");
-        var (_, sockets) = await RunAsync("ss", ["-tanp"], null, ct);
+        var (_, sockets) = await RunAsync("ss", ["-tanp"], ct);
         foreach (var pid in pids)
         {
             text.AppendLine(CultureInfo.InvariantCulture, $"\n== process {pid}");
@@ -257,18 +257,20 @@ public sealed class Nemesis(
     }
 
     /// <summary>Starts what is not running and waits until every part is healthy (bounded by the stack's own waits); after the last fault.</summary>
-    public async Task<bool> HealAsync(CancellationToken ct) =>
-        await AskAsync(async token => { await stack.UpAsync(token); return true; }, ct, StackLimit * 3);
+    public Task<bool> HealAsync(CancellationToken ct) => AskAsync(stack.UpAsync, ct, StackLimit * 3);
 
     private async Task<IReadOnlyList<string>> PidsAsync(string part, CancellationToken ct) =>
         (await AskAsync(token => stack.PidsAsync(part, token), ct))?.Select(p => p.ToString(CultureInfo.InvariantCulture)).ToList() ?? [];
 
-    private async Task<bool> StartPartAsync(string part, CancellationToken ct) =>
-        await AskAsync(async token => { await stack.StartAsync(part, token); return true; }, ct);
+    private Task<bool> StartPartAsync(string part, CancellationToken ct) => AskAsync(token => stack.StartAsync(part, token), ct);
 
     /// <summary>The longest one call on the stack may take: a start waits for its part's health, and a Patroni
     /// node's for the cluster's synchronous standby too.</summary>
     internal static readonly TimeSpan StackLimit = TimeSpan.FromMinutes(3);
+
+    /// <summary>A call on the stack that answers nothing: whether it succeeded (see the overload below).</summary>
+    private Task<bool> AskAsync(Func<CancellationToken, Task> call, CancellationToken ct, TimeSpan? limit = null) =>
+        AskAsync(async token => { await call(token); return true; }, ct, limit);
 
     /// <summary>One call on the stack; its answer, or the default when the part could not start, is unknown or
     /// overran <paramref name="limit"/> (the reason goes to the log). The soak's own cancellation still ends it.</summary>
@@ -328,7 +330,7 @@ public sealed class Nemesis(
         if (pids.Count > 0)
         {
             _struckMs ??= history.NowMs;
-            await RunAsync("kill", [$"-{signal}", .. pids], null, ct);
+            await RunAsync("kill", [$"-{signal}", .. pids], ct);
             if (signal == "KILL")
             {
                 _killedAt ??= DateTimeOffset.UtcNow;
@@ -336,16 +338,12 @@ public sealed class Nemesis(
         }
     }
 
-    private async Task<(bool Ok, string Output)> RunAsync(string file, string[] args, IReadOnlyDictionary<string, string>? environment, CancellationToken ct)
+    private async Task<(bool Ok, string Output)> RunAsync(string file, string[] args, CancellationToken ct)
     {
         var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         foreach (var a in args)
         {
             start.ArgumentList.Add(a);
-        }
-        foreach (var (k, v) in environment ?? new Dictionary<string, string>())
-        {
-            start.Environment[k] = v;
         }
         using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {file}.");
         var stdout = process.StandardOutput.ReadToEndAsync(ct);

@@ -38,8 +38,6 @@ public static class Scripts
     public static Task<(int ExitCode, string Output, string Errors)> StackAsync(
         IEnumerable<string> arguments, IReadOnlyDictionary<string, string> environment, CancellationToken ct)
     {
-        var dll = Path.Combine(Repository.Root, "artifacts", "bin", "Slots.Stack",
-            Path.GetFileName(Path.TrimEndingDirectorySeparator(AppContext.BaseDirectory)), "Slots.Stack.dll");
-        return RunProgramAsync("dotnet", [dll, .. arguments], environment, ct);
+        return RunProgramAsync("dotnet", [Repository.BuiltAssembly("Slots.Stack"), .. arguments], environment, ct);
     }
 }

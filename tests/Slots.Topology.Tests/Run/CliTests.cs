@@ -85,7 +85,7 @@ public sealed class CliTests : IDisposable
     }
 
     private async Task<(int Code, string Output, string Errors)> RunAsync(string[] args, params (string Key, string Value)[] env) =>
-        await Tool.TryRunAsync("dotnet", [Dll, .. args], TimeSpan.FromMinutes(1), start =>
+        await Tool.TryRunAsync("dotnet", [Repository.BuiltAssembly("Slots.Stack"), .. args], TimeSpan.FromMinutes(1), start =>
         {
             start.Environment["SLOTS_STACK_DIR"] = _state;
             foreach (var (key, value) in env)
@@ -93,11 +93,6 @@ public sealed class CliTests : IDisposable
                 start.Environment[key] = value;
             }
         });
-
-    /// <summary>The tool in the configuration these tests were built in (the project reference builds it first).</summary>
-    private static string Dll => Path.Combine(
-        Repository.Root, "artifacts", "bin", "Slots.Stack",
-        Path.GetFileName(Path.TrimEndingDirectorySeparator(AppContext.BaseDirectory)), "Slots.Stack.dll");
 
     public void Dispose() => Directory.Delete(_state, recursive: true);
 }

@@ -44,11 +44,13 @@ public static class BackupSettings
     public static Command On(StackOptions options, int n, params string[] args)
     {
         var dir = PatroniSettings.NodeFolder(options, n);
-        return new Command(
-            "pgbackrest",
-            [$"--config={ConfigPath(options)}", $"--stanza={Stanza(options)}", $"--pg1-path={dir}/data",
-                $"--pg1-port={options.Ports.PgNode(n)}", $"--pg1-socket-path={dir}", .. args],
-            [],
-            RunAs: RunAs.Postgres);
+        return OnRepository(options, [$"--pg1-path={dir}/data", $"--pg1-port={options.Ports.PgNode(n)}", $"--pg1-socket-path={dir}", .. args]);
     }
+
+    /// <summary>pgbackrest as the postgres user on the repository alone (info; a restore names its own pg1-path).</summary>
+    public static Command OnRepository(StackOptions options, params string[] args) => new(
+        "pgbackrest", [$"--config={ConfigPath(options)}", $"--stanza={Stanza(options)}", .. args], [], RunAs: RunAs.Postgres);
+
+    /// <summary>The number of a Patroni node from its name (pg2 → 2).</summary>
+    public static int NodeNumber(string name) => int.Parse(name.AsSpan(2), NumberStyles.None, CultureInfo.InvariantCulture);
 }

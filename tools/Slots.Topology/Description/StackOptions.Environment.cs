@@ -82,6 +82,20 @@ public sealed partial record StackOptions
         };
     }
 
+    /// <summary>The options from this process's environment, with <paramref name="overrides"/> on top (the chaos soak
+    /// names the state folder it started).</summary>
+    public static StackOptions FromProcessEnvironment(string root, params (string Name, string Value)[] overrides)
+    {
+        var env = Environment.GetEnvironmentVariables().Cast<System.Collections.DictionaryEntry>()
+            .ToDictionary(e => (string)e.Key, e => (string?)e.Value, StringComparer.Ordinal);
+        foreach (var (name, value) in overrides)
+        {
+            env[name] = value;
+        }
+
+        return FromEnvironment(env, root);
+    }
+
     /// <summary>The newest /usr/lib/postgresql/VERSION/bin that holds initdb (the scripts' `ls -d … | sort -V | tail -n 1`).</summary>
     private static string? NewestPostgresBin()
     {

@@ -21,13 +21,13 @@ public sealed partial class Stack
         NeedBackups("Backups are");
         var leader = await PrimaryAsync(ct) ?? throw new StackStartException("No PostgreSQL primary: is the HA stack up? (./slots stack status)");
         var clock = Stopwatch.StartNew();
-        if (!await PgBackRestAsync(BackupSettings.On(Options, NodeNumber(leader), "backup", $"--type={type}")))
+        if (!await PgBackRestAsync(BackupSettings.On(Options, BackupSettings.NodeNumber(leader), "backup", $"--type={type}")))
         {
             throw new StackStartException($"Backup failed; see {BackupLog} and {BackupSettings.LogPath(Options)}/");
         }
 
-        say($"Backup ({type}) from {leader} done in {Seconds(clock)} s into {BackupSettings.Repo(Options)}, stanza {BackupSettings.Stanza(Options)}.");
-        var info = await Tool.TryRunAsync(Repository("info", "--output=text"), TimeSpan.FromMinutes(1));
+        say($"Backup ({type}) from {leader} done in {Seconds(clock.Elapsed)} s into {BackupSettings.Repo(Options)}, stanza {BackupSettings.Stanza(Options)}.");
+        var info = await Tool.TryRunAsync(BackupSettings.OnRepository(Options, "info", "--output=text"), TimeSpan.FromMinutes(1));
         foreach (var line in info.Stdout.Split('\n', StringSplitOptions.RemoveEmptyEntries).TakeLast(8))
         {
             say("  " + line);
@@ -43,7 +43,7 @@ public sealed partial class Stack
         var clock = Stopwatch.StartNew();
         var leader = await PrimaryAsync(ct) ?? Options.RestoreNode;
         var node = Topology[leader];
-        var n = NodeNumber(leader);
+        var n = BackupSettings.NodeNumber(leader);
         say($"Restoring the cluster to {target} on {leader} ({node.DataDir})");
         // The WAL written up to now goes to the repository first: a target a moment ago needs the segment still open.
         say(await PgBackRestAsync(BackupSettings.On(Options, n, "check"))
@@ -71,7 +71,7 @@ public sealed partial class Stack
         }
 
         var stopped = clock.Elapsed;
-        if (!await PgBackRestAsync(Repository(
+        if (!await PgBackRestAsync(BackupSettings.OnRepository(Options,
             $"--pg1-path={node.DataDir}", "restore", "--delta", "--type=time", $"--target={target}", "--target-action=promote")))
         {
             throw new StackStartException($"  pgbackrest restore failed; see {BackupLog}");
@@ -167,29 +167,13 @@ public sealed partial class Stack
         }
     }
 
-    /// <summary>Runs a pgBackRest (or patronictl) call, its output appended to logs/pgbackrest.log; whether it succeeded.</summary>
-    private async Task<bool> PgBackRestAsync(Command command)
-    {
-        var (code, stdout, stderr) = await Tool.TryRunAsync(command, BackupLimit);
-        Directory.CreateDirectory(Options.Logs);
-        await File.AppendAllTextAsync(BackupLog, stdout + stderr);
-        return code == 0;
-    }
-
-    /// <summary>pgbackrest as the postgres user on the repository alone (info, restore with its own pg1-path).</summary>
-    private Command Repository(params string[] args) => new(
-        "pgbackrest", [$"--config={BackupSettings.ConfigPath(Options)}", $"--stanza={BackupSettings.Stanza(Options)}", .. args], [],
-        RunAs: RunAs.Postgres);
+    private Task<bool> PgBackRestAsync(Command command) => Backup.RunLoggedAsync(Options, command, BackupLimit);
 
     private Command PgCtl(params string[] args) => new(Path.Combine(Options.PgBin, "pg_ctl"), args, [], RunAs: RunAs.Postgres);
 
     private IEnumerable<Node> PatroniNodes() => Topology.Nodes.Where(x => x.Kind == NodeKind.Patroni);
 
-    private string BackupLog => LogFile("pgbackrest");
-
-    private static int NodeNumber(string name) => int.Parse(name.AsSpan(2), NumberStyles.None, CultureInfo.InvariantCulture);
-
-    private static long Seconds(Stopwatch clock) => Seconds(clock.Elapsed);
+    private string BackupLog => Backup.Log(Options);
 
     private static long Seconds(TimeSpan span) => (long)span.TotalSeconds;
 }
