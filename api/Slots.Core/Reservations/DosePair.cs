@@ -24,6 +24,9 @@ public interface IDosePairStore
     /// <summary>The first codes of those of <paramref name="codes"/> that are second doses, by second code.</summary>
     Task<IReadOnlyDictionary<string, string>> FirstsAsync(IReadOnlyCollection<string> codes, CancellationToken ct);
 
+    /// <summary>The other half of each of <paramref name="codes"/> that belongs to a pair (a first's second, a second's first), by code.</summary>
+    Task<IReadOnlyDictionary<string, string>> OtherHalvesAsync(IReadOnlyCollection<string> codes, CancellationToken ct);
+
     /// <summary>The second doses (day and start) of those of <paramref name="firstCodes"/> that are pairs with an active second, by first code.</summary>
     Task<IReadOnlyDictionary<string, (DateOnly Day, int StartMinute)>> SecondsAsync(IReadOnlyCollection<string> firstCodes, CancellationToken ct);
 }

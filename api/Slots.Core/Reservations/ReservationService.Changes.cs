@@ -32,12 +32,7 @@ public sealed partial class ReservationService
             return CancelStatus.NotFound; // the second dose goes with its pair, by the first code
         }
         // Not the caller's token: once started, a cancellation completes even if this client has gone.
-        var status = await store.CancelAsync(command, CancellationToken.None);
-        if (status == CancelStatus.NotFound)
-        {
-            var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
-            status = coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
-        }
+        var status = await CancelOnPathAsync(command);
         if (status == CancelStatus.NotFound && await cold.WasCancelledAsync(command, CancellationToken.None))
         {
             // The same cancel again (DELETE is idempotent): the first took effect; a pair's second dose
@@ -49,6 +44,12 @@ public sealed partial class ReservationService
         {
             await CancelSecondAsync(command);
             snapshot.Forget(); // a seat came back, at a slot this answer does not name
+        }
+        else if (status is CancelStatus.Started or CancelStatus.CheckedIn && await CancelSecondAsync(command) == CancelStatus.Cancelled)
+        {
+            // The first dose has happened (or is under way): cancelling the pair cancels what is left of it, the second.
+            snapshot.Forget();
+            return CancelStatus.Cancelled;
         }
         return status;
     }

@@ -45,26 +45,57 @@ public sealed partial class ReservationService
             : found with { Second = await SecondOfAsync(found.Code, ct) };
 
     /// <summary>
-    /// After the first dose's cancel took effect (now or by an earlier try): the second's too, on
-    /// whichever path holds it. Idempotent, so a cancel retried after a crash between the two halves
-    /// finishes the pair.
+    /// After the first dose's cancel took effect (now or by an earlier try), or when the first has
+    /// started or was checked in: the second's cancel, on whichever path holds it. Idempotent, so a
+    /// cancel retried after a crash between the two halves finishes the pair. Null for a single booking.
     /// </summary>
-    private async Task CancelSecondAsync(CancelCommand first)
+    private async Task<CancelStatus?> CancelSecondAsync(CancelCommand first)
     {
         if (await pairs.SecondOfAsync(first.Code, CancellationToken.None) is not { } second)
         {
-            return;
+            return null;
         }
         var command = first with { Code = second };
+        var status = await CancelOnPathAsync(command);
+        return status == CancelStatus.NotFound && await cold.WasCancelledAsync(command, CancellationToken.None) ? CancelStatus.Cancelled : status;
+    }
+
+    /// <summary>The cancel on the hot path, else on the disk days' (and on the hot path again when the day turned hot meanwhile).</summary>
+    private async Task<CancelStatus> CancelOnPathAsync(CancelCommand command)
+    {
         var status = await store.CancelAsync(command, CancellationToken.None);
-        if (status == CancelStatus.NotFound)
+        if (status != CancelStatus.NotFound)
         {
-            var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
-            if (coldAnswer.Route == ColdRoute.NowHot)
-            {
-                await store.CancelAsync(command, CancellationToken.None);
-            }
+            return status;
         }
+        var coldAnswer = await cold.CancelAsync(command, CancellationToken.None);
+        return coldAnswer.Route == ColdRoute.NowHot ? await store.CancelAsync(command, CancellationToken.None) : coldAnswer.Value;
+    }
+
+    /// <summary>
+    /// A site cancelled <paramref name="cancelledBySite"/> (a block of a day): the other half of each
+    /// pair among them is cancelled too, so no person is left with half a pair (the block's SMS names
+    /// one appointment, the cancel's SMS the other). A half that has started or was checked in stays.
+    /// Idempotent: a half already gone is passed over. Answers how many halves it cancelled.
+    /// </summary>
+    public async Task<int> CancelOtherHalvesAsync(IReadOnlyCollection<string> cancelledBySite, CancellationToken ct)
+    {
+        var others = await pairs.OtherHalvesAsync(cancelledBySite, ct);
+        var cancelled = 0;
+        foreach (var other in others.Values.Where(o => !cancelledBySite.Contains(o)).Distinct(StringComparer.Ordinal))
+        {
+            if ((await store.FindAsync(other, ct) ?? await cold.FindAsync(other, ct)) is not { } half)
+            {
+                continue;
+            }
+            var status = await CancelOnPathAsync(new CancelCommand(other, new ContactProof(half.Phone, null), clock.GetUtcNow()));
+            cancelled += status == CancelStatus.Cancelled ? 1 : 0;
+        }
+        if (cancelled > 0)
+        {
+            snapshot.Forget();
+        }
+        return cancelled;
     }
 
     /// <summary>

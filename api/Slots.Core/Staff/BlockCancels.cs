@@ -11,7 +11,8 @@ namespace Slots.Staff;
 /// process killed), a block is finished by <see cref="ResumeBlockCancelsJob"/>.
 /// </summary>
 public sealed class BlockCancels(
-    IStaffStore store, TimeProvider clock, IOptions<BlockCancelOptions> options, StaffMetrics metrics, AvailabilitySnapshot availability)
+    IStaffStore store, ReservationService reservations, TimeProvider clock, IOptions<BlockCancelOptions> options, StaffMetrics metrics,
+    AvailabilitySnapshot availability)
 {
     public async Task<OpenedBlock> CancelAsync(BlockCancelRequest request, CancellationToken ct)
     {
@@ -19,7 +20,11 @@ public sealed class BlockCancels(
         return opened.Block.Finished ? opened : opened with { Block = await RunAsync(opened.Block.Id, ct) };
     }
 
-    /// <summary>Cancels what is left of the block and marks it finished.</summary>
+    /// <summary>
+    /// Cancels what is left of the block, then the other half of each two-dose pair it took one half
+    /// of (a pair is booked whole and goes whole: the person books the pair again), and marks the
+    /// block finished. Each step is idempotent, so a run cut off anywhere is finished by the next.
+    /// </summary>
     public async Task<BlockCancel> RunAsync(long blockId, CancellationToken ct)
     {
         int taken;
@@ -29,6 +34,12 @@ public sealed class BlockCancels(
             metrics.CancelledBySite(taken);
         }
         while (taken > 0);
+        if (await store.BlockCancelAsync(blockId, ct) is { FinishedAt: null } block)
+        {
+            var bySite = (await store.DayAsync(block.PlaceId, block.Day, ct))
+                .Where(r => r.State == RosterState.CancelledBySite).Select(r => r.Code).ToHashSet(StringComparer.Ordinal);
+            metrics.CancelledBySite(await reservations.CancelOtherHalvesAsync(bySite, ct));
+        }
         return await store.FinishBlockCancelAsync(blockId, clock.GetUtcNow(), ct);
     }
 

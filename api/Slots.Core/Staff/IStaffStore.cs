@@ -38,6 +38,9 @@ public interface IStaffStore
     /// <summary>Marks the block finished with the count of bookings it left, and answers it.</summary>
     Task<BlockCancel> FinishBlockCancelAsync(long blockId, DateTimeOffset now, CancellationToken ct);
 
+    /// <summary>The block as it stands, or null when there is none with this id.</summary>
+    Task<BlockCancel?> BlockCancelAsync(long blockId, CancellationToken ct);
+
     /// <summary>
     /// The blocks of the place from <paramref name="fromDay"/> on that stand (not opened again), in
     /// id order; only those of a place's close when <paramref name="closesPlace"/>.

@@ -33,6 +33,24 @@ public sealed class EfDosePairStore(IServiceScopeFactory scopes) : IDosePairStor
             .ToDictionaryAsync(p => p.SecondCode, p => p.FirstCode, StringComparer.Ordinal, ct);
     }
 
+    public async Task<IReadOnlyDictionary<string, string>> OtherHalvesAsync(IReadOnlyCollection<string> codes, CancellationToken ct)
+    {
+        if (codes.Count == 0)
+        {
+            return new Dictionary<string, string>();
+        }
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        var links = await db.DosePairs.AsNoTracking().Where(p => codes.Contains(p.FirstCode) || codes.Contains(p.SecondCode)).ToListAsync(ct);
+        var others = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (var p in links)
+        {
+            others[p.FirstCode] = p.SecondCode;
+            others[p.SecondCode] = p.FirstCode;
+        }
+        return others.Where(o => codes.Contains(o.Key)).ToDictionary(o => o.Key, o => o.Value, StringComparer.Ordinal);
+    }
+
     public async Task<IReadOnlyDictionary<string, (DateOnly Day, int StartMinute)>> SecondsAsync(IReadOnlyCollection<string> firstCodes,
         CancellationToken ct)
     {

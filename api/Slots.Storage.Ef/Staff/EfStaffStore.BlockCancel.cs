@@ -110,6 +110,13 @@ public abstract partial class EfStaffStore
         return Block(block);
     }
 
+    public async Task<BlockCancel?> BlockCancelAsync(long blockId, CancellationToken ct)
+    {
+        await using var scope = scopes.CreateAsyncScope();
+        var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
+        return await db.SiteCancels.AsNoTracking().SingleOrDefaultAsync(b => b.Id == blockId, ct) is { } block ? Block(block) : null;
+    }
+
     public async Task<IReadOnlyList<long>> StalledBlockCancelsAsync(DateTimeOffset idleSince, CancellationToken ct)
     {
         await using var scope = scopes.CreateAsyncScope();
