@@ -21,7 +21,9 @@ public sealed record StoredBookingDto(
     string Phone,
     [property: Description("The SMS language.")] string Language,
     [property: AllowedValues(StoredBookingDto.Booked, StoredBookingDto.Cancelled)] string State,
-    DateTimeOffset BookedAt)
+    DateTimeOffset BookedAt,
+    [property: Description("1 or 2 for an appointment of a two-dose pair (both listed under the pair's code), null for a single booking.")]
+    int? Dose = null)
 {
     public const string Booked = "booked";
     public const string Cancelled = "cancelled";

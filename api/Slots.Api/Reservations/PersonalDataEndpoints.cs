@@ -92,7 +92,7 @@ internal static class PersonalDataEndpoints
         foreach (var b in held.Bookings)
         {
             bookings.Add(new(b.Code, b.Slot.PlaceId, await PlaceName(b.Slot.PlaceId), Formats.Day(b.Slot.Day), Formats.Time(b.Slot.StartMinute),
-                b.Name, b.Phone, b.Language, b.Cancelled ? StoredBookingDto.Cancelled : StoredBookingDto.Booked, b.CreatedAt));
+                b.Name, b.Phone, b.Language, b.Cancelled ? StoredBookingDto.Cancelled : StoredBookingDto.Booked, b.CreatedAt, b.Dose));
         }
         var entries = new List<StoredEntryDto>();
         foreach (var e in held.WaitingList)

@@ -13,11 +13,35 @@ public sealed partial class PersonalDataRequests(
     IPersonalDataStore store,
     ReservationService reservations,
     WaitingListService waitingList,
+    IDosePairStore pairs,
     ILogger<PersonalDataRequests> logger)
 {
     /// <summary>What is kept about the owner of the booking, or null when the code and proof find nobody.</summary>
     public async Task<StoredPersonalData?> ReadAsync(string code, ContactProof proof, CancellationToken ct) =>
-        await OwnerAsync(code, proof, ct) is { } owner ? await store.ReadAsync(owner, ct) : null;
+        await OwnerAsync(code, proof, ct) is { } owner ? await AsPairsAsync(await store.ReadAsync(owner, ct), ct) : null;
+
+    /// <summary>
+    /// A pair's two appointments shown as the person knows them: both under the pair's code (the first
+    /// dose's), as dose 1 and dose 2. The second's own code is the store's key, never the person's to use.
+    /// </summary>
+    private async Task<StoredPersonalData> AsPairsAsync(StoredPersonalData held, CancellationToken ct)
+    {
+        var firsts = await pairs.FirstsAsync([.. held.Bookings.Select(b => b.Code)], ct);
+        if (firsts.Count == 0)
+        {
+            return held;
+        }
+        var pairCodes = firsts.Values.ToHashSet(StringComparer.Ordinal);
+        string Shown(string code) => firsts.GetValueOrDefault(code, code);
+        return held with
+        {
+            Bookings = [.. held.Bookings.Select(b => firsts.TryGetValue(b.Code, out var first)
+                ? b with { Code = first, Dose = 2 }
+                : pairCodes.Contains(b.Code) ? b with { Dose = 1 } : b)],
+            Sms = [.. held.Sms.Select(s => s with { Code = Shown(s.Code) })],
+            Reminders = [.. held.Reminders.Select(r => r with { Code = Shown(r.Code) })],
+        };
+    }
 
     /// <summary>
     /// Cancels the person's bookings still ahead through the normal cancel (the seat comes back, the

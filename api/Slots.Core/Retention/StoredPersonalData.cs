@@ -4,7 +4,11 @@ using Slots.WaitingList;
 namespace Slots.Retention;
 
 /// <summary>A booking kept under a person: hot, on disk, or a change not yet flushed.</summary>
-public sealed record StoredBooking(string Code, SlotKey Slot, string Name, string Phone, string Language, bool Cancelled, DateTimeOffset CreatedAt);
+public sealed record StoredBooking(string Code, SlotKey Slot, string Name, string Phone, string Language, bool Cancelled, DateTimeOffset CreatedAt)
+{
+    /// <summary>1 or 2 for an appointment of a two-dose pair (then <see cref="Code"/> is the pair's, the first dose's), null for a single booking.</summary>
+    public int? Dose { get; init; }
+}
 
 /// <summary>
 /// A waiting-list entry kept under a person. <see cref="Token"/> is the entry's secret: the erasure

@@ -87,8 +87,8 @@ export function PersonalDataView({ code, proof, onBack, onErased }: PersonalData
           {data.bookings.length === 0 ? <p>{t('dataNone')}</p> : (
             <ul className="stored" data-testid="data-bookings">
               {data.bookings.map((b) => (
-                <li key={b.code}>
-                  <strong>{b.code}</strong>: {b.placeName}, {formatDay(b.day, lang)} {b.time}
+                <li key={`${b.code}-${b.dose ?? 0}`}>
+                  <strong>{b.code}</strong>{b.dose != null && <> ({t(b.dose === 1 ? 'firstDose' : 'secondDose')})</>}: {b.placeName}, {formatDay(b.day, lang)} {b.time}
                   <br />{t('dataName')}: {b.name}; {t('dataPhone')}: {b.phone}; {t('dataState')}: {state(b.state)}
                 </li>
               ))}

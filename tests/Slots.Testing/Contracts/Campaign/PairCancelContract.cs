@@ -9,8 +9,9 @@ namespace Slots.Testing.Contracts.Campaign;
 /// <summary>
 /// A two-dose pair goes whole, on every backend that seats pairs (issue 41 item 3): a site's block
 /// cancel that takes either half takes the other too, hot or on disk, so nobody is left with half a
-/// pair; and a person whose first dose was checked in can still cancel what is left of the pair, its
-/// second dose, by the pair's code.
+/// pair; a person whose first dose was checked in can still cancel what is left of the pair, its
+/// second dose, by the pair's code; and the person's own data shows the pair under its code, as
+/// dose 1 and dose 2, and its erasure cancels both.
 /// </summary>
 public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendContract<TBackend>(backend)
     where TBackend : class, IBackend
@@ -112,5 +113,31 @@ public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendCo
         Assert.Null(found["secondDose"]);
         // Asked again: the same answer, nothing more changed.
         Assert.Equal(HttpStatusCode.NoContent, (await client.SendAsync(WithPhone(HttpMethod.Delete, $"/api/reservations/{code}", person.Phone))).StatusCode);
+    }
+
+    [Fact]
+    public async Task The_person_s_data_lists_both_doses_under_the_pair_s_code_and_erasing_it_frees_both_seats()
+    {
+        var host = await TwoDoseHostAsync(31, 31);
+        var client = host.Client();
+        var secondDay = HotDay.AddDays(31);
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 2, HotDay);
+        await GenerateAsync(host.AdminClient(), place, secondDay, "08:00", "08:50", 2);
+        var person = People.Next();
+        var code = await BookPairAsync(client, place, HotDay, "08:10", person, secondDay);
+        var url = $"/api/reservations/{code}/personal-data";
+
+        var held = await JsonAsync(await client.SendAsync(WithPhone(HttpMethod.Get, url, person.Phone)));
+
+        var bookings = held["bookings"]!.AsArray().OrderBy(b => b!["dose"]!.GetValue<int>()).ToList();
+        Assert.Equal(2, bookings.Count);
+        Assert.All(bookings, b => Assert.Equal(code, b!["code"]!.GetValue<string>()));
+        Assert.Equal([1, 2], bookings.Select(b => b!["dose"]!.GetValue<int>()));
+        Assert.Equal([Day(HotDay), Day(secondDay)], bookings.Select(b => b!["day"]!.GetValue<string>()));
+        Assert.All(held["sms"]!.AsArray(), s => Assert.Equal(code, s!["code"]!.GetValue<string>()));
+
+        Assert.Equal(HttpStatusCode.NoContent, (await client.SendAsync(WithPhone(HttpMethod.Delete, url, person.Phone))).StatusCode);
+        Assert.Equal(2, await FreeSeatsAsync(client, place, HotDay, "08:10"));
+        Assert.Equal(2, await FreeSeatsAsync(client, place, secondDay, "08:10"));
     }
 }
