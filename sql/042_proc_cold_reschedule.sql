@@ -19,6 +19,7 @@ CREATE OR ALTER PROCEDURE dbo.cold_reschedule
     @to_place_id     int,
     @to_day          date,
     @to_start_minute int,
+    @holder_code     varchar(16),   -- the person row's code: the pair's first code when its second dose moves, else @code
     @now             bigint,
     @route           int OUTPUT,
     @outcome         int OUTPUT
@@ -138,7 +139,7 @@ BEGIN
                 updated_at = @now
             WHERE code = @code;
             UPDATE dbo.active_persons WITH (SNAPSHOT) SET ends_at = @starts_at + (CONVERT(bigint, @minutes) * 60)
-            WHERE code = @code;
+            WHERE code = @holder_code;
             INSERT dbo.outbox WITH (SNAPSHOT) (kind, code, phone, language, place_id, day, start_minute,
                 created_at, sent_at)
             VALUES (3, @code, @held_phone, @language, @to_place_id, @to_day, @to_start_minute, @now, NULL);

@@ -14,6 +14,7 @@ CREATE OR ALTER PROCEDURE dbo.reschedule
     @to_place_id      int,
     @to_day           date,
     @to_start_minute  int,
+    @holder_code      varchar(16),   -- the person row's code: the pair's first code when its second dose moves, else @code
     @seat_hint        int,
     @now              bigint,
     @outcome          int OUTPUT
@@ -116,7 +117,7 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
     SET place_id = @to_place_id, day = @to_day, start_minute = @to_start_minute, seat_no = @seat,
         minutes = @minutes, starts_at = @to_starts_at
     WHERE code = @code;
-    UPDATE dbo.active_persons SET ends_at = @to_starts_at + (@minutes * 60) WHERE code = @code;
+    UPDATE dbo.active_persons SET ends_at = @to_starts_at + (@minutes * 60) WHERE code = @holder_code;
 
     INSERT dbo.outbox (kind, code, phone, language, place_id, day, start_minute, created_at, sent_at)
     VALUES (3, @code, @held_phone, @language, @to_place_id, @to_day, @to_start_minute, @now, NULL);

@@ -52,6 +52,7 @@ public static partial class SqlServerCommands
         var proc = Proc("dbo.cold_reschedule");
         AddProof(proc, c.Code, c.Proof);
         AddTarget(proc, c.Target);
+        Add(proc, "@holder_code", SqlDbType.VarChar, CodeSize, c.Holder ?? c.Code);
         Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
         Output(proc, "@route", SqlDbType.Int, 0);
         Output(proc, "@outcome", SqlDbType.Int, 0);

@@ -95,6 +95,7 @@ public static partial class SqlServerCommands
         var proc = Proc("dbo.reschedule");
         AddProof(proc, c.Code, c.Proof);
         AddTarget(proc, c.Target);
+        Add(proc, "@holder_code", SqlDbType.VarChar, CodeSize, c.Holder ?? c.Code);
         Add(proc, "@seat_hint", SqlDbType.Int, 0, SqlServerOutcomes.SeatHint(c.Code));
         Add(proc, "@now", SqlDbType.BigInt, 0, c.Now.ToUnixTimeSeconds());
         Output(proc, "@outcome", SqlDbType.Int, 0);

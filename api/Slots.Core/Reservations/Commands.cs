@@ -24,4 +24,9 @@ public sealed record ReserveCommand(
 
 public sealed record CancelCommand(string Code, ContactProof Proof, DateTimeOffset Now);
 
-public sealed record RescheduleCommand(string Code, ContactProof Proof, SlotKey Target, DateTimeOffset Now);
+/// <summary>
+/// A move of the booking <paramref name="Code"/>. <paramref name="Holder"/> is the code the person's
+/// one-booking row is under when it is not <paramref name="Code"/>: the pair's first code when its
+/// second dose moves (the row's end follows the pair's last appointment).
+/// </summary>
+public sealed record RescheduleCommand(string Code, ContactProof Proof, SlotKey Target, DateTimeOffset Now, string? Holder = null);

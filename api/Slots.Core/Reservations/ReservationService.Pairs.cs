@@ -120,7 +120,7 @@ public sealed partial class ReservationService
             return new RescheduleAnswer(RescheduleStatus.OutsideInterval, place);
         }
         var now = clock.GetUtcNow();
-        (var status, target) = await RescheduleOnPathAsync(new RescheduleCommand(second.Code, proof, target, now));
+        (var status, target) = await RescheduleOnPathAsync(new RescheduleCommand(second.Code, proof, target, now, Holder: first.Code));
         if (status == RescheduleStatus.Rescheduled)
         {
             snapshot.Forget();
