@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using Hl7.Fhir.Model;
 
@@ -20,6 +21,9 @@ internal sealed class FhirResources(FinderOptions options)
     public const string DefaultService = "default";
 
     private readonly string _site = options.PublicUrl.EndsWith('/') ? options.PublicUrl : options.PublicUrl + "/";
+
+    // A publication names each of its 30 days in a million Slots: each day's two spellings are made once.
+    private readonly ConcurrentDictionary<int, (string Day, string Compact)> _days = new();
 
     public static string ScheduleId(int placeId, string service) => $"{placeId}-{service}";
 
@@ -73,12 +77,12 @@ internal sealed class FhirResources(FinderOptions options)
         start = start.ToOffset(place.TimeZone.GetUtcOffset(start)); // the place's own offset, as the spec prefers
         var end = start.AddMinutes(s.Minutes);
         end = end.ToOffset(place.TimeZone.GetUtcOffset(end));
-        var day = s.LocalDay.ToString("yyyy-MM-dd", CultureInfo.InvariantCulture);
+        var (day, compact) = _days.GetOrAdd(s.Day, static d => (Formats.Day(DateOnly.FromDayNumber(d)),
+            DateOnly.FromDayNumber(d).ToString("yyyyMMdd", CultureInfo.InvariantCulture)));
         var time = Formats.Time(s.StartMinute);
         var slot = new Slot
         {
-            Id = string.Create(CultureInfo.InvariantCulture,
-                $"{place.Id}-{service.Code}-{s.LocalDay:yyyyMMdd}-{s.StartMinute / 60:00}{s.StartMinute % 60:00}"),
+            Id = string.Create(CultureInfo.InvariantCulture, $"{place.Id}-{service.Code}-{compact}-{time.AsSpan(0, 2)}{time.AsSpan(3)}"),
             Meta = Meta(s.UpdatedMs),
             Schedule = new ResourceReference("Schedule/" + ScheduleId(place.Id, service.Code)),
             Status = s.IsFree ? Hl7.Fhir.Model.Slot.SlotStatus.Free : Hl7.Fhir.Model.Slot.SlotStatus.Busy,

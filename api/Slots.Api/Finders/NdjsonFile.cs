@@ -60,6 +60,9 @@ internal sealed class NdjsonWriter : IDisposable
     private const int CopyChunk = 1 << 20;
 
     private readonly FileStream _file;
+    // A line is serialized here and then written to the file's buffer: Utf8JsonWriter.Flush on a FileStream would
+    // flush the stream too, one write call to the kernel per line.
+    private readonly ArrayBufferWriter<byte> _line = new(4096);
     private readonly Utf8JsonWriter _json;
     private readonly BaseFhirJsonSerializer _serializer;
     private readonly List<(long, long)> _starts = [];
@@ -78,7 +81,7 @@ internal sealed class NdjsonWriter : IDisposable
     {
         _asBase = asBase;
         _file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.Read, bufferSize: 1 << 16, useAsync: false);
-        _json = new Utf8JsonWriter(_file, new JsonWriterOptions { SkipValidation = true });
+        _json = new Utf8JsonWriter(_line, new JsonWriterOptions { SkipValidation = true });
         _serializer = serializer;
     }
 
@@ -93,8 +96,10 @@ internal sealed class NdjsonWriter : IDisposable
         var at = _file.Position;
         _serializer.Serialize(resource, _json);
         _json.Flush();
-        _json.Reset();
+        _file.Write(_line.WrittenSpan);
         _file.WriteByte((byte)'\n');
+        _json.Reset();
+        _line.ResetWrittenCount();
         return Line.Pack(at, (int)(_file.Position - at), _asBase);
     }
 

@@ -10,7 +10,11 @@ internal static class Formats
     /// <summary>An instant in UTC to the second, as admin answers give one: 2026-12-01T07:00:00Z.</summary>
     public static string Instant(DateTimeOffset at) => at.UtcDateTime.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture);
 
-    public static string Time(int minuteOfDay) => $"{minuteOfDay / 60:00}:{minuteOfDay % 60:00}";
+    /// <summary>A minute of the day as "HH:mm" ("24:00" and beyond for a block's end); the day's 1,440 made once.</summary>
+    public static string Time(int minuteOfDay) =>
+        (uint)minuteOfDay < (uint)Times.Length ? Times[minuteOfDay] : $"{minuteOfDay / 60:00}:{minuteOfDay % 60:00}";
+
+    private static readonly string[] Times = [.. Enumerable.Range(0, 24 * 60).Select(m => $"{m / 60:00}:{m % 60:00}")];
 
     /// <summary>
     /// Days outside these bounds mean nothing to a booking system, and near DateOnly's own ends a
