@@ -216,20 +216,15 @@ internal sealed partial class Publisher(
     }
 
     /// <summary>
-    /// The place as read now against what the last publication held of it: service by service in the order offered, each
-    /// in start order as read, without the slots that have started (they cannot be booked any more, as the availability
-    /// endpoint says).
+    /// The place as read now against what the last publication held of it, without the slots that have started (they
+    /// cannot be booked any more, as the availability endpoint says). The rows come in start order; PublishedPlace.Next
+    /// takes them service by service in the order offered, and leaves out a service the place no longer offers.
     /// </summary>
     private PublishedPlace Next(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, IEnumerable<SlotAvailability> slots, State? state, long floorMs)
     {
-        var order = new Dictionary<int, int>(offered.Count);
-        for (var i = 0; i < offered.Count; i++)
-        {
-            order[offered[i].Id] = i;
-        }
         var read = clock.GetUtcNow();
         var now = read.ToUnixTimeSeconds();
-        var open = slots.Where(s => s.StartsAtUnix > now && order.ContainsKey(s.Slot.ServiceId)).OrderBy(s => order[s.Slot.ServiceId]).ToList();
+        var open = slots.Where(s => s.StartsAtUnix > now).ToList();
         return PublishedPlace.Next(state?.Places.GetValueOrDefault(place.Id), place, offered, open, Math.Max(read.ToUnixTimeMilliseconds(), floorMs));
     }
 
