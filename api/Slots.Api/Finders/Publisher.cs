@@ -1,4 +1,3 @@
-using System.Threading.Channels;
 using Hl7.Fhir.Model;
 using Hl7.Fhir.Serialization;
 using Microsoft.Extensions.Options;
@@ -91,7 +90,29 @@ internal sealed partial class Publisher(
             var read = new PublishedPlace?[active.Count];
             if (reservations.EveryPlace(active) is { } every)
             {
-                await ReadEveryPlaceAsync(every, active, offered, o.Days, state, floorMs, read, ct);
+                // One query streams every place's hot slots, place after place; each place is compared with what was
+                // published as its rows end.
+                var index = active.Select((p, i) => (p.Id, i)).ToDictionary(x => x.Id, x => x.i);
+                var rows = new List<SlotAvailability>();
+                var at = -1;
+                await foreach (var slot in every.WithCancellation(ct))
+                {
+                    var i = index.GetValueOrDefault(slot.Slot.PlaceId, -1);
+                    if (i != at && at >= 0)
+                    {
+                        read[at] = FromRows(active[at], offered[at], o.Days, rows, state, floorMs);
+                        rows.Clear();
+                    }
+                    at = i;
+                    if (i >= 0)
+                    {
+                        rows.Add(slot);
+                    }
+                }
+                if (at >= 0)
+                {
+                    read[at] = FromRows(active[at], offered[at], o.Days, rows, state, floorMs);
+                }
             }
             // A place with no hot slots, one whose days reach past its hot horizon, or a store that cannot stream them
             // all: read place by place.
@@ -132,63 +153,6 @@ internal sealed partial class Publisher(
                 PublishFailed(logger, ex.GetType().Name);
             }
             throw;
-        }
-    }
-
-    /// <summary>
-    /// One query streams every place's hot slots, place after place. The stream is drained into one batch per place by
-    /// this task while another compares each finished place with what was published, so the database keeps sending
-    /// while a place is compared (one task doing both left the database and the API waiting on each other in turn).
-    /// </summary>
-    private async System.Threading.Tasks.Task ReadEveryPlaceAsync(IAsyncEnumerable<SlotAvailability> every, List<PlaceInfo> active,
-        IReadOnlyList<ServiceInfo>[] offered, int days, State? state, long floorMs, PublishedPlace?[] read, CancellationToken ct)
-    {
-        var index = active.Select((p, i) => (p.Id, i)).ToDictionary(x => x.Id, x => x.i);
-        var places = Channel.CreateBounded<(int At, List<SlotAvailability> Rows)>(new BoundedChannelOptions(64) { SingleReader = true, SingleWriter = true });
-        // A comparison that fails stops the stream too, rather than leave it waiting on a full channel.
-        using var stop = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        var compare = System.Threading.Tasks.Task.Run(async () =>
-        {
-            try
-            {
-                await foreach (var (at, rows) in places.Reader.ReadAllAsync(stop.Token))
-                {
-                    read[at] = FromRows(active[at], offered[at], days, rows, state, floorMs);
-                }
-            }
-            catch
-            {
-                await stop.CancelAsync();
-                throw;
-            }
-        }, stop.Token);
-        try
-        {
-            var batch = new List<SlotAvailability>();
-            var at = -1;
-            await foreach (var slot in every.WithCancellation(stop.Token))
-            {
-                var i = index.GetValueOrDefault(slot.Slot.PlaceId, -1);
-                if (i != at && at >= 0 && batch.Count > 0)
-                {
-                    await places.Writer.WriteAsync((at, batch), stop.Token);
-                    batch = new List<SlotAvailability>(batch.Count);
-                }
-                at = i;
-                if (i >= 0)
-                {
-                    batch.Add(slot);
-                }
-            }
-            if (at >= 0 && batch.Count > 0)
-            {
-                await places.Writer.WriteAsync((at, batch), stop.Token);
-            }
-        }
-        finally
-        {
-            places.Writer.TryComplete();
-            await compare;
         }
     }
 

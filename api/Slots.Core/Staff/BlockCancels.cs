@@ -34,10 +34,12 @@ public sealed class BlockCancels(
             metrics.CancelledBySite(taken);
         }
         while (taken > 0);
-        if (await store.BlockCancelAsync(blockId, ct) is { FinishedAt: null } block)
+        // A block that cancelled nothing (one that keeps its bookings, or found none) has no pair to finish.
+        if (await store.BlockCancelAsync(blockId, ct) is { FinishedAt: null, Cancelled: > 0 } block)
         {
             var bySite = (await store.DayAsync(block.PlaceId, block.Day, ct))
-                .Where(r => r.State == RosterState.CancelledBySite).Select(r => r.Code).ToHashSet(StringComparer.Ordinal);
+                .Where(r => r.State == RosterState.CancelledBySite && r.StartMinute >= block.FromMinute && r.StartMinute < block.ToMinute)
+                .Select(r => r.Code).ToHashSet(StringComparer.Ordinal);
             metrics.CancelledBySite(await reservations.CancelOtherHalvesAsync(bySite, ct));
         }
         return await store.FinishBlockCancelAsync(blockId, clock.GetUtcNow(), ct);
