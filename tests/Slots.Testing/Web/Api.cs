@@ -43,19 +43,25 @@ public static class Api
         return id;
     }
 
-    /// <summary>Slots 08:00-08:50 every 10 minutes on each day of [from, to].</summary>
-    private static async Task GenerateSlotsAsync(HttpClient admin, int placeId, DateOnly from, DateOnly to, int capacity)
+    /// <summary>Slots of 10 minutes every 10 minutes, <paramref name="firstStart"/> to <paramref name="lastStart"/> (08:00-08:50 unless named), on each day of [from, to].</summary>
+    public static async Task GenerateSlotsAsync(HttpClient admin, int placeId, DateOnly from, DateOnly to, int capacity,
+        string firstStart = "08:00", string lastStart = "08:50")
     {
         var generated = await admin.PostAsJsonAsync("/api/admin/slots/generate", new
         {
             placeIds = new[] { placeId },
             from = Day(from),
             to = Day(to),
-            template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
+            template = new { firstStart, lastStart, intervalMinutes = 10, lengthMinutes = 10 },
             capacity,
         });
         generated.EnsureSuccessStatusCode();
     }
+
+    /// <summary>Makes the default service a vaccination of two doses <paramref name="minDays"/> to <paramref name="maxDays"/> days apart.</summary>
+    public static async Task TwoDosesAsync(HttpClient admin, int minDays, int maxDays) =>
+        (await admin.PutAsJsonAsync("/api/admin/services/default",
+            new { nameSk = "Očkovanie", nameEn = "Vaccination", secondDose = new { minDays, maxDays }, active = true })).EnsureSuccessStatusCode();
 
     /// <summary>A booking; the body names a service only when <paramref name="service"/> is given (the body clients sent before services, otherwise).</summary>
     public static HttpRequestMessage Reserve(int placeId, DateOnly day, string time, Person person, string? key = null, string language = "sk",

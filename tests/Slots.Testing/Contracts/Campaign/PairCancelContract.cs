@@ -22,8 +22,7 @@ public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendCo
     private async Task<SlotsHost> TwoDoseHostAsync(int minDays, int maxDays)
     {
         var host = NewHost(await CreateDatabaseAsync("paircancel"), _tokens.Settings);
-        (await host.AdminClient().PutAsJsonAsync("/api/admin/services/default",
-            new { nameSk = "Očkovanie", nameEn = "Vaccination", secondDose = new { minDays, maxDays }, active = true })).EnsureSuccessStatusCode();
+        await TwoDosesAsync(host.AdminClient(), minDays, maxDays);
         return host;
     }
 
@@ -33,16 +32,6 @@ public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendCo
         client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", _tokens.For(actor, role, place));
         return client;
     }
-
-    private static async Task GenerateAsync(HttpClient admin, int place, DateOnly day, string first, string last, int seats) =>
-        (await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(day),
-            to = Day(day),
-            template = new { firstStart = first, lastStart = last, intervalMinutes = 10, lengthMinutes = 10 },
-            capacity = seats,
-        })).EnsureSuccessStatusCode();
 
     private static async Task<string> BookPairAsync(HttpClient client, int place, DateOnly day, string time, Person person, DateOnly secondDay)
     {
@@ -63,7 +52,7 @@ public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendCo
         var client = host.Client();
         var secondDay = HotDay.AddDays(interval);
         var place = await CreatePlaceWithSlotsAsync(admin, capacity: 2, HotDay);
-        await GenerateAsync(admin, place, secondDay, "08:00", "08:50", 2);
+        await GenerateSlotsAsync(admin, place, secondDay, secondDay, 2);
         var (blockedFirst, blockedSecond) = (People.Next(), People.Next());
         var firstCode = await BookPairAsync(client, place, HotDay, "08:00", blockedFirst, secondDay);
         var secondCode = await BookPairAsync(client, place, HotDay, "08:30", blockedSecond, secondDay);
@@ -96,7 +85,7 @@ public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendCo
         var admin = host.AdminClient();
         var (place, soon, _, today, _) = await Staff.StaffContract<TBackend>.PlaceOpenNowAsync(admin);
         var secondDay = today.AddDays(3);
-        await GenerateAsync(admin, place, secondDay, soon, soon, 2);
+        await GenerateSlotsAsync(admin, place, secondDay, secondDay, 2, soon, soon);
         var person = People.Next();
         var client = host.Client();
         var code = await BookPairAsync(client, place, today, soon, person, secondDay);
@@ -122,7 +111,7 @@ public abstract class PairCancelContract<TBackend>(TBackend backend) : BackendCo
         var client = host.Client();
         var secondDay = HotDay.AddDays(31);
         var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 2, HotDay);
-        await GenerateAsync(host.AdminClient(), place, secondDay, "08:00", "08:50", 2);
+        await GenerateSlotsAsync(host.AdminClient(), place, secondDay, secondDay, 2);
         var person = People.Next();
         var code = await BookPairAsync(client, place, HotDay, "08:10", person, secondDay);
         var url = $"/api/reservations/{code}/personal-data";

@@ -24,13 +24,7 @@ public abstract class PairContract<TBackend>(TBackend backend) : BackendContract
     private async Task<SlotsHost> TwoDoseHostAsync(int minDays, int maxDays)
     {
         var host = NewHost(await CreateDatabaseAsync("pair"));
-        (await host.AdminClient().PutAsJsonAsync("/api/admin/services/default", new
-        {
-            nameSk = "Očkovanie",
-            nameEn = "Vaccination",
-            secondDose = new { minDays, maxDays },
-            active = true,
-        })).EnsureSuccessStatusCode();
+        await TwoDosesAsync(host.AdminClient(), minDays, maxDays);
         return host;
     }
 
@@ -40,14 +34,7 @@ public abstract class PairContract<TBackend>(TBackend backend) : BackendContract
         var place = await CreatePlaceWithSlotsAsync(admin, days[0].Seats, days[0].Day);
         foreach (var (day, seats) in days.Skip(1))
         {
-            (await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-            {
-                placeIds = new[] { place },
-                from = Day(day),
-                to = Day(day),
-                template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
-                capacity = seats,
-            })).EnsureSuccessStatusCode();
+            await GenerateSlotsAsync(admin, place, day, day, seats);
         }
         return place;
     }
@@ -228,17 +215,9 @@ public abstract class PairContract<TBackend>(TBackend backend) : BackendContract
         var database = await CreateDatabaseAsync("door");
         var host = NewHost(database, tokens.Settings);
         var admin = host.AdminClient();
-        (await admin.PutAsJsonAsync("/api/admin/services/default",
-            new { nameSk = "Očkovanie", nameEn = "Vaccination", secondDose = new { minDays = 3, maxDays = 3 }, active = true })).EnsureSuccessStatusCode();
+        await TwoDosesAsync(admin, 3, 3);
         var (place, soon, _, today, _) = await Staff.StaffContract<TBackend>.PlaceOpenNowAsync(admin);
-        (await admin.PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(today.AddDays(3)),
-            to = Day(today.AddDays(3)),
-            template = new { firstStart = soon, lastStart = soon, intervalMinutes = 10, lengthMinutes = 10 },
-            capacity = 2,
-        })).EnsureSuccessStatusCode();
+        await GenerateSlotsAsync(admin, place, today.AddDays(3), today.AddDays(3), 2, soon, soon);
         var person = People.Next();
         var booked = await JsonAsync(await host.Client().SendAsync(Book(place, today, soon, person)));
         Assert.Equal(Day(today.AddDays(3)), booked["secondDose"]!["day"]!.GetValue<string>());
@@ -261,8 +240,7 @@ public abstract class PairContract<TBackend>(TBackend backend) : BackendContract
     {
         var tokens = new StaffTokens();
         var host = NewHost(await CreateDatabaseAsync("walkin"), tokens.Settings);
-        (await host.AdminClient().PutAsJsonAsync("/api/admin/services/default",
-            new { nameSk = "Očkovanie", nameEn = "Vaccination", secondDose = new { minDays = 4, maxDays = 4 }, active = true })).EnsureSuccessStatusCode();
+        await TwoDosesAsync(host.AdminClient(), 4, 4);
         var place = await PlaceAsync(host.AdminClient(), (HotDay, 2), (HotDay.AddDays(4), 2));
         var staff = host.Client();
         staff.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer",

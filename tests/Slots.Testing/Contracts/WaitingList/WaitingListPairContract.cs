@@ -24,13 +24,7 @@ public abstract class WaitingListPairContract<TBackend>(TBackend backend) : Wait
     {
         await StartAsync();
         var (place, booked) = await SoldOutAsync(FirstDay);
-        (await Host.AdminClient().PutAsJsonAsync("/api/admin/services/default", new
-        {
-            nameSk = "Očkovanie",
-            nameEn = "Vaccination",
-            secondDose = new { minDays = 3, maxDays = 5 },
-            active = true,
-        })).EnsureSuccessStatusCode();
+        await TwoDosesAsync(Host.AdminClient(), 3, 5);
         var token = await JoinAsync(place, FirstDay, People.Next());
         Assert.Equal(HttpStatusCode.NoContent, (await CancelAsync(booked[1])).StatusCode);
         await StepAsync();
@@ -38,15 +32,7 @@ public abstract class WaitingListPairContract<TBackend>(TBackend backend) : Wait
         return (place, token);
     }
 
-    private async Task SecondDaySlotsAsync(int place, DateOnly day) =>
-        (await Host.AdminClient().PostAsJsonAsync("/api/admin/slots/generate", new
-        {
-            placeIds = new[] { place },
-            from = Day(day),
-            to = Day(day),
-            template = new { firstStart = "08:00", lastStart = "08:50", intervalMinutes = 10, lengthMinutes = 10 },
-            capacity = 1,
-        })).EnsureSuccessStatusCode();
+    private Task SecondDaySlotsAsync(int place, DateOnly day) => GenerateSlotsAsync(Host.AdminClient(), place, day, day, 1);
 
     private Task<HttpResponseMessage> ClaimAsync(string token) => Host.Client().SendAsync(Entry(HttpMethod.Post, token, "/claim"));
 
