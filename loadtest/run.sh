@@ -416,7 +416,13 @@ fi
 
 echo "== availability of a week at one place with $(jq '.seats' "$results/seed.json") hot seats"
 "${lt[@]}" availability --target "${target%%,*}" --requests "$([ "$quick" = 1 ] && echo 300 || echo 3000)" --concurrency 4 --days 7 \
-  "${watch[@]}" "${proxy_log[@]}" --json "$results/availability.json"
+  "${watch[@]}" "${at_server[@]}" --json "$results/availability.json"
+# The same week read by everyone (one place): the answers the API keeps, and the API's CPU per answer (target ≤ 50 µs);
+# without a proxy only the instance read is watched, so the other's idle CPU does not count.
+one_api=("${watch[@]}") && [ "$external" = 1 ] || one_api=(--watch-pids "${pids%%,*}")
+echo "== availability of one place's week, read by everyone"
+"${lt[@]}" availability --target "${target%%,*}" --places 1 --requests "$([ "$quick" = 1 ] && echo 5000 || echo 30000)" --concurrency 4 --days 7 \
+  "${one_api[@]}" "${at_server[@]}" --json "$results/availability-kept.json"
 
 # A vaccine finder (issue 41): the first SMART Scheduling Links publication of the whole seeded campaign (target: under
 # 10 s), then the manifest polled every second for a minute and more (one publication refresh at least), the files read

@@ -65,7 +65,8 @@ internal static class Cli
                    [--abandon-allowance seats×abandon] [--rejoin 0.05] [--booking-attempts 5] [--time-limit 120] [--settle-seconds 3]
                    [--max-in-flight 1000] [--request-timeout S] [--max-jitter-ms 300] [--order-slack 1] [--sources N] [--seed N] [--run-id LETTERS]
                    [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
-               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--json PATH]
+               Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--places N (cycle the first N places only; 1: one week read by all)]
+                   [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--server-metrics true | --proxy-log FILE] [--json PATH]
                Slots.LoadTest finder --target URL [--seconds 65] [--interval 1] [--watch-pids P,…] [--json PATH]
                    (a vaccine finder: the cold SMART Scheduling Links publication, then the manifest polled every interval)
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
@@ -224,9 +225,10 @@ internal static class Cli
         var requests = args.Whole("requests", 2000, 1, 1_000_000);
         var concurrency = args.Whole("concurrency", 4, 1, 1000);
         var days = args.Whole("days", 7, 1, 31);
+        var placesToCycle = args.Whole("places", 0, 0, 1_000_000);
         var json = args.Text("json");
         var pids = Pids(args);
-        var server = Server(args, targets: null);
+        var server = Server(args, options?.Targets);
         args.RejectUnknown();
         if (args.Errors.Count > 0 || options is null)
         {
@@ -237,11 +239,12 @@ internal static class Cli
         await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
         await server.StartAsync(ct);
         memory.Start();
-        var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct);
+        var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct, placesToCycle);
         report = report with { Processes = await memory.StopAsync(), Server = await server.StopAsync(ct) };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"== availability, {days} days at one place, {report.PlacesCycled} places cycled, {concurrency} at a time: " +
-            $"{report.Ok.Count} OK, p50 {report.Ok.P50:0.00} ms, p95 {report.Ok.P95:0.00} ms, p99 {report.Ok.P99:0.00} ms, max {report.Ok.Max:0.00} ms; other answers {report.NotOk}"));
+            $"{report.Ok.Count} OK, p50 {report.Ok.P50:0.00} ms, p95 {report.Ok.P95:0.00} ms, p99 {report.Ok.P99:0.00} ms, max {report.Ok.Max:0.00} ms; other answers {report.NotOk}; " +
+            $"API CPU per answer {(report.ApiCpuMicrosPerAnswer is { } us ? $"{us:0.0} µs" : "not watched")}"));
         foreach (var (kind, n) in report.Errors)
         {
             Console.WriteLine($"   {kind}: {n}");

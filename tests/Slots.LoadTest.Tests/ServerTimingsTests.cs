@@ -95,4 +95,26 @@ public sealed class ServerTimingsTests
         Assert.Equal(5, stats.P99);
         Assert.Equal(100, stats.Max);
     }
+
+    [Fact]
+    public void Availability_reads_are_read_from_their_own_histogram_kept_apart_from_built_ones()
+    {
+        static string Scrape(long kept, long built) => $$"""
+            # TYPE slots_api_availability_duration_seconds histogram
+            slots_api_availability_duration_seconds_bucket{otel_scope_name="Slots.Api",operation="availability",outcome="kept",le="0.0005"} {{kept}} 1700000000000
+            slots_api_availability_duration_seconds_bucket{otel_scope_name="Slots.Api",operation="availability",outcome="kept",le="+Inf"} {{kept}} 1700000000000
+            slots_api_availability_duration_seconds_bucket{otel_scope_name="Slots.Api",operation="availability",outcome="built",le="0.004"} {{built}} 1700000000000
+            slots_api_availability_duration_seconds_bucket{otel_scope_name="Slots.Api",operation="availability",outcome="built",le="+Inf"} {{built}} 1700000000000
+            """;
+
+        var answers = ServerTimings.Between(ServerTimings.ParseMetrics(Scrape(10, 2)), ServerTimings.ParseMetrics(Scrape(110, 7)));
+
+        Assert.Equal(["availability built", "availability kept"], answers.Keys);
+        Assert.Equal(100, answers["availability kept"].Count);
+        Assert.Equal(0.5, answers["availability kept"].P99);
+        Assert.Equal(5, answers["availability built"].Count);
+        Assert.Equal(4, answers["availability built"].P99);
+        Assert.Equal("; availability at the server: kept p50 0.50 ms, p99 0.50 ms over 100; built p50 4.00 ms, p99 4.00 ms over 5",
+            Summary.AvailabilityAtServer(new ServerLatency(ServerTimings.HistogramSource, answers)));
+    }
 }

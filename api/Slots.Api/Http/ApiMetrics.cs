@@ -6,8 +6,9 @@ namespace Slots.Api.Http;
 /// <summary>
 /// The Slots.Api meter: reservation requests by operation and outcome with their handling time
 /// (the hot path as a client sees it, minus the network), requests shed with 429 or 503 by
-/// reason, the booking path's adaptive concurrency limit, and availability reads. Tags are fixed
-/// words (operation, outcome = problem code), never anything a person sent.
+/// reason, the booking path's adaptive concurrency limit, and availability reads with their handling
+/// time (kept: the bytes of an earlier answer; built: read and serialized). Tags are fixed words
+/// (operation, outcome = problem code), never anything a person sent.
 /// </summary>
 public sealed class ApiMetrics
 {
@@ -28,6 +29,7 @@ public sealed class ApiMetrics
     private readonly Histogram<double> _duration;
     private readonly Counter<long> _shed;
     private readonly Counter<long> _availabilityReads;
+    private readonly Histogram<double> _availabilityDuration;
     private readonly Meter _meter;
 
     public ApiMetrics(IMeterFactory meters)
@@ -42,6 +44,9 @@ public sealed class ApiMetrics
             "Requests the API turned away to protect itself, by status (429, 503) and reason (rate-limited, database-unavailable)");
         _availabilityReads = meter.CreateCounter<long>("slots.api.availability.reads", "{read}",
             "Availability answers served (a week of one place's free seats each)");
+        _availabilityDuration = meter.CreateHistogram("slots.api.availability.duration", "s",
+            "Time the API took to answer an availability read, by outcome (kept: an earlier answer's bytes; built: read and serialized)",
+            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = DurationBuckets });
     }
 
     public void Handled(string operation, string outcome, TimeSpan elapsed)
@@ -54,7 +59,12 @@ public sealed class ApiMetrics
     public void Shed(int status, string reason) =>
         _shed.Add(1, new KeyValuePair<string, object?>("status", status), new KeyValuePair<string, object?>("reason", reason));
 
-    public void AvailabilityRead() => _availabilityReads.Add(1);
+    /// <summary>An availability answer served: kept (an earlier answer's bytes, unchanged since) or built.</summary>
+    public void AvailabilityAnswered(bool kept, TimeSpan elapsed)
+    {
+        _availabilityReads.Add(1);
+        _availabilityDuration.Record(elapsed.TotalSeconds, new TagList { { "operation", "availability" }, { "outcome", kept ? "kept" : "built" } });
+    }
 
     /// <summary>The booking path's adaptive limit as it moves (its rejections are <c>slots.api.shed</c> with reason overloaded).</summary>
     public void Observe(Capacity.ConcurrencyLimit limit)

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Microsoft.AspNetCore.Http.HttpResults;
 using Slots.Catalogue;
 using Slots.Places;
@@ -109,6 +110,7 @@ internal static class PlacesEndpoints
         string id, string? from, string? to, string? service, PlaceDirectory places, ReservationService reservations, AvailabilityAnswers answers,
         TimeProvider clock, ApiMetrics metrics, CancellationToken ct)
     {
+        var started = Stopwatch.GetTimestamp();
         if (!Formats.TryId(id, out int placeId))
         {
             return InvalidId();
@@ -151,11 +153,11 @@ internal static class PlacesEndpoints
         }
         var chosen = choice.Service!;
         var now = clock.GetUtcNow().ToUnixTimeSeconds();
-        metrics.AvailabilityRead();
         // Taken before the read: if it is the same after, the answer shows exactly that state.
         var stamp = reservations.AvailabilityStamp(place, last);
         if (stamp is { } seen && answers.Find(placeId, chosen.Id, first, last, seen, now) is { } kept)
         {
+            metrics.AvailabilityAnswered(kept: true, Stopwatch.GetElapsedTime(started));
             return kept;
         }
         var slots = await reservations.AvailabilityAsync(place, chosen.Id, first < today ? today : first, last, ct);
@@ -171,6 +173,7 @@ internal static class PlacesEndpoints
         {
             answers.Keep(placeId, chosen.Id, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
         }
+        metrics.AvailabilityAnswered(kept: false, Stopwatch.GetElapsedTime(started));
         return answer;
     }
 

@@ -9,15 +9,17 @@ namespace Slots.LoadTest.Reporting;
 /// <item>HAProxy's log (<c>option httplog</c>): Ta of every request, from its arrival at the proxy
 /// to the last byte of its answer: the proxy's queue, the API and the database included, the
 /// proxy's own answers (429, cache hits) too. Exact percentiles.</item>
-/// <item>Each API instance's <c>slots.api.reservation.duration</c> histogram at /metrics, read
-/// before and after the run: the API's handling of a reservation by outcome, without Kestrel's
-/// accept queue or the rate limiter. Percentiles are the upper bound of the bucket they fall in.</item>
+/// <item>Each API instance's <c>slots.api.reservation.duration</c> and <c>slots.api.availability.duration</c>
+/// histograms at /metrics, read before and after the run: the API's handling of a reservation by
+/// outcome ("reserve reserved"), and of an availability read ("availability kept" when an earlier
+/// answer's bytes served, "availability built"), without Kestrel's accept queue or the rate limiter.
+/// Percentiles are the upper bound of the bucket they fall in.</item>
 /// </list>
 /// </summary>
 public static partial class ServerTimings
 {
     public const string ProxySource = "HAProxy log, Ta (request in to answer out)";
-    public const string HistogramSource = "API histogram slots.api.reservation.duration (bucket upper bounds)";
+    public const string HistogramSource = "API histograms slots.api.reservation.duration and slots.api.availability.duration (bucket upper bounds)";
 
     /// <summary>Where the log ends now: the run's lines are the ones after it.</summary>
     public static long Mark(string logPath) => File.Exists(logPath) ? new FileInfo(logPath).Length : 0;
@@ -89,7 +91,7 @@ public static partial class ServerTimings
     [GeneratedRegex("""^\S+ \[[^\]]+\] \S+ (?<backend>[^/\s]+)/(?<server>\S+) -?\d+/-?\d+/-?\d+/-?\d+/\+?(?<ta>-?\d+) (?<status>\d{3}) .*"(?<method>[A-Z]+) (?<path>\S+)""")]
     private static partial Regex ProxyLine();
 
-    /// <summary>Cumulative bucket counts of the reservation histogram, summed over the instances, by "reserve outcome".</summary>
+    /// <summary>Cumulative bucket counts of the reservation and availability histograms, summed over the instances, by "operation outcome".</summary>
     public static async Task<Histograms> ScrapeAsync(HttpClient http, IReadOnlyList<Uri> apis, CancellationToken ct)
     {
         var all = new Histograms();
@@ -116,7 +118,8 @@ public static partial class ServerTimings
     }
 
     // slots_api_reservation_duration_seconds_bucket{operation="reserve",outcome="reserved",…,le="0.1"} 42 [timestamp]
-    [GeneratedRegex("""^slots_api_reservation_duration_seconds_bucket\{(?=[^}]*operation="(?<operation>[^"]+)")(?=[^}]*outcome="(?<outcome>[^"]+)")(?=[^}]*le="(?<le>[^"]+)")[^}]*\} (?<n>\d+)""")]
+    // slots_api_availability_duration_seconds_bucket{operation="availability",outcome="kept",…,le="0.001"} 7 [timestamp]
+    [GeneratedRegex("""^slots_api_(?:reservation|availability)_duration_seconds_bucket\{(?=[^}]*operation="(?<operation>[^"]+)")(?=[^}]*outcome="(?<outcome>[^"]+)")(?=[^}]*le="(?<le>[^"]+)")[^}]*\} (?<n>\d+)""")]
     private static partial Regex BucketLine();
 
     /// <summary>What the run added: after minus before, as percentiles in ms (each the upper bound of its bucket).</summary>

@@ -26,6 +26,7 @@ public static class Summary
         var soldOut = Run("soldout");
         var room = Read<RoomReport>(folder, "room");
         var availability = Read<AvailabilityReport>(folder, "availability");
+        var kept = Read<AvailabilityReport>(folder, "availability-kept");
         var finder = Read<FinderProbe.FinderReport>(folder, "finder");
         var seed = Read<SeedResult>(folder, "seed");
         var calibration = Read<Calibration>(folder, "calibration");
@@ -96,10 +97,11 @@ public static class Summary
             var timeouts = stampede.Errors.Where(e => e.Key.Contains("timeout", StringComparison.Ordinal) || e.Key.Contains("HTTP 408", StringComparison.Ordinal)).Sum(e => e.Value);
             var unanswered = stampede.Errors.Where(e => e.Key.Contains("no answer", StringComparison.Ordinal)).Sum(e => e.Value);
             var limited = stampede.Latency.TryGetValue("reserve 429", out var l429) ? l429 : LatencyStats.Empty;
+            var reads = AvailabilityAtServer(stampede.Server) is { Length: > 0 } read ? read + " (target p99 < 5 ms)" : "";
             md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0); " +
                 $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
                 $"users the generator could not start: {stampede.Users.NotStarted}; " +
-                $"at the server{(stampede.Server is { } at ? $" ({at.Source})" : "")}, p99 ms of 201 / 409 / 429: {AtServer(stampede.Server)}");
+                $"at the server{(stampede.Server is { } at ? $" ({at.Source})" : "")}, p99 ms of 201 / 409 / 429: {AtServer(stampede.Server)}{reads}");
         }
         if (soldOut is not null)
         {
@@ -113,12 +115,11 @@ public static class Summary
         {
             Admission(md, room);
         }
-        if (availability is not null)
+        foreach (var probe in new[] { availability, kept }.OfType<AvailabilityReport>())
         {
-            var atServer = availability.Server?.Answers.GetValueOrDefault("availability 200") is { } at
-                ? string.Create(inv, $"; at the server p50 {at.P50:0.00} ms, p99 {at.P99:0.00} ms, max {at.Max:0.00} ms") : "";
-            md.AppendLine(inv, $"- availability, {availability.Days} days at one place ({availability.PlacesCycled} places cycled, {availability.Concurrency} at a time): " +
-                $"p50 {availability.Ok.P50:0.00} ms, p99 {availability.Ok.P99:0.00} ms, max {availability.Ok.Max:0.00} ms over {availability.Ok.Count} (target p99 < 5 ms); other answers {availability.NotOk}{atServer}");
+            var cpu = probe.ApiCpuMicrosPerAnswer is { } us ? string.Create(inv, $"; API CPU {us:0.0} µs per answer") : "";
+            md.AppendLine(inv, $"- availability, {probe.Days} days at one place ({probe.PlacesCycled} place{(probe.PlacesCycled == 1 ? "" : "s")} cycled, {probe.Concurrency} at a time): " +
+                $"p50 {probe.Ok.P50:0.00} ms, p99 {probe.Ok.P99:0.00} ms, max {probe.Ok.Max:0.00} ms over {probe.Ok.Count} (target p99 < 5 ms); other answers {probe.NotOk}{AvailabilityAtServer(probe.Server)}{cpu}");
         }
         if (finder is not null)
         {
@@ -154,6 +155,21 @@ public static class Summary
             $"{r.Fairness.AdmissionOrderInversions} admissions out of order; second joins with another place {r.Counts.RejoinsMoved} of {r.Counts.Rejoiners}");
         md.AppendLine(inv, $"  - CPU µs per decided answer (join, status, availability, booking) API / DB / proxy: {r.CpuPerAnswer()} over {r.Counts.DecidedAnswers} answers; " +
             $"CPU cores API / DB / proxy / generator {Cpu(r.Processes)}");
+    }
+
+    /// <summary>
+    /// Availability reads at the server: HAProxy's "availability 200", or the API histogram's kept
+    /// (an earlier answer's bytes) and built answers, each with its count; empty when not watched.
+    /// </summary>
+    public static string AvailabilityAtServer(ServerLatency? server)
+    {
+        var inv = CultureInfo.InvariantCulture;
+        var reads = new[] { "availability 200", "availability kept", "availability built" }
+            .Select(k => (Key: k, Stats: server?.Answers.GetValueOrDefault(k)))
+            .Where(r => r.Stats is { Count: > 0 })
+            .Select(r => string.Create(inv, $"{r.Key[13..]} p50 {r.Stats!.P50:0.00} ms, p99 {r.Stats.P99:0.00} ms over {r.Stats.Count}"))
+            .ToList();
+        return reads.Count == 0 ? "" : $"; availability at the server: {string.Join("; ", reads)}";
     }
 
     /// <summary>p99 at the server of bookings, slot-full and 429 answers ("—" where none or not watched); 429s answered by HAProxy itself, and the API's overloaded ones, count.</summary>

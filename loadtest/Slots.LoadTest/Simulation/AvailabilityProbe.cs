@@ -9,19 +9,27 @@ public sealed record AvailabilityReport(string Target, int Requests, int Concurr
 {
     /// <summary>The same reads timed at the server, when the probe was told where to look.</summary>
     public ServerLatency? Server { get; init; }
+
+    /// <summary>CPU of the watched API processes per answered read, in µs; null when none was watched or nothing answered.</summary>
+    public double? ApiCpuMicrosPerAnswer =>
+        Processes.Where(p => p.Role == "api").ToList() is { Count: > 0 } api && Ok.Count > 0
+            ? Math.Round(api.Sum(p => p.CpuSeconds) * 1e6 / Ok.Count, 1)
+            : null;
 }
 
 /// <summary>
-/// The week view's cost at the API: GET availability for 7 days at one place, the places cycled
-/// so no single page stays hot in a cache, a bounded number of requests at a fixed concurrency.
+/// The week view's cost at the API: GET availability for 7 days at one place, a bounded number of
+/// requests at a fixed concurrency. Every place cycled, so no page stays in the API's kept answers
+/// (each read asks the database or builds its answer), or the first <c>places</c> of them only: one
+/// place is a crowd reading the same week, what a stampede's readers mostly get (kept answers).
 /// </summary>
 public static class AvailabilityProbe
 {
-    public static async Task<AvailabilityReport> RunAsync(Uri target, Catalog catalog, SourceAddresses sources, int requests, int concurrency, int days, TimeSpan timeout, CancellationToken ct)
+    public static async Task<AvailabilityReport> RunAsync(Uri target, Catalog catalog, SourceAddresses sources, int requests, int concurrency, int days, TimeSpan timeout, CancellationToken ct, int placesToCycle = 0)
     {
         var recorder = new Recorder();
         long next = -1;
-        var places = catalog.Places;
+        var places = placesToCycle > 0 ? catalog.Places.Take(placesToCycle).ToList() : catalog.Places;
         var from = Catalog.Day(catalog.Today.AddDays(1));
         var to = Catalog.Day(catalog.Today.AddDays(days));
         // Warm-up: the first requests open connections and JIT the path; they are not counted.
