@@ -66,6 +66,7 @@ internal static class Cli
                    [--max-in-flight 1000] [--request-timeout S] [--max-jitter-ms 300] [--order-slack 1] [--sources N] [--seed N] [--run-id LETTERS]
                    [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--audit-provider sqlite|postgres --audit-connection CS] [--json PATH]
                Slots.LoadTest availability --target URL [--requests N] [--concurrency N] [--days 7] [--places N (cycle the first N places only; 1: one week read by all)]
+                   [--warmup-seconds S (the same reads, uncounted, for S s first; 0: 50 in a row)]
                    [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P] [--server-metrics true | --proxy-log FILE] [--json PATH]
                Slots.LoadTest finder --target URL [--seconds 65] [--interval 1] [--watch-pids P,…] [--json PATH]
                    (a vaccine finder: the cold SMART Scheduling Links publication, then the manifest polled every interval)
@@ -226,6 +227,7 @@ internal static class Cli
         var concurrency = args.Whole("concurrency", 4, 1, 1000);
         var days = args.Whole("days", 7, 1, 31);
         var placesToCycle = args.Whole("places", 0, 0, 1_000_000);
+        var warmup = args.Whole("warmup-seconds", 0, 0, 120);
         var json = args.Text("json");
         var pids = Pids(args);
         var server = Server(args, options?.Targets);
@@ -237,9 +239,12 @@ internal static class Cli
         using var sources = new SourceAddresses(options.Sources, Math.Max(2, (concurrency / options.Sources) + 2), TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
         await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
-        await server.StartAsync(ct);
-        memory.Start();
-        var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct, placesToCycle);
+        var report = await AvailabilityProbe.RunAsync(options.Targets[0], catalog, sources, requests, concurrency, days, options.RequestTimeout, ct,
+            placesToCycle, TimeSpan.FromSeconds(warmup), measuring: async () =>
+            {
+                await server.StartAsync(ct);
+                memory.Start();
+            });
         report = report with { Processes = await memory.StopAsync(), Server = await server.StopAsync(ct) };
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"== availability, {days} days at one place, {report.PlacesCycled} places cycled, {concurrency} at a time: " +

@@ -25,34 +25,60 @@ public sealed record AvailabilityReport(string Target, int Requests, int Concurr
 /// </summary>
 public static class AvailabilityProbe
 {
-    public static async Task<AvailabilityReport> RunAsync(Uri target, Catalog catalog, SourceAddresses sources, int requests, int concurrency, int days, TimeSpan timeout, CancellationToken ct, int placesToCycle = 0)
+    public static async Task<AvailabilityReport> RunAsync(Uri target, Catalog catalog, SourceAddresses sources, int requests, int concurrency, int days, TimeSpan timeout, CancellationToken ct, int placesToCycle = 0, TimeSpan warmup = default, Func<Task>? measuring = null)
     {
         var recorder = new Recorder();
         long next = -1;
         var places = placesToCycle > 0 ? catalog.Places.Take(placesToCycle).ToList() : catalog.Places;
         var from = Catalog.Day(catalog.Today.AddDays(1));
         var to = Catalog.Day(catalog.Today.AddDays(days));
-        // Warm-up: the first requests open connections and JIT the path; they are not counted.
+        Uri Url(long n) => new(target, $"/api/places/{places[(int)(n * 7919 % places.Count)].Id}/availability?from={from}&to={to}");
+        // Warm-up: the first requests open connections and JIT the path; they are not counted. Fifty in a row,
+        // or the same reads at the same concurrency for warmup's length (a process started moments ago
+        // spends seconds of CPU compiling its hot methods again: that is not what an answer costs).
         using (var warmLimit = CancellationTokenSource.CreateLinkedTokenSource(ct))
         {
-            warmLimit.CancelAfter(timeout * 5);
-            for (var i = 0; i < Math.Min(50, requests); i++)
+            warmLimit.CancelAfter(warmup > TimeSpan.Zero ? warmup : timeout * 5);
+            if (warmup > TimeSpan.Zero)
             {
-                using var warm = await sources.For(i).GetAsync(new Uri(target, $"/api/places/{places[i % places.Count].Id}/availability?from={from}&to={to}"), warmLimit.Token);
+                long w = -1;
+                await Task.WhenAll(Enumerable.Range(0, concurrency).Select(_ => Task.Run(async () =>
+                {
+                    while (!warmLimit.IsCancellationRequested)
+                    {
+                        var n = Interlocked.Increment(ref w);
+                        try
+                        {
+                            using var warm = await sources.For(n).GetAsync(Url(n), warmLimit.Token);
+                        }
+                        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+                        {
+                            // the warm-up's end
+                        }
+                    }
+                }, ct)));
+            }
+            else
+            {
+                for (var i = 0; i < Math.Min(50, requests); i++)
+                {
+                    using var warm = await sources.For(i).GetAsync(Url(i), warmLimit.Token);
+                }
             }
         }
+        // What watches the run (CPU, the server's histograms) starts here, after the warm-up.
+        await (measuring?.Invoke() ?? Task.CompletedTask);
         var workers = Enumerable.Range(0, concurrency).Select(_ => Task.Run(async () =>
         {
             long n;
             while ((n = Interlocked.Increment(ref next)) < requests)
             {
-                var place = places[(int)(n * 7919 % places.Count)];
                 using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
                 limit.CancelAfter(timeout);
                 var sent = Stopwatch.GetTimestamp();
                 try
                 {
-                    using var response = await sources.For(n).GetAsync(new Uri(target, $"/api/places/{place.Id}/availability?from={from}&to={to}"), limit.Token);
+                    using var response = await sources.For(n).GetAsync(Url(n), limit.Token);
                     await response.Content.ReadAsByteArrayAsync(limit.Token);
                     recorder.Answer("availability", (int)response.StatusCode, Stopwatch.GetElapsedTime(sent));
                 }
