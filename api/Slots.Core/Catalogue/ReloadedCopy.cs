@@ -28,7 +28,8 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
         var current = _current;
         if (current is null || current.Invalidated)
         {
-            return new ValueTask<Loaded>(ReloadAsync(current, TimeSpan.Zero, ct));
+            // Every reader waiting here takes the one load that finishes first.
+            return new ValueTask<Loaded>(ReloadAsync(current, maxAge, ct));
         }
         if (clock.GetUtcNow() - current.At > maxAge)
         {
@@ -81,7 +82,7 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
         {
             try
             {
-                await ReloadAsync(seen, TimeSpan.Zero, CancellationToken.None);
+                await ReloadAsync(seen, maxAge, CancellationToken.None);
             }
             catch (Exception)
             {

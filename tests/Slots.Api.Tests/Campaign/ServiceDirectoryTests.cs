@@ -64,6 +64,21 @@ public sealed class ServiceDirectoryTests
     }
 
     [Fact]
+    public async Task Readers_waiting_for_the_first_load_all_take_that_one_load()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var (directory, store, _) = Directory();
+        store.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        var reads = Enumerable.Range(0, 20).Select(_ => directory.OfferedAtAsync(1, ct).AsTask()).ToList();
+        store.Gate.SetResult();
+        await Task.WhenAll(reads);
+
+        Assert.All(reads, read => Assert.Single(read.Result));
+        Assert.Equal(1, store.Loads);
+    }
+
+    [Fact]
     public async Task A_write_on_this_instance_is_read_at_once_however_young_the_copy()
     {
         var ct = TestContext.Current.CancellationToken;
