@@ -164,10 +164,10 @@ public static class Summary
     public static string AvailabilityAtServer(ServerLatency? server)
     {
         var inv = CultureInfo.InvariantCulture;
-        var reads = new[] { "availability 200", "availability kept", "availability built" }
-            .Select(k => (Key: k, Stats: server?.Answers.GetValueOrDefault(k)))
+        var reads = new[] { "200", "kept", "built" }
+            .Select(outcome => (Outcome: outcome, Stats: server?.Answers.GetValueOrDefault("availability " + outcome)))
             .Where(r => r.Stats is { Count: > 0 })
-            .Select(r => string.Create(inv, $"{r.Key[13..]} p50 {r.Stats!.P50:0.00} ms, p99 {r.Stats.P99:0.00} ms over {r.Stats.Count}"))
+            .Select(r => string.Create(inv, $"{r.Outcome} p50 {r.Stats!.P50:0.00} ms, p99 {r.Stats.P99:0.00} ms over {r.Stats.Count}"))
             .ToList();
         return reads.Count == 0 ? "" : $"; availability at the server: {string.Join("; ", reads)}";
     }
