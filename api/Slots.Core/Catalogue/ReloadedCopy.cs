@@ -18,6 +18,7 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
     private readonly SemaphoreSlim _loading = new(1, 1);
     private volatile Loaded? _current; // null: never loaded
     private int _behind;
+    private int _writes; // invalidations so far: a load that saw fewer read the tables before a write
 
     /// <summary>One load of the copy: when, and whether a write on this instance has made it unfit to answer.</summary>
     public sealed record Loaded(T Value, DateTimeOffset At, bool Invalidated = false);
@@ -38,9 +39,10 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
         return ValueTask.FromResult(current);
     }
 
-    /// <summary>Forget the copy: the next read loads it again and waits for that.</summary>
+    /// <summary>Forget the copy: the next read loads it again and waits for that, and a load already running is kept unfit.</summary>
     public void Invalidate()
     {
+        Interlocked.Increment(ref _writes);
         if (_current is { } current)
         {
             _current = current with { Invalidated = true };
@@ -61,7 +63,11 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
             {
                 return current;
             }
-            var fresh = new Loaded(await load(ct), clock.GetUtcNow());
+            var writes = Volatile.Read(ref _writes);
+            var value = await load(ct);
+            // A write on this instance while the load ran may not be in what it read: its caller, who asked
+            // before that write, takes it; the next reader loads again.
+            var fresh = new Loaded(value, clock.GetUtcNow(), Invalidated: writes != Volatile.Read(ref _writes));
             _current = fresh;
             return fresh;
         }
