@@ -11,7 +11,10 @@ namespace Slots.Reservations;
 /// <see cref="MaxAge"/>) asks the database for its own days only, so readers spread over many places
 /// pay for a week, not for the whole hot window; a second read within that age loads the window;</item>
 /// <item>a place's entry is read again when it is older than <see cref="MaxAge"/>, by one query
-/// that every concurrent miss shares (single flight);</item>
+/// that every concurrent miss shares (single flight); a read in the last quarter of that age
+/// starts the query behind it and is answered from the entry, so a place read all the time never
+/// makes a reader wait for the database (in a stampede that wait is for a connection and a thread
+/// among the bookings: built answers took 300 ms at p50 at the server);</item>
 /// <item>this instance's own answers are applied at once: a booking takes a seat, a "slot full"
 /// empties the slot; a cancellation or a move, whose slots the answer does not name, drops the
 /// entries so the next read asks the database;</item>
@@ -22,6 +25,9 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
 {
     /// <summary>How stale a place's entry may get before the next read asks the database again.</summary>
     public static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(1);
+
+    /// <summary>From this age on, a read of the entry starts its next load behind it.</summary>
+    public static readonly TimeSpan RefreshAge = MaxAge * 3 / 4;
 
     // Popular places stay; once this many are held, entries past their age make room.
     private const int MaxPlaces = 2000;
@@ -46,6 +52,12 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
                 return await store.GetAvailabilityAsync(placeId, from, to, ct);
             }
             entry = await LoadAsync(placeId, hotFrom, hotTo);
+        }
+        else if (clock.GetElapsedTime(entry.LoadedAt) >= RefreshAge && !_loading.ContainsKey(placeId))
+        {
+            // Its failure is met by the reader that finds the entry past its age and waits for a load of its own.
+            _ = LoadAsync(placeId, hotFrom, hotTo).ContinueWith(static load => _ = load.Exception, CancellationToken.None,
+                TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         }
         return entry.Slice(from, to);
     }
