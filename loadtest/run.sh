@@ -62,6 +62,9 @@ concurrency=${SLOTS_BENCH_CONCURRENCY:-64}
 places=${SLOTS_BENCH_PLACES:-1000}
 step_factor=${SLOTS_BENCH_STEP_FACTOR:-20}
 admin_key=${SLOTS_BENCH_ADMIN_KEY:-benchmark-only-admin-key-0123456789}
+# The staff sign-in's signing key (base64, 32 bytes): the APIs started here check staff tokens against it, and the site's
+# day signs its staff in with it. An external stack's: set it to that stack's, or the site's day uses the admin key.
+staff_key=${SLOTS_BENCH_STAFF_KEY:-$(head -c 32 /dev/urandom | base64 | tr -d '\n')}
 instances=${SLOTS_BENCH_INSTANCES:-$([ "$backend" = postgres ] && echo 2 || echo 1)}
 warmup=${SLOTS_BENCH_WARMUP:-5}
 sweep=${SLOTS_BENCH_SWEEP:-}
@@ -145,6 +148,8 @@ start_api() {
   Slots__Persons__HmacSecret="benchmark-only-secret-0123456789" Slots__Invitations__HmacSecret="benchmark-only-invitation-key-0123456789" \
   Slots__WaitingRoom__SigningKey="benchmark-only-waiting-room-key-0123456789" \
   Slots__Admin__Keys__bench__Key="$admin_key" Slots__Admin__Keys__bench__Role=admin \
+  Authentication__Schemes__Bearer__ValidIssuer=slots-bench Authentication__Schemes__Bearer__ValidAudiences__0=slots-api \
+  Authentication__Schemes__Bearer__SigningKeys__0__Issuer=slots-bench Authentication__Schemes__Bearer__SigningKeys__0__Value="$staff_key" \
   Slots__Benchmark__Baseline=true \
   Slots__DemoData__WhenEmpty=false \
   Slots__RateLimits__WritesPerWindow="$2" Slots__RateLimits__ReadsPerWindow="$(( $2 * 10 ))" \
@@ -430,6 +435,13 @@ echo "== availability of one place's week, read by everyone"
 echo "== finder: the bulk publication, then a poll every second"
 "${lt[@]}" finder --target "${target%%,*}" --seconds "$([ "$quick" = 1 ] && echo 10 || echo 65)" --interval 1 \
   "${watch[@]}" --json "$results/finder.json"
+
+# The site's day at the same scale (issue 40): 1,200 bookings at a place of its own, its roster read by 8 staff while the
+# door checks each booking in once, 8 at a time, and a block cancel of the next day's 1,200 in one request.
+echo "== the site's day: roster, check-in, block cancel"
+site_sign_in=(--staff-signing-key "$staff_key") && [ "$external" = 0 ] || [ -n "${SLOTS_BENCH_STAFF_KEY:-}" ] || site_sign_in=()
+"${lt[@]}" site --target "${target%%,*}" --admin-key "$admin_key" "${site_sign_in[@]}" --seconds "$([ "$quick" = 1 ] && echo 3 || echo 10)" \
+  "${one_api[@]}" --json "$results/site.json" || echo "the site's day FAILED (see above)"
 
 if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
   # Proportional set size of the server and its backends: shared buffers counted once, not per process.

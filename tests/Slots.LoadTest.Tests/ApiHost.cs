@@ -34,6 +34,9 @@ public sealed class ApiHost : WebApplicationFactory<global::Program>
 
     public string DatabasePath { get; }
 
+    /// <summary>The host's own folder, removed with it.</summary>
+    public string Folder => _folder;
+
     public string ConnectionString => $"Data Source={DatabasePath}";
 
     /// <summary>Starts the host (schema migrated before it listens) and answers its base address.</summary>

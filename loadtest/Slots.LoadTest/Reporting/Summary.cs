@@ -28,6 +28,7 @@ public static class Summary
         var availability = Read<AvailabilityReport>(folder, "availability");
         var kept = Read<AvailabilityReport>(folder, "availability-kept");
         var finder = Read<FinderProbe.FinderReport>(folder, "finder");
+        var site = Read<Site.SiteReport>(folder, "site");
         var seed = Read<SeedResult>(folder, "seed");
         var calibration = Read<Calibration>(folder, "calibration");
         var ceiling = Read<Ceiling>(folder, "ceiling");
@@ -124,6 +125,10 @@ public static class Summary
         if (finder is not null)
         {
             md.AppendLine(Finder(finder, stampede, inv));
+        }
+        if (site is not null)
+        {
+            md.AppendLine($"- {Site.SiteCommand.Line(site)}");
         }
         if (seed is not null)
         {

@@ -12,17 +12,24 @@ public sealed class Staff(HttpClient client, Uri target, string adminKey)
     /// <summary>A new place with <paramref name="capacity"/> seats at each of the day's times; answers the place and the seats made.</summary>
     public async Task<(int PlaceId, int Seats)> CreatePlaceAsync(string runId, string day, int capacity, CancellationToken ct)
     {
-        var place = await SendAsync(HttpMethod.Post, "/api/admin/places",
-            new NewPlaceBody($"Waiting-room stampede {runId}", "Load test", "loadtest-room", "Europe/Bratislava", true),
-            RoomJson.Default.NewPlaceBody, RoomJson.Default.CreatedPlace, ct);
-        var slots = await SendAsync(HttpMethod.Post, "/api/admin/slots/generate",
-            new GenerateBody([place.Id], day, day, new TemplateBody("08:00", "16:15", 15, 15), capacity, false),
+        var place = await AddPlaceAsync(new NewPlaceBody($"Waiting-room stampede {runId}", "Load test", "loadtest-room", "Europe/Bratislava", true), ct);
+        var slots = await GenerateAsync(place, day, day, new TemplateBody("08:00", "16:15", 15, 15), capacity, RoomOptions.TimesPerDay, ct);
+        return (place, slots * capacity);
+    }
+
+    public async Task<int> AddPlaceAsync(NewPlaceBody place, CancellationToken ct) =>
+        (await SendAsync(HttpMethod.Post, "/api/admin/places", place, RoomJson.Default.NewPlaceBody, RoomJson.Default.CreatedPlace, ct)).Id;
+
+    /// <summary>The template's slots at the place from one day to another; answers how many were made, which must be <paramref name="expected"/>.</summary>
+    public async Task<int> GenerateAsync(int placeId, string from, string to, TemplateBody template, int capacity, int expected, CancellationToken ct)
+    {
+        var slots = await SendAsync(HttpMethod.Post, "/api/admin/slots/generate", new GenerateBody([placeId], from, to, template, capacity, false),
             RoomJson.Default.GenerateBody, RoomJson.Default.GeneratedSlots, ct);
-        if (slots.SlotsCreated != RoomOptions.TimesPerDay)
+        if (slots.SlotsCreated != expected)
         {
-            throw new InvalidOperationException($"Generating slots made {slots.SlotsCreated} slots, not {RoomOptions.TimesPerDay}.");
+            throw new InvalidOperationException($"Generating slots made {slots.SlotsCreated} slots, not {expected}.");
         }
-        return (place.Id, slots.SlotsCreated * capacity);
+        return slots.SlotsCreated;
     }
 
     public Task<OpeningBody> OpenAsync(NewOpeningBody opening, CancellationToken ct) =>
