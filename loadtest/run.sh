@@ -2,8 +2,8 @@
 # The benchmark in one command: build (Release), start what it needs, seed the scale data, run
 # no-op, baseline and real path under the same load one after the other (each booking scenario on
 # the seeded supply again), then the stampedes (plain,
-# sold out, and through a waiting room) and the availability probe, write loadtest/results/<backend>/*.json
-# and summary.md, stop everything.
+# sold out, and through a waiting room), the availability probes, a vaccine finder, the site's day and the waiting
+# list (Slots.LoadTest site, waitlist), write loadtest/results/<backend>/*.json and summary.md, stop everything.
 #
 #   loadtest/run.sh                      PostgreSQL, 2 API instances, 5.1 M hot seats
 #   loadtest/run.sh --backend sqlite     SQLite, 1 API instance (the embedded default)
@@ -442,6 +442,17 @@ echo "== the site's day: roster, check-in, block cancel"
 site_sign_in=(--staff-signing-key "$staff_key") && [ "$external" = 0 ] || [ -n "${SLOTS_BENCH_STAFF_KEY:-}" ] || site_sign_in=()
 "${lt[@]}" site --target "${target%%,*}" --admin-key "$admin_key" "${site_sign_in[@]}" --seconds "$([ "$quick" = 1 ] && echo 3 || echo 10)" \
   "${one_api[@]}" --json "$results/site.json" || echo "the site's day FAILED (see above)"
+
+# The waiting list at the same scale with the product's job intervals (issue 40): 100 booked seats at a place of its own
+# cancelled over 30 s, each offered to the next of a line of 1,000, claimed or declined. Its jobs run in the first API.
+if [ "$external" = 0 ]; then
+  stop_apis
+  start_apis 100000000 Slots__Scheduler__InProcess=true
+  one_api=(--watch-pids "${pids%%,*}")
+fi
+echo "== the waiting list: cancel to offer, claim"
+"${lt[@]}" waitlist --target "${target%%,*}" --admin-key "$admin_key" --seconds "$([ "$quick" = 1 ] && echo 10 || echo 30)" \
+  "${one_api[@]}" --json "$results/waitlist.json" || echo "the waiting list FAILED (see above)"
 
 if [ "$backend" = postgres ] && [ -n "$pg_bin" ]; then
   # Proportional set size of the server and its backends: shared buffers counted once, not per process.

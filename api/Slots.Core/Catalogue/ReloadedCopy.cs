@@ -10,15 +10,24 @@ namespace Slots.Catalogue;
 /// queues behind a database round trip that only the copy's age asked for (in a stampede that
 /// round trip waits for a connection among the bookings, and every read on the hot path with it);</item>
 /// <item>reloaded on demand for a miss (<see cref="ReloadAsync"/>), at most once per
-/// <c>recent</c>, and one load at a time.</item>
+/// <c>recent</c>.</item>
 /// </list>
+/// Readers that need a load share the one running, if it began after the last write, and are all
+/// answered when it ends: a crowd waiting for a first load once went through a gate one by one, each
+/// turn a trip through the thread pool's queue, which in a stampede took seconds.
 /// </summary>
 internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, TimeProvider clock, TimeSpan maxAge) where T : class
 {
-    private readonly SemaphoreSlim _loading = new(1, 1);
+    private readonly Lock _gate = new();
     private volatile Loaded? _current; // null: never loaded
     private int _behind;
     private int _writes; // invalidations so far: a load that saw fewer read the tables before a write
+
+    // Under _gate: the load running now and the invalidations when it began; loads begun, and the last one stored.
+    private Task<Loaded>? _running;
+    private int _runningWrites;
+    private long _begun;
+    private long _stored;
 
     /// <summary>One load of the copy: when, and whether a write on this instance has made it unfit to answer.</summary>
     public sealed record Loaded(T Value, DateTimeOffset At, bool Invalidated = false);
@@ -29,7 +38,6 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
         var current = _current;
         if (current is null || current.Invalidated)
         {
-            // Every reader waiting here takes the one load that finishes first.
             return new ValueTask<Loaded>(ReloadAsync(current, maxAge, ct));
         }
         if (clock.GetUtcNow() - current.At > maxAge)
@@ -50,31 +58,48 @@ internal sealed class ReloadedCopy<T>(Func<CancellationToken, Task<T>> load, Tim
     }
 
     /// <summary>
-    /// Loads the copy again, unless another load finished within <paramref name="recent"/> after
-    /// <paramref name="seen"/> was read (a concurrent miss's): that one is answered.
+    /// Loads the copy again, unless one loaded within <paramref name="recent"/> is there that is not
+    /// <paramref name="seen"/> (a concurrent miss's): that one is answered. A load running that began
+    /// after the last write is shared.
     /// </summary>
-    public async Task<Loaded> ReloadAsync(Loaded? seen, TimeSpan recent, CancellationToken ct)
+    public Task<Loaded> ReloadAsync(Loaded? seen, TimeSpan recent, CancellationToken ct)
     {
-        await _loading.WaitAsync(ct);
-        try
+        Task<Loaded> running;
+        lock (_gate)
         {
             var current = _current;
             if (current is { Invalidated: false } && !ReferenceEquals(seen, current) && clock.GetUtcNow() - current.At <= recent)
             {
-                return current;
+                return Task.FromResult(current);
             }
             var writes = Volatile.Read(ref _writes);
-            var value = await load(ct);
-            // A write on this instance while the load ran may not be in what it read: its caller, who asked
-            // before that write, takes it; the next reader loads again.
-            var fresh = new Loaded(value, clock.GetUtcNow(), Invalidated: writes != Volatile.Read(ref _writes));
-            _current = fresh;
-            return fresh;
+            if (_running is not { IsCompleted: false } || _runningWrites != writes)
+            {
+                _running = LoadAsync(++_begun, writes);
+                _runningWrites = writes;
+            }
+            running = _running;
         }
-        finally
+        return running.WaitAsync(ct);
+    }
+
+    /// <summary>One load, shared by its readers (so no reader's token cancels it); a later-begun load's copy is never replaced by an earlier one's.</summary>
+    private async Task<Loaded> LoadAsync(long number, int writes)
+    {
+        await Task.Yield(); // begun under the gate; the database round trip runs outside it
+        var value = await load(CancellationToken.None);
+        // A write on this instance while the load ran may not be in what it read: its readers, who asked
+        // before that write, take it; the next reader loads again.
+        var fresh = new Loaded(value, clock.GetUtcNow(), Invalidated: writes != Volatile.Read(ref _writes));
+        lock (_gate)
         {
-            _loading.Release();
+            if (number > _stored)
+            {
+                _stored = number;
+                _current = fresh;
+            }
         }
+        return fresh;
     }
 
     /// <summary>One reload at a time behind the readers; a failed one leaves the copy as it was, and the next old read tries again.</summary>

@@ -29,6 +29,7 @@ public static class Summary
         var kept = Read<AvailabilityReport>(folder, "availability-kept");
         var finder = Read<FinderProbe.FinderReport>(folder, "finder");
         var site = Read<Site.SiteReport>(folder, "site");
+        var waitlist = Read<WaitingList.WaitingListReport>(folder, "waitlist");
         var seed = Read<SeedResult>(folder, "seed");
         var calibration = Read<Calibration>(folder, "calibration");
         var ceiling = Read<Ceiling>(folder, "ceiling");
@@ -129,6 +130,10 @@ public static class Summary
         if (site is not null)
         {
             md.AppendLine($"- {Site.SiteCommand.Line(site)}");
+        }
+        if (waitlist is not null)
+        {
+            md.AppendLine($"- {WaitingList.WaitingListCommand.Line(waitlist)}");
         }
         if (seed is not null)
         {
