@@ -62,6 +62,9 @@ public sealed class ServiceDirectory
     /// <summary>Forget the copy; the next read loads the tables again.</summary>
     public void Invalidate() => _copy.Invalidate();
 
+    /// <summary>Completes once the copy is loaded (at once when it is): readiness, so an instance's first readers find it.</summary>
+    public async ValueTask LoadedAsync(CancellationToken ct) => await _copy.GetAsync(ct);
+
     private async Task<Snapshot> LoadAsync(CancellationToken ct)
     {
         await using var scope = _scopes.CreateAsyncScope();

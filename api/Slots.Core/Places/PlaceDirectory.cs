@@ -59,6 +59,9 @@ public sealed class PlaceDirectory
     /// <summary>Forget the copy; the next read loads the table again.</summary>
     public void Invalidate() => _copy.Invalidate();
 
+    /// <summary>Completes once the copy is loaded (at once when it is): readiness, so an instance's first readers find it.</summary>
+    public async ValueTask LoadedAsync(CancellationToken ct) => await _copy.GetAsync(ct);
+
     private async Task<IReadOnlyDictionary<int, PlaceInfo>> LoadAsync(CancellationToken ct)
     {
         await using var scope = _scopes.CreateAsyncScope();

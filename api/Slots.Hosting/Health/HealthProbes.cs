@@ -9,14 +9,18 @@ using Slots.Reservations;
 namespace Slots.Hosting.Health;
 
 /// <summary>
-/// The probes both hosts answer (HAProxy, compose and the stack script ask them): liveness says
-/// the process runs; readiness says the database answers.
+/// The probes the API answers (HAProxy, compose and the stack script ask them): liveness says
+/// the process runs; readiness says the database answers and the places and services copies are
+/// loaded. An instance that joins a stampede is sent readers only once they find the copies in
+/// memory: its first readers once all waited for that first load, among the bookings, for seconds.
 /// </summary>
 public static class HealthProbes
 {
     public static IHostApplicationBuilder AddHealthProbes(this IHostApplicationBuilder builder)
     {
-        builder.Services.AddHealthChecks().AddCheck<DatabaseHealthCheck>("database", tags: ["ready"]);
+        builder.Services.AddHealthChecks()
+            .AddCheck<DatabaseHealthCheck>("database", tags: ["ready"])
+            .AddCheck<CatalogueHealthCheck>("catalogue", tags: ["ready"]);
         return builder;
     }
 
@@ -25,6 +29,26 @@ public static class HealthProbes
         app.MapHealthChecks("/health/live", new HealthCheckOptions { Predicate = _ => false });
         app.MapHealthChecks("/health/ready", new HealthCheckOptions { Predicate = c => c.Tags.Contains("ready") });
         return app;
+    }
+
+    /// <summary>Ready once the places and services copies are loaded (it loads them), within 5 s.</summary>
+    public sealed class CatalogueHealthCheck(Slots.Places.PlaceDirectory places, Slots.Catalogue.ServiceDirectory services) : IHealthCheck
+    {
+        public async Task<HealthCheckResult> CheckHealthAsync(HealthCheckContext context, CancellationToken cancellationToken)
+        {
+            try
+            {
+                using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                timeout.CancelAfter(TimeSpan.FromSeconds(5));
+                await places.LoadedAsync(timeout.Token);
+                await services.LoadedAsync(timeout.Token);
+                return HealthCheckResult.Healthy();
+            }
+            catch (Exception ex) when (ex is System.Data.Common.DbException or OperationCanceledException or TimeoutException)
+            {
+                return HealthCheckResult.Unhealthy(ex.GetType().Name);
+            }
+        }
     }
 
     private sealed class DatabaseHealthCheck(IReservationStore store) : IHealthCheck
