@@ -9,10 +9,11 @@ using Slots.Reservations;
 namespace Slots.Hosting.Health;
 
 /// <summary>
-/// The probes the API answers (HAProxy, compose and the stack script ask them): liveness says
+/// The probes both hosts answer (HAProxy, compose and the stack script ask them): liveness says
 /// the process runs; readiness says the database answers and the places and services copies are
-/// loaded. An instance that joins a stampede is sent readers only once they find the copies in
+/// loaded. An API instance that joins a stampede is sent readers only once they find the copies in
 /// memory: its first readers once all waited for that first load, among the bookings, for seconds.
+/// (The scheduler holds the same copies; loading them there is one read of two small tables.)
 /// </summary>
 public static class HealthProbes
 {
