@@ -85,7 +85,7 @@ internal static class Cli
         room: a time limit ≤ 600 s for the whole crowd and requests in flight.
         """;
 
-    private static int Fail(IEnumerable<string> errors)
+    internal static int Fail(IEnumerable<string> errors)
     {
         foreach (var e in errors)
         {
@@ -418,7 +418,7 @@ internal static class Cli
         return 0;
     }
 
-    private static void Write<T>(string? path, T value)
+    internal static void Write<T>(string? path, T value)
     {
         if (path is null)
         {

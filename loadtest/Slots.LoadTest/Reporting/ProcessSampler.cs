@@ -9,6 +9,15 @@ namespace Slots.LoadTest.Reporting;
 /// </summary>
 public sealed record ProcessStats(string Role, int Pid, string Name, double MaxRssMb, double AvgRssMb, int Samples, double CpuSeconds, double CpuCoreShare);
 
+public static class ProcessCpu
+{
+    /// <summary>CPU of the watched API processes per answer, in µs; null when none was watched or nothing answered.</summary>
+    public static double? ApiMicrosPerAnswer(IReadOnlyList<ProcessStats> processes, long answers) =>
+        processes.Where(p => p.Role == "api").ToList() is { Count: > 0 } api && answers > 0
+            ? Math.Round(api.Sum(p => p.CpuSeconds) * 1e6 / answers, 1)
+            : null;
+}
+
 /// <summary>Samples the API processes (and the database server, and this generator) twice a second during a run.</summary>
 public sealed class ProcessSampler(IReadOnlyList<(string Role, int Pid)> watched) : IAsyncDisposable
 {

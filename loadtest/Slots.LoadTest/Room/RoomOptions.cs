@@ -96,7 +96,7 @@ public sealed record RoomOptions
             OrderSlack = TimeSpan.FromSeconds(args.Number("order-slack", 1, 0, 30)),
             Sources = args.Whole("sources", SimulationOptions.MaxSources, 1, SimulationOptions.MaxSources),
         };
-        if (!options.RunId.All(char.IsAsciiLetter) || options.RunId.Length is < 1 or > 8)
+        if (!SimulationOptions.IsRunId(options.RunId))
         {
             args.Errors.Add("--run-id must be 1 to 8 ASCII letters.");
         }

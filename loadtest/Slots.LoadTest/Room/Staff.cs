@@ -1,6 +1,7 @@
 using System.Net.Http.Headers;
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
+using Slots.LoadTest.Simulation;
 
 namespace Slots.LoadTest.Room;
 
@@ -53,13 +54,6 @@ public sealed class Staff(HttpClient client, Uri target, string adminKey)
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeout.CancelAfter(TimeSpan.FromSeconds(30));
         using var response = await client.SendAsync(request, timeout.Token);
-        var text = await response.Content.ReadAsStringAsync(timeout.Token);
-        if (!response.IsSuccessStatusCode)
-        {
-            // The problem's code and title only: staff answers carry no personal data, but keep the line short.
-            var problem = text.Length > 300 ? text[..300] : text;
-            throw new InvalidOperationException($"{method} {path} answered {(int)response.StatusCode}: {problem}");
-        }
-        return JsonSerializer.Deserialize(text, answerType) ?? throw new InvalidOperationException($"{method} {path} answered no body.");
+        return await Answers.ReadAsync(response, answerType, timeout.Token);
     }
 }

@@ -11,10 +11,7 @@ public sealed record AvailabilityReport(string Target, int Requests, int Concurr
     public ServerLatency? Server { get; init; }
 
     /// <summary>CPU of the watched API processes per answered read, in µs; null when none was watched or nothing answered.</summary>
-    public double? ApiCpuMicrosPerAnswer =>
-        Processes.Where(p => p.Role == "api").ToList() is { Count: > 0 } api && Ok.Count > 0
-            ? Math.Round(api.Sum(p => p.CpuSeconds) * 1e6 / Ok.Count, 1)
-            : null;
+    public double? ApiCpuMicrosPerAnswer => ProcessCpu.ApiMicrosPerAnswer(Processes, Ok.Count);
 }
 
 /// <summary>

@@ -69,6 +69,9 @@ public sealed record SimulationOptions
     /// <summary>Letters that make this run's national ids and idempotency keys its own, so runs on one database do not meet.</summary>
     public string RunId { get; init; } = NewRunId();
 
+    /// <summary>1 to 8 ASCII letters: a run's id goes into keys, names and national ids.</summary>
+    public static bool IsRunId(string id) => id.Length is >= 1 and <= 8 && id.All(char.IsAsciiLetter);
+
     public static string NewRunId()
     {
         Span<char> id = stackalloc char[6];
@@ -144,7 +147,7 @@ public sealed record SimulationOptions
         {
             args.Errors.Add($"--birth-years numbers {spread.Capacity} people, fewer than --max-users.");
         }
-        if (!options.RunId.All(char.IsAsciiLetter) || options.RunId.Length is < 1 or > 8)
+        if (!IsRunId(options.RunId))
         {
             args.Errors.Add("--run-id must be 1 to 8 ASCII letters.");
         }

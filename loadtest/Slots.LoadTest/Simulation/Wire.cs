@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 
 namespace Slots.LoadTest.Simulation;
 
@@ -45,6 +46,21 @@ public static class Answers
         {
             return null;
         }
+    }
+
+    /// <summary>
+    /// The answer's body as <typeparamref name="T"/>. Any other answer than 2xx with a body throws, naming the
+    /// request and the start of its problem (staff answers carry no personal data, but the line stays short).
+    /// </summary>
+    public static async Task<T> ReadAsync<T>(HttpResponseMessage response, JsonTypeInfo<T> type, CancellationToken ct)
+    {
+        var text = await response.Content.ReadAsStringAsync(ct);
+        var request = $"{response.RequestMessage?.Method} {response.RequestMessage?.RequestUri?.AbsolutePath}";
+        if (!response.IsSuccessStatusCode)
+        {
+            throw new InvalidOperationException($"{request} answered {(int)response.StatusCode}: {(text.Length > 300 ? text[..300] : text)}");
+        }
+        return JsonSerializer.Deserialize(text, type) ?? throw new InvalidOperationException($"{request} answered no body.");
     }
 }
 

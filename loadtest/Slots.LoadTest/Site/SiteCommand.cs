@@ -21,52 +21,29 @@ public static class SiteCommand
 
     public static async Task<int> RunAsync(Args args, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
     {
-        var target = args.Text("target");
-        var adminKey = args.Text("admin-key");
+        var target = AdminTarget.Read(args);
         var signingKey = args.Text("staff-signing-key");
         var issuer = args.Text("staff-issuer", "slots-bench")!;
         var audience = args.Text("staff-audience", "slots-api")!;
-        var runId = args.Text("run-id") ?? SimulationOptions.NewRunId();
         var concurrency = args.Whole("concurrency", 8, 1, 256);
         var seconds = args.Whole("seconds", 10, 1, 600);
         var warmup = args.Whole("warmup-seconds", 3, 0, 120);
         var seats = args.Whole("seats", 240, 1, 10_000);
         var json = args.Text("json");
         args.RejectUnknown();
-        Uri? url = null;
-        if (target is null || !Uri.TryCreate(target.Split(',')[0], UriKind.Absolute, out url))
-        {
-            args.Errors.Add("--target URL is required.");
-        }
-        if (adminKey is null)
-        {
-            args.Errors.Add("--admin-key is required: the place and its slots are made by an admin.");
-        }
-        if (!runId.All(char.IsAsciiLetter) || runId.Length is < 1 or > 8)
-        {
-            args.Errors.Add("--run-id must be 1 to 8 ASCII letters.");
-        }
         byte[]? key = null;
         if (signingKey is not null && (!TryBase64(signingKey, out key) || key.Length < 32))
         {
             args.Errors.Add("--staff-signing-key must be base64 of at least 32 bytes: the key the API's bearer scheme checks with.");
         }
-        if (args.Errors.Count > 0 || url is null || adminKey is null)
+        if (args.Errors.Count > 0 || target is null)
         {
-            foreach (var e in args.Errors)
-            {
-                Console.Error.WriteLine(e);
-            }
-            return 2;
+            return Cli.Fail(args.Errors);
         }
         var token = key is null ? null : Token(key, issuer, audience);
-        var report = await SiteDay.RunAsync(new SiteOptions(url, adminKey, token, runId, concurrency, seconds, warmup, seats), pids, ct);
+        var report = await SiteDay.RunAsync(new SiteOptions(target.Url, target.AdminKey, token, target.RunId, concurrency, seconds, warmup, seats), pids, ct);
         Console.WriteLine(Line(report));
-        if (json is not null)
-        {
-            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(json))!);
-            File.WriteAllText(json, JsonSerializer.Serialize(report, RunReport.Json));
-        }
+        Cli.Write(json, report);
         return 0;
     }
 

@@ -67,7 +67,7 @@ public static class SiteDay
         Authorize(cancel, o);
         using var answer = await http.SendAsync(cancel, ct);
         var blockMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
-        var block = await Answer(answer, SiteJson.Default.BlockCancelAnswer, ct);
+        var block = await Answers.ReadAsync(answer, SiteJson.Default.BlockCancelAnswer, ct);
 
         return new SiteReport(o.Target.ToString(), o.StaffToken is null ? "admin machine key" : "staff bearer token", placeId, codes.Count,
             rosterPhase, checkIns, after.Counts, blockBooked, Math.Round(blockMs, 1), block);
@@ -140,7 +140,7 @@ public static class SiteDay
                 using var response = await http.SendAsync(request, ct);
                 if (response.StatusCode == HttpStatusCode.Created)
                 {
-                    codes.Add((await Answer(response, WireJson.Default.ReservationBody, ct)).Code);
+                    codes.Add((await Answers.ReadAsync(response, WireJson.Default.ReservationBody, ct)).Code);
                 }
             }
         }, ct)));
@@ -152,17 +152,7 @@ public static class SiteDay
         using var request = new HttpRequestMessage(HttpMethod.Get, path);
         Authorize(request, o);
         using var response = await http.SendAsync(request, ct);
-        return await Answer(response, type, ct);
-    }
-
-    private static async Task<T> Answer<T>(HttpResponseMessage response, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken ct)
-    {
-        var text = await response.Content.ReadAsStringAsync(ct);
-        if (!response.IsSuccessStatusCode)
-        {
-            throw new InvalidOperationException($"{response.RequestMessage?.Method} {response.RequestMessage?.RequestUri?.AbsolutePath} answered {(int)response.StatusCode}: {(text.Length > 300 ? text[..300] : text)}");
-        }
-        return JsonSerializer.Deserialize(text, type) ?? throw new InvalidOperationException("An answer without a body.");
+        return await Answers.ReadAsync(response, type, ct);
     }
 
     private static HttpRequestMessage Post(string path, byte[] body)

@@ -23,10 +23,7 @@ public sealed record SitePhase(string Name, int Concurrency, double Seconds, Lat
     public double PerSecond => Seconds > 0 ? Math.Round(Ok.Count / Seconds, 1) : 0;
 
     /// <summary>CPU of the watched API processes per answer, in µs; null when none was watched or nothing answered.</summary>
-    public double? ApiCpuMicrosPerAnswer =>
-        Processes.Where(p => p.Role == "api").ToList() is { Count: > 0 } api && Ok.Count > 0
-            ? Math.Round(api.Sum(p => p.CpuSeconds) * 1e6 / Ok.Count, 1)
-            : null;
+    public double? ApiCpuMicrosPerAnswer => ProcessCpu.ApiMicrosPerAnswer(Processes, Ok.Count);
 }
 
 /// <summary>

@@ -17,43 +17,20 @@ public static class WaitingListCommand
 
     public static async Task<int> RunAsync(Args args, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
     {
-        var target = args.Text("target");
-        var adminKey = args.Text("admin-key");
+        var target = AdminTarget.Read(args);
         var line = args.Whole("line", 1000, 100, 100_000);
         var seconds = args.Whole("seconds", 30, 1, 600);
         var settle = args.Whole("settle-seconds", 30, 1, 600);
         var seed = args.Whole("seed", 29, 0, int.MaxValue);
-        var runId = args.Text("run-id") ?? SimulationOptions.NewRunId();
         var json = args.Text("json");
         args.RejectUnknown();
-        Uri? url = null;
-        if (target is null || !Uri.TryCreate(target.Split(',')[0], UriKind.Absolute, out url))
+        if (args.Errors.Count > 0 || target is null)
         {
-            args.Errors.Add("--target URL is required.");
+            return Cli.Fail(args.Errors);
         }
-        if (adminKey is null)
-        {
-            args.Errors.Add("--admin-key is required: the place and its slots are made by an admin.");
-        }
-        if (!runId.All(char.IsAsciiLetter) || runId.Length is < 1 or > 8)
-        {
-            args.Errors.Add("--run-id must be 1 to 8 ASCII letters.");
-        }
-        if (args.Errors.Count > 0 || url is null || adminKey is null)
-        {
-            foreach (var e in args.Errors)
-            {
-                Console.Error.WriteLine(e);
-            }
-            return 2;
-        }
-        var report = await WaitingListRun.RunAsync(new WaitingListOptions(url, adminKey, runId, line, seconds, settle, seed), pids, ct);
+        var report = await WaitingListRun.RunAsync(new WaitingListOptions(target.Url, target.AdminKey, target.RunId, line, seconds, settle, seed), pids, ct);
         Console.WriteLine(Line(report));
-        if (json is not null)
-        {
-            Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(json))!);
-            File.WriteAllText(json, JsonSerializer.Serialize(report, RunReport.Json));
-        }
+        Cli.Write(json, report);
         return report.Passed ? 0 : 1;
     }
 

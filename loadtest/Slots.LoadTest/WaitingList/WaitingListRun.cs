@@ -42,14 +42,14 @@ public static class WaitingListRun
             var body = new ReserveBody(placeId, day, time, $"Osoba {i}", phone, $"W{o.RunId}H{i:D6}", "sk", null);
             using var answer = await SendAsync(http, HttpMethod.Post, "/api/reservations", JsonSerializer.SerializeToUtf8Bytes(body, WireJson.Default.ReserveBody),
                 ("Idempotency-Key", $"wl-{o.RunId}-{i}"), ct);
-            holders.Add(((await Read(answer, WireJson.Default.ReservationBody, ct)).Code, phone, time));
+            holders.Add(((await Answers.ReadAsync(answer, WireJson.Default.ReservationBody, ct)).Code, phone, time));
         }
         var tokens = new List<string>(o.Line);
         for (var i = 0; i < o.Line; i++)
         {
             var join = new JoinBody(placeId, day, day, $"Osoba L{i}", $"+4219{i + 20_000_000}", $"W{o.RunId}L{i:D6}", "sk");
             using var answer = await SendAsync(http, HttpMethod.Post, "/api/waiting-list", JsonSerializer.SerializeToUtf8Bytes(join, WaitingListJson.Default.JoinBody), null, ct);
-            tokens.Add((await Read(answer, WaitingListJson.Default.EntryBody, ct)).Token!);
+            tokens.Add((await Answers.ReadAsync(answer, WaitingListJson.Default.EntryBody, ct)).Token!);
         }
 
         await using var cpu = new ProcessSampler(pids);
@@ -146,7 +146,7 @@ public static class WaitingListRun
         var open = states.Where(e => e is { State: "offered" }).Select(e => e!.Offer!.Time).ToList();
         var held = open.Concat(claimedTimes).ToList();
         using var rosterAnswer = await SendAsync(http, HttpMethod.Get, $"/api/staff/places/{placeId}/roster?day={day}&pageSize=100", null, ("X-Api-Key", o.AdminKey), ct);
-        var roster = await Read(rosterAnswer, Site.SiteJson.Default.RosterPage, ct);
+        var roster = await Answers.ReadAsync(rosterAnswer, Site.SiteJson.Default.RosterPage, ct);
         return new WaitingListReport(o.Target.ToString(), Seats, o.Line, Math.Round(seconds, 1), cancelledAt.Count, offered, claims.Count, declined,
             LatencyStats.Of(toOffer.Values.ToList()).Rounded(), LatencyStats.Of(claims.ToList()).Rounded(), refused, roster.Counts.Booked, open.Count,
             held.Count - held.Distinct().Count(), processes);
@@ -175,7 +175,7 @@ public static class WaitingListRun
     private static async Task<EntryBody?> EntryAsync(HttpClient http, string token, CancellationToken ct)
     {
         using var answer = await SendAsync(http, HttpMethod.Get, "/api/waiting-list/entry", null, ("Slots-Waiting-List-Token", token), ct);
-        return answer.IsSuccessStatusCode ? await Read(answer, WaitingListJson.Default.EntryBody, ct) : null;
+        return answer.IsSuccessStatusCode ? await Answers.ReadAsync(answer, WaitingListJson.Default.EntryBody, ct) : null;
     }
 
     private static Task<HttpResponseMessage> SendAsync(HttpClient http, HttpMethod method, string path, byte[]? body, (string Name, string Value)? header, CancellationToken ct)
@@ -191,15 +191,5 @@ public static class WaitingListRun
             request.Headers.TryAddWithoutValidation(h.Name, h.Value);
         }
         return http.SendAsync(request, ct);
-    }
-
-    private static async Task<T> Read<T>(HttpResponseMessage response, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> type, CancellationToken ct)
-    {
-        var text = await response.Content.ReadAsStringAsync(ct);
-        if (!response.IsSuccessStatusCode)
-        {
-            throw new InvalidOperationException($"{response.RequestMessage?.Method} {response.RequestMessage?.RequestUri?.AbsolutePath} answered {(int)response.StatusCode}: {(text.Length > 300 ? text[..300] : text)}");
-        }
-        return JsonSerializer.Deserialize(text, type) ?? throw new InvalidOperationException("An answer without a body.");
     }
 }

@@ -110,11 +110,7 @@ public sealed class AvailabilitySnapshotTests
     [Fact]
     public async Task An_entry_older_than_its_age_is_read_again_and_days_outside_the_hot_window_are_never_cached()
     {
-        var store = new CountingStore();
-        var clock = new ManualClock();
-        var snapshot = new AvailabilitySnapshot(store, clock);
-        await Read(snapshot, Today, Today);
-        await Read(snapshot, Today, Today);
+        var (store, clock, snapshot) = await HeldAsync();
         Assert.Equal(2, store.Queries);
 
         clock.Advance(AvailabilitySnapshot.MaxAge / 2);
@@ -135,11 +131,7 @@ public sealed class AvailabilitySnapshotTests
     [Fact]
     public async Task A_read_in_the_last_quarter_of_the_age_is_answered_at_once_and_loads_the_entry_again_behind_it()
     {
-        var store = new CountingStore();
-        var clock = new ManualClock();
-        var snapshot = new AvailabilitySnapshot(store, clock);
-        await Read(snapshot, Today, Today);
-        await Read(snapshot, Today, Today);
+        var (store, clock, snapshot) = await HeldAsync();
         Assert.Equal(2, store.Queries);
 
         clock.Advance(AvailabilitySnapshot.MaxAge * 0.8);
@@ -162,11 +154,7 @@ public sealed class AvailabilitySnapshotTests
     [Fact]
     public async Task A_failed_query_reaches_its_readers_and_the_next_read_tries_again()
     {
-        var store = new CountingStore();
-        var clock = new ManualClock();
-        var snapshot = new AvailabilitySnapshot(store, clock);
-        await Read(snapshot, Today, Today);
-        await Read(snapshot, Today, Today);
+        var (store, clock, snapshot) = await HeldAsync();
 
         clock.Advance(AvailabilitySnapshot.MaxAge);
         store.Fail = true;
@@ -176,6 +164,17 @@ public sealed class AvailabilitySnapshotTests
 
         Assert.Equal(2, read.Count);
         Assert.Equal(4, store.Queries);
+    }
+
+    /// <summary>A snapshot that holds place 7 whole (read twice within its age), with its store and clock.</summary>
+    private static async Task<(CountingStore Store, ManualClock Clock, AvailabilitySnapshot Snapshot)> HeldAsync()
+    {
+        var store = new CountingStore();
+        var clock = new ManualClock();
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today);
+        return (store, clock, snapshot);
     }
 
     private static async Task WaitUntilAsync(Func<bool> done)

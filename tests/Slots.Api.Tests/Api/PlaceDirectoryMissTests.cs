@@ -1,4 +1,5 @@
 using Microsoft.Extensions.DependencyInjection;
+using Slots.Api.Tests.Campaign;
 using Slots.Catalogue;
 using Slots.Places;
 
@@ -38,7 +39,7 @@ public sealed class PlaceDirectoryMissTests
     private static (PlaceDirectory Directory, List<Place> Places) Directory()
     {
         var places = new List<Place> { Place(1) };
-        var services = new ServiceCollection().AddSingleton<ICatalogStore>(new PlacesOnly(places)).BuildServiceProvider();
+        var services = new ServiceCollection().AddSingleton<ICatalogStore>(new CatalogueReads([], [], places)).BuildServiceProvider();
         return (new PlaceDirectory(services.GetRequiredService<IServiceScopeFactory>(), new StoppedClock()), places);
     }
 
@@ -60,40 +61,5 @@ public sealed class PlaceDirectoryMissTests
 
             public ValueTask DisposeAsync() => ValueTask.CompletedTask;
         }
-    }
-
-    /// <summary>The catalogue port with only the place reads the directory makes.</summary>
-    private sealed class PlacesOnly(List<Place> places) : ICatalogStore
-    {
-        public Task<Place?> FindPlaceAsync(int id, CancellationToken ct) => Task.FromResult(places.FirstOrDefault(p => p.Id == id));
-
-        public Task<IReadOnlyList<Place>> AllPlacesAsync(CancellationToken ct) => Task.FromResult<IReadOnlyList<Place>>(places.ToList());
-
-        public Task<PlacePage> ListPlacesAsync(PlaceQuery query, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<IReadOnlyList<string>> RegionsAsync(CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<bool> AnyPlaceAsync(CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<Place> AddPlaceAsync(Place place, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<SlotsAdded> AddSlotsAsync(int placeId, IReadOnlyList<SlotRow> slots, bool dryRun, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<IReadOnlyList<DayStats>> DayTotalsAsync(DateOnly first, DateOnly last, int? placeId, int? serviceId, CancellationToken ct) => throw new NotSupportedException();
-        public Task<CapacityChanged> SetCapacityAsync(CapacityChange change, long now, CancellationToken ct) => throw new NotSupportedException();
-        public Task<ServiceInfo?> SetEligibilityAsync(string code, Slots.Eligibility.EligibilityRule rule, bool acceptsInvitations, IReadOnlyList<Slots.Eligibility.AgeStep> steps, CancellationToken ct) => throw new NotSupportedException();
-        public Task<ServiceInfo?> AddServiceAsync(ServiceInfo service, CancellationToken ct) => throw new NotSupportedException();
-        public Task<ServiceInfo?> UpdateServiceAsync(ServiceInfo service, CancellationToken ct) => throw new NotSupportedException();
-        public Task OfferAsync(PlaceOffer offer, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<PlaceEdited?> EditPlaceAsync(int id, PlaceEdit edit, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task SetPlaceClosedAsync(int id, long? closedAt, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<IReadOnlyList<DateOnly>> DaysWithSlotsAsync(int placeId, DateOnly from, CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<IReadOnlyList<ServiceInfo>> AllServicesAsync(CancellationToken ct) => throw new NotSupportedException();
-
-        public Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) => throw new NotSupportedException();
     }
 }

@@ -16,7 +16,7 @@ public sealed class ReadinessTests
     public async Task Ready_loads_the_places_and_services_copies_so_the_first_reader_finds_them()
     {
         var ct = TestContext.Current.CancellationToken;
-        var store = new OffersOnly([new ServiceInfo(ServiceIds.Default, ServiceIds.DefaultCode, "Termín", "Appointment", null, true)],
+        var store = new CatalogueReads([new ServiceInfo(ServiceIds.Default, ServiceIds.DefaultCode, "Termín", "Appointment", null, true)],
             [new PlaceOffer(1, ServiceIds.Default, 4, null, true)],
             [new Place { Id = 1, Name = "Hlavná", Address = "Hlavná 1", Region = "Košický kraj", TimeZone = "Europe/Bratislava" }]);
         var services = new ServiceCollection().AddSingleton<ICatalogStore>(store).BuildServiceProvider();
@@ -38,7 +38,7 @@ public sealed class ReadinessTests
     public async Task A_catalogue_the_database_does_not_give_within_its_time_is_not_ready()
     {
         var ct = TestContext.Current.CancellationToken;
-        var store = new OffersOnly([], [], [])
+        var store = new CatalogueReads([], [], [])
         {
             Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), // the services never come
         };

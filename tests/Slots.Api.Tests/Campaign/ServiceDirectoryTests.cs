@@ -106,9 +106,9 @@ public sealed class ServiceDirectoryTests
         }
     }
 
-    private static (ServiceDirectory Directory, OffersOnly Store, ManualClock Clock) Directory()
+    private static (ServiceDirectory Directory, CatalogueReads Store, ManualClock Clock) Directory()
     {
-        var store = new OffersOnly([Default], [new PlaceOffer(1, ServiceIds.Default, 4, null, true)]);
+        var store = new CatalogueReads([Default], [new PlaceOffer(1, ServiceIds.Default, 4, null, true)]);
         var clock = new ManualClock();
         var services = new ServiceCollection().AddSingleton<ICatalogStore>(store).BuildServiceProvider();
         return (new ServiceDirectory(services.GetRequiredService<IServiceScopeFactory>(), clock), store, clock);

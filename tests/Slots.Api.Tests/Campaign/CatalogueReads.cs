@@ -3,9 +3,14 @@ using Slots.Places;
 
 namespace Slots.Api.Tests.Campaign;
 
-/// <summary>The catalogue port with only the reads the places and services copies make; counts the services loads.</summary>
-internal sealed class OffersOnly(List<ServiceInfo> services, List<PlaceOffer> offers, List<Place>? places = null) : ICatalogStore
+/// <summary>
+/// The catalogue port with only the reads the places and services copies make, over lists a test may change
+/// (a write on another instance); counts the loads of each copy.
+/// </summary>
+internal sealed class CatalogueReads(List<ServiceInfo> services, List<PlaceOffer> offers, List<Place>? places = null) : ICatalogStore
 {
+    private readonly List<Place> _places = places ?? [];
+
     public List<PlaceOffer> Offers => offers;
 
     private int _loads;
@@ -27,7 +32,7 @@ internal sealed class OffersOnly(List<ServiceInfo> services, List<PlaceOffer> of
 
     public Task<IReadOnlyList<PlaceOffer>> OffersAsync(CancellationToken ct) => Task.FromResult<IReadOnlyList<PlaceOffer>>(offers.ToList());
 
-    public Task<Place?> FindPlaceAsync(int id, CancellationToken ct) => throw new NotSupportedException();
+    public Task<Place?> FindPlaceAsync(int id, CancellationToken ct) => Task.FromResult(_places.FirstOrDefault(p => p.Id == id));
 
     public int PlaceLoads => Volatile.Read(ref _placeLoads);
 
@@ -36,7 +41,7 @@ internal sealed class OffersOnly(List<ServiceInfo> services, List<PlaceOffer> of
     public Task<IReadOnlyList<Place>> AllPlacesAsync(CancellationToken ct)
     {
         Interlocked.Increment(ref _placeLoads);
-        return Task.FromResult<IReadOnlyList<Place>>(places?.ToList() ?? throw new NotSupportedException());
+        return Task.FromResult<IReadOnlyList<Place>>(_places.ToList());
     }
 
     public Task<PlacePage> ListPlacesAsync(PlaceQuery query, CancellationToken ct) => throw new NotSupportedException();
