@@ -3,6 +3,7 @@ using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Diagnostics.Metrics;
 using Microsoft.Extensions.Hosting;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
@@ -11,7 +12,7 @@ using Slots.Hosting.Staff;
 namespace Slots.Hosting.Metrics;
 
 /// <summary>
-/// Every Slots.* meter at /metrics in Prometheus text, on the API and the scheduler host alike.
+/// Every Slots.* meter this host made at /metrics in Prometheus text, on the API and the scheduler host alike.
 /// Not public: it answers a caller on the same machine that came straight to the host (not through
 /// a proxy), or anyone with a staff key (viewer or admin) in X-Api-Key; anyone else gets 401.
 /// </summary>
@@ -19,16 +20,21 @@ public static class MetricsEndpoint
 {
     public const string Path = "/metrics";
 
-    /// <summary>The meters this process exports: the domain's (Slots.Scheduler, Slots.Sms) and the API's (Slots.Api).</summary>
-    public const string Meters = "Slots.*";
+    /// <summary>The meters this host exports: the domain's (Slots.Scheduler, Slots.Sms, ...) and the API's (Slots.Api).</summary>
+    public const string Meters = "Slots";
 
     public static IHostApplicationBuilder AddSlotsMetrics(this IHostApplicationBuilder builder)
     {
         builder.AddStaffKeys();
+        // Only the meters this host's own services made (MeterScope.Local: through its IMeterFactory).
+        // A provider that listened by name alone would also take another host's meters in the same
+        // process as its own, and one stream serves instruments of the same name and meter: when the
+        // other host stopped, this host's series would stop with it.
+        builder.Metrics.EnableMetrics(Meters, instrumentName: null, listenerName: null, MeterScope.Local);
         // The service name (Slots.Api, Slots.Scheduler) tells the two hosts' series apart in target_info.
         builder.Services.AddOpenTelemetry()
             .ConfigureResource(resource => resource.AddService(builder.Environment.ApplicationName))
-            .WithMetrics(metrics => metrics.AddMeter(Meters).AddPrometheusExporter());
+            .WithMetrics(metrics => metrics.AddPrometheusExporter());
         return builder;
     }
 

@@ -5,12 +5,9 @@ using static Slots.Testing.Web.Api;
 namespace Slots.Api.Tests.Api;
 
 /// <summary>
-/// Alone, not beside other tests: a process has one host in production, and OpenTelemetry listens to
-/// every meter named Slots.* in the process, so a second host's meters of the same name would be
-/// taken for duplicates and this host's series could go missing.
+/// /metrics on the embedded default. These run beside the other tests' hosts: each host exports
+/// only the meters its own services made (the second test holds that).
 /// </summary>
-[CollectionDefinition(nameof(MetricsTests), DisableParallelization = true)]
-[Collection(nameof(MetricsTests))]
 public sealed class MetricsTests : ApiTestBase
 {
     [Fact]
@@ -42,6 +39,36 @@ public sealed class MetricsTests : ApiTestBase
         Assert.DoesNotContain(code, text);
         Assert.DoesNotContain(booker.Phone, text);
         Assert.DoesNotContain(booker.Name, text);
+    }
+
+    [Fact]
+    public async Task A_host_keeps_its_series_when_another_host_in_the_process_stops()
+    {
+        // Two hosts in one process (tests, or a tool that hosts the API beside another): each exports
+        // the meters its own services made. The other host's meters of the same names share nothing
+        // with this one's, so its stopping takes none of this host's series with it.
+        var other = await StartAsync();
+        var otherPlace = await CreatePlaceWithSlotsAsync(other.AdminClient(), capacity: 1);
+        Assert.Equal(HttpStatusCode.Created, (await other.Client().SendAsync(Reserve(otherPlace, Today.AddDays(2), "08:00", People.Next()))).StatusCode);
+        var host = await StartAsync();
+        var client = host.Client();
+        var place = await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 1);
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()))).StatusCode);
+        var before = await client.GetStringAsync("/metrics");
+
+        await other.DisposeAsync();
+        // A scrape past the exporter's response cache (300 ms): a stream whose instruments have all
+        // stopped is exported that once more and dropped.
+        await Task.Delay(TimeSpan.FromMilliseconds(400), TestContext.Current.CancellationToken);
+        await client.GetStringAsync("/metrics");
+        Assert.Equal(HttpStatusCode.Conflict, (await client.SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()))).StatusCode);
+        const string Full = "slots_api_reservations_total{otel_scope_name=\"Slots.Api\",operation=\"reserve\",outcome=\"slot-full\"} 1\n";
+        var after = await ScrapeUntilAsync(client, Full);
+
+        const string Reserved = "slots_api_reservations_total{otel_scope_name=\"Slots.Api\",operation=\"reserve\",outcome=\"reserved\"} 1\n";
+        Assert.Contains(Reserved, before);
+        Assert.Contains(Reserved, after);
+        Assert.Contains(Full, after);
     }
 
     [Fact]
