@@ -3,8 +3,14 @@ namespace Slots.Staff;
 /// <summary>What the door and the staff screens need from the database, on every backend.</summary>
 public interface IStaffStore
 {
-    /// <summary>Every booking of the place's day, active and cancelled, from the hot tables and the disk tables alike.</summary>
-    Task<IReadOnlyList<RosterRow>> DayAsync(int placeId, DateOnly day, CancellationToken ct);
+    /// <summary>
+    /// Every booking of the place's day, active and cancelled, from the hot tables and the disk tables alike,
+    /// without the people's names and phones.
+    /// </summary>
+    Task<IReadOnlyList<RosterEntry>> DayAsync(int placeId, DateOnly day, CancellationToken ct);
+
+    /// <summary>The entries with their people's names, phones and languages, in the order given.</summary>
+    Task<IReadOnlyList<RosterRow>> PeopleAsync(IReadOnlyList<RosterEntry> entries, CancellationToken ct);
 
     /// <summary>The booking with this code wherever it is, with its state, or null.</summary>
     Task<DoorBooking?> FindAsync(string code, CancellationToken ct);

@@ -35,12 +35,12 @@ public sealed record RosterQuery(int PlaceId, DateOnly Day, int FromMinute, int 
 /// <summary>How many bookings of the day (before the state and code filters) are in each state.</summary>
 public sealed record RosterCounts(int Booked, int CheckedIn, int NoShow, int Cancelled)
 {
-    public static RosterCounts Of(IEnumerable<RosterRow> rows)
+    public static RosterCounts Of(IEnumerable<RosterEntry> entries)
     {
         int booked = 0, checkedIn = 0, noShow = 0, cancelled = 0;
-        foreach (var row in rows)
+        foreach (var entry in entries)
         {
-            switch (row.State)
+            switch (entry.State)
             {
                 case RosterState.Booked: booked++; break;
                 case RosterState.CheckedIn: checkedIn++; break;
@@ -49,6 +49,33 @@ public sealed record RosterCounts(int Booked, int CheckedIn, int NoShow, int Can
             }
         }
         return new RosterCounts(booked, checkedIn, noShow, cancelled);
+    }
+}
+
+/// <summary>
+/// One booking of the day without its person: all a roster needs to filter, order, count and page the
+/// day, so that only the page's bookings bring their names and phones from the database.
+/// </summary>
+public sealed record RosterEntry(string Code, int StartMinute, int Minutes, int SeatNo, int ServiceId, RosterState State, DateTimeOffset? At, string? By)
+{
+    public RosterRow With(string name, string phone, string language) =>
+        new(Code, StartMinute, Minutes, SeatNo, name, phone, language, State, At, By, ServiceId);
+}
+
+/// <summary>The bookings of the query's page, in the roster's order, with how many matched and the day's counts.</summary>
+public sealed record RosterSelection(IReadOnlyList<RosterEntry> Page, int Total, RosterCounts Counts)
+{
+    public static RosterSelection Of(IReadOnlyList<RosterEntry> day, RosterQuery query)
+    {
+        var matching = day
+            .Where(r => r.StartMinute >= query.FromMinute && r.StartMinute <= query.ToMinute)
+            .Where(r => query.State is null || r.State == query.State)
+            .Where(r => query.Code is null || string.Equals(r.Code, query.Code, StringComparison.Ordinal))
+            .Where(r => query.ServiceId is null || r.ServiceId == query.ServiceId)
+            .OrderBy(r => r.StartMinute).ThenBy(r => r.SeatNo).ThenBy(r => r.State).ThenBy(r => r.Code, StringComparer.Ordinal)
+            .ToList();
+        var page = matching.Skip((query.Page - 1) * query.PageSize).Take(query.PageSize).ToList();
+        return new RosterSelection(page, matching.Count, RosterCounts.Of(day));
     }
 }
 

@@ -17,16 +17,8 @@ public sealed class StaffService(
         {
             return null;
         }
-        var day = await store.DayAsync(query.PlaceId, query.Day, ct);
-        var matching = day
-            .Where(r => r.StartMinute >= query.FromMinute && r.StartMinute <= query.ToMinute)
-            .Where(r => query.State is null || r.State == query.State)
-            .Where(r => query.Code is null || string.Equals(r.Code, query.Code, StringComparison.Ordinal))
-            .Where(r => query.ServiceId is null || r.ServiceId == query.ServiceId)
-            .OrderBy(r => r.StartMinute).ThenBy(r => r.SeatNo).ThenBy(r => r.State).ThenBy(r => r.Code, StringComparer.Ordinal)
-            .ToList();
-        var rows = matching.Skip((query.Page - 1) * query.PageSize).Take(query.PageSize).ToList();
-        return new RosterPage(rows, matching.Count, RosterCounts.Of(day));
+        var selection = RosterSelection.Of(await store.DayAsync(query.PlaceId, query.Day, ct), query);
+        return new RosterPage(await store.PeopleAsync(selection.Page, ct), selection.Total, selection.Counts);
     }
 
     /// <summary>
