@@ -9,8 +9,11 @@ public interface IStaffStore
     /// </summary>
     Task<IReadOnlyList<RosterEntry>> DayAsync(int placeId, DateOnly day, CancellationToken ct);
 
-    /// <summary>The entries with their people's names, phones and languages, in the order given.</summary>
-    Task<IReadOnlyList<RosterRow>> PeopleAsync(IReadOnlyList<RosterEntry> entries, CancellationToken ct);
+    /// <summary>
+    /// The query's page of the day, in the roster's order (<see cref="RosterSelection"/>) with its people, how many
+    /// bookings match and the day's counts.
+    /// </summary>
+    Task<RosterPage> RosterAsync(RosterQuery query, CancellationToken ct);
 
     /// <summary>The booking with this code wherever it is, with its state, or null.</summary>
     Task<DoorBooking?> FindAsync(string code, CancellationToken ct);

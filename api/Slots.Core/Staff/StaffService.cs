@@ -17,8 +17,7 @@ public sealed class StaffService(
         {
             return null;
         }
-        var selection = RosterSelection.Of(await store.DayAsync(query.PlaceId, query.Day, ct), query);
-        return new RosterPage(await store.PeopleAsync(selection.Page, ct), selection.Total, selection.Counts);
+        return await store.RosterAsync(query, ct);
     }
 
     /// <summary>

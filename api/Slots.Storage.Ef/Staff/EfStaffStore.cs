@@ -17,21 +17,15 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
-        var horizon = await db.Places.AsNoTracking().Where(p => p.Id == placeId).Select(p => p.HotUntil).SingleOrDefaultAsync(ct);
         var door = await db.Attendance.AsNoTracking().Where(a => a.PlaceId == placeId && a.Day == day)
             .Select(a => new Mark(a.Code, a.State, a.At, a.By)).ToDictionaryAsync(a => a.Code, StringComparer.Ordinal, ct);
         // Keyed by start and service: two services of the place may start at the same minute.
         var minutes = await db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day)
             .ToDictionaryAsync(s => (s.StartMinute, s.ServiceId), s => s.Minutes, ct);
-        // The hot tables hold today (in the place's zone) up to the horizon; a day before their first is
-        // evicted, and its bookings are read from disk like a day beyond the horizon.
-        var hotFrom = await db.HotSeats.AsNoTracking().Where(s => s.PlaceId == placeId).MinAsync(s => (DateOnly?)s.Day, ct);
         var entries = new List<RosterEntry>();
-        if (day < horizon && hotFrom is { } first && day >= first)
+        if (await IsHotAsync(db, placeId, day, ct))
         {
-            // A hot day: the active bookings are the hot rows; the disk copies of them are not read. Found
-            // through the day's seats (one range of the seats' key) and then by code: hot_reservations
-            // has no index on place and day, and one would cost every booking a write.
+            // A hot day: the active bookings are the hot rows; the disk copies of them are not read.
             var hot = await (from s in db.HotSeats.AsNoTracking()
                              where s.PlaceId == placeId && s.Day == day && s.Code != null
                              join r in db.HotReservations.AsNoTracking() on s.Code equals r.Code
@@ -59,7 +53,8 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         return entries;
     }
 
-    public async Task<IReadOnlyList<RosterRow>> PeopleAsync(IReadOnlyList<RosterEntry> entries, CancellationToken ct)
+    /// <summary>The entries with their people's names, phones and languages, in the order given.</summary>
+    private async Task<IReadOnlyList<RosterRow>> PeopleAsync(IReadOnlyList<RosterEntry> entries, CancellationToken ct)
     {
         if (entries.Count == 0)
         {
