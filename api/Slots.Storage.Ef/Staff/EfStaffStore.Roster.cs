@@ -33,7 +33,12 @@ public abstract partial class EfStaffStore
         var matching = Matching(active, query);
         var lines = await matching.OrderBy(l => l.StartMinute).ThenBy(l => l.SeatNo).ThenBy(l => l.State).ThenBy(l => l.Code)
             .Take(end).ToListAsync(ct);
-        var activeTotal = lines.Count < end ? lines.Count : await matching.CountAsync(ct);
+        // How many active ones match: all of the page when it is not full; else, without a filter beyond the
+        // state, the count of that state already read; else counted.
+        var wholeDay = query is { FromMinute: <= 0, ToMinute: >= 24 * 60 - 1, Code: null, ServiceId: null };
+        var activeTotal = lines.Count < end ? lines.Count
+            : wholeDay ? byState.Where(s => query.State is null || s.State == (int)query.State).Sum(s => s.Count)
+            : await matching.CountAsync(ct);
 
         var cancelled = await Cancelled(db, query.PlaceId, query.Day).ToListAsync(ct);
         var seen = cancelled.Select(l => l.Code).ToHashSet(StringComparer.Ordinal);

@@ -368,6 +368,7 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
 
         var second = await JsonAsync(await admin.GetAsync($"/api/staff/places/{place}/roster?day={Day(day)}&page=2&pageSize=2"));
         var third = await JsonAsync(await admin.GetAsync($"/api/staff/places/{place}/roster?day={Day(day)}&page=3&pageSize=2"));
+        var late = await JsonAsync(await admin.GetAsync($"/api/staff/places/{place}/roster?day={Day(day)}&from=08:05&pageSize=1"));
 
         // Ordered by start, seat and state: the 08:00 pair (seats 1 and 2), the 08:10 pair, then 08:20.
         var rows = second["rows"]!.AsArray();
@@ -379,6 +380,10 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
         Assert.Equal(1, second["counts"]!["cancelled"]!.GetValue<int>());
         Assert.Equal(codes[4], Assert.Single(third["rows"]!.AsArray())!["code"]!.GetValue<string>());
         Assert.Equal(people[4].Name, third["rows"]![0]!["name"]!.GetValue<string>());
+        // A full page under a filter: the matching bookings are counted, not only the page's.
+        Assert.Equal(codes[2], Assert.Single(late["rows"]!.AsArray())!["code"]!.GetValue<string>());
+        Assert.Equal(3, late["total"]!.GetValue<int>());
+        Assert.Equal(4, late["counts"]!["booked"]!.GetValue<int>());
     }
 
     [Fact]
