@@ -18,13 +18,11 @@ public abstract partial class EfStaffStore
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
         if (!await IsHotAsync(db, query.PlaceId, query.Day, ct))
         {
-            var entries = await DayAsync(query.PlaceId, query.Day, ct);
-            var selection = RosterSelection.Of(entries, query);
-            return new RosterPage(await PeopleAsync(selection.Page, ct), selection.Total, selection.Counts);
+            var day = await DayLinesAsync(db, query.PlaceId, query.Day, hot: false, ct);
+            var selection = RosterSelection.Of([.. day.Values.Select(l => l.Entry())], query);
+            return new RosterPage([.. selection.Page.Select(e => day[e.Code].Row(e))], selection.Total, selection.Counts);
         }
 
-        var minutes = await db.Slots.AsNoTracking().Where(s => s.PlaceId == query.PlaceId && s.Day == query.Day)
-            .ToDictionaryAsync(s => (s.StartMinute, s.ServiceId), s => s.Minutes, ct);
         var active = Active(db, query.PlaceId, query.Day);
         var byState = await active.GroupBy(l => l.State).Select(g => new { State = g.Key, Count = g.Count() }).ToListAsync(ct);
 
@@ -40,27 +38,69 @@ public abstract partial class EfStaffStore
             : wholeDay ? byState.Where(s => query.State is null || s.State == (int)query.State).Sum(s => s.Count)
             : await matching.CountAsync(ct);
 
-        var cancelled = await Cancelled(db, query.PlaceId, query.Day).ToListAsync(ct);
-        var seen = cancelled.Select(l => l.Code).ToHashSet(StringComparer.Ordinal);
-        cancelled.AddRange((await WaitingCancels(db, query.PlaceId, query.Day).ToListAsync(ct)).Where(l => seen.Add(l.Code)));
-        foreach (var line in cancelled)
-        {
-            line.Minutes = minutes.GetValueOrDefault((line.StartMinute, line.ServiceId));
-        }
-
-        // The reads are not one snapshot: a booking cancelled between them is taken as cancelled.
-        var people = cancelled.ToDictionary(l => l.Code, StringComparer.Ordinal);
-        foreach (var line in lines)
-        {
-            people.TryAdd(line.Code, line);
-        }
-        var page = RosterSelection.Of([.. people.Values.Select(l => l.Entry())], query);
+        var cancelled = await CancelledLinesAsync(db, query.PlaceId, query.Day, await MinutesAsync(db, query.PlaceId, query.Day, ct), ct);
+        var cancelledCount = cancelled.Count;
+        var candidates = WithActive(cancelled, lines);
+        var page = RosterSelection.Of([.. candidates.Values.Select(l => l.Entry())], query);
         var counts = new RosterCounts(
             byState.Where(s => s.State == (int)RosterState.Booked).Sum(s => s.Count),
             byState.Where(s => s.State == (int)RosterState.CheckedIn).Sum(s => s.Count),
             byState.Where(s => s.State == (int)RosterState.NoShow).Sum(s => s.Count),
-            byState.Where(s => s.State is (int)RosterState.Cancelled or (int)RosterState.CancelledBySite).Sum(s => s.Count) + cancelled.Count);
-        return new RosterPage([.. page.Page.Select(e => people[e.Code].Row(e))], page.Total - lines.Count + activeTotal, counts);
+            byState.Where(s => s.State is (int)RosterState.Cancelled or (int)RosterState.CancelledBySite).Sum(s => s.Count) + cancelledCount);
+        return new RosterPage([.. page.Page.Select(e => candidates[e.Code].Row(e))], page.Total - lines.Count + activeTotal, counts);
+    }
+
+    /// <summary>
+    /// Every booking of the day by code: on a hot day its active hot rows and its cancels; on another day its disk
+    /// rows, active and cancelled.
+    /// </summary>
+    private static async Task<Dictionary<string, Line>> DayLinesAsync(SlotsDbContext db, int placeId, DateOnly day, bool hot, CancellationToken ct)
+    {
+        var minutes = await MinutesAsync(db, placeId, day, ct);
+        if (hot)
+        {
+            return WithActive(await CancelledLinesAsync(db, placeId, day, minutes, ct), await Active(db, placeId, day).ToListAsync(ct));
+        }
+        var disk = await Disk(db, placeId, day).ToListAsync(ct);
+        foreach (var line in disk)
+        {
+            line.Minutes = minutes.GetValueOrDefault((line.StartMinute, line.ServiceId));
+        }
+        return disk.ToDictionary(l => l.Code, StringComparer.Ordinal);
+    }
+
+    /// <summary>The slots' lengths of the day, keyed by start and service: two services of the place may start at the same minute.</summary>
+    private static Task<Dictionary<(int StartMinute, int ServiceId), int>> MinutesAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct) =>
+        db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day)
+            .ToDictionaryAsync(s => (s.StartMinute, s.ServiceId), s => s.Minutes, ct);
+
+    /// <summary>A hot day's cancels by code: flushed to disk, or still a change record waiting for the flush (the disk row wins).</summary>
+    private static async Task<Dictionary<string, Line>> CancelledLinesAsync(SlotsDbContext db, int placeId, DateOnly day,
+        Dictionary<(int StartMinute, int ServiceId), int> minutes, CancellationToken ct)
+    {
+        var cancelled = (await Cancelled(db, placeId, day).ToListAsync(ct)).ToDictionary(l => l.Code, StringComparer.Ordinal);
+        foreach (var line in await WaitingCancels(db, placeId, day).ToListAsync(ct))
+        {
+            cancelled.TryAdd(line.Code, line);
+        }
+        foreach (var line in cancelled.Values)
+        {
+            line.Minutes = minutes.GetValueOrDefault((line.StartMinute, line.ServiceId));
+        }
+        return cancelled;
+    }
+
+    /// <summary>
+    /// The cancels with the active bookings added. The reads are not one snapshot: a booking cancelled between
+    /// them is taken as cancelled.
+    /// </summary>
+    private static Dictionary<string, Line> WithActive(Dictionary<string, Line> cancelled, IEnumerable<Line> active)
+    {
+        foreach (var line in active)
+        {
+            cancelled.TryAdd(line.Code, line);
+        }
+        return cancelled;
     }
 
     /// <summary>
@@ -162,6 +202,31 @@ public abstract partial class EfStaffStore
             Name = c.Name,
             Phone = c.Phone,
             Language = c.Language,
+        };
+
+    /// <summary>
+    /// A day outside the hot window from disk: active with the door's mark, or cancelled (by the site when the
+    /// door's record says so, by the citizen otherwise).
+    /// </summary>
+    private static IQueryable<Line> Disk(SlotsDbContext db, int placeId, DateOnly day) =>
+        from r in db.Reservations.AsNoTracking()
+        where r.PlaceId == placeId && r.Day == day
+        join mark in db.Attendance.AsNoTracking() on r.Code equals mark.Code into marks
+        from a in marks.DefaultIfEmpty()
+        let bySite = a != null && a.State == (int)RosterState.CancelledBySite
+        select new Line
+        {
+            Code = r.Code,
+            StartMinute = r.StartMinute,
+            ServiceId = r.ServiceId,
+            SeatNo = r.SeatNo,
+            State = r.CancelledAt == null ? (a == null ? (int)RosterState.Booked : a.State)
+                : bySite ? (int)RosterState.CancelledBySite : (int)RosterState.Cancelled,
+            At = r.CancelledAt == null ? (a == null ? null : (long?)a.At) : bySite ? a!.At : r.CancelledAt,
+            By = r.CancelledAt == null ? (a == null ? null : a.By) : bySite ? a!.By : null,
+            Name = r.Name,
+            Phone = r.Phone,
+            Language = r.Language,
         };
 
     /// <summary>A roster line as the database gives it: the booking, the door's mark and the person.</summary>
