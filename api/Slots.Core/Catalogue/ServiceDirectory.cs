@@ -9,12 +9,13 @@ public sealed record OfferedService(ServiceInfo Service, PlaceOffer Offer);
 /// An in-memory copy of the service catalogue and of what each place offers. Both change rarely and
 /// the place page, the service list and (later) every booking that names no service need them, so
 /// they are read from here, as places are from <see cref="Places.PlaceDirectory"/>. Refreshed after
-/// admin writes on this instance and, behind the readers, every 30 s for changes made through other instances.
+/// admin writes on this instance, at once for a place made through another instance, and, behind the
+/// readers, every 30 s for other changes made through other instances.
 /// </summary>
 public sealed class ServiceDirectory
 {
     private static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(30);
-    private static readonly TimeSpan MissReload = TimeSpan.FromSeconds(1); // a copy this recent is not reloaded for a miss
+    private static readonly TimeSpan SharedReload = TimeSpan.FromSeconds(1); // a concurrent miss's load this recent is taken
     private readonly IServiceScopeFactory _scopes;
     private readonly TimeProvider _clock;
     private readonly ReloadedCopy<Snapshot> _copy;
@@ -31,17 +32,19 @@ public sealed class ServiceDirectory
     /// <summary>Every service of the catalogue, active or not, by id.</summary>
     public async ValueTask<IReadOnlyList<ServiceInfo>> AllAsync(CancellationToken ct) => (await _copy.GetAsync(ct)).Value.Services;
 
-    /// <summary>The active services a place offers, by service id; empty for a place that offers none (or is unknown).</summary>
+    /// <summary>The active services a place offers, by service id; empty for a place that offers none.</summary>
     /// <remarks>
-    /// Every place offers a service from its creation on, so a place missing from the copy is most likely
-    /// one created on another instance a moment ago: the copy is reloaded then, at most once a second.
+    /// Callers pass a place the place directory knows. Every place has its offers from its creation on,
+    /// and the copy holds each place that has any, active or not: a place the copy lacks was made after it
+    /// was loaded (on another instance), so the copy is loaded again at once, however young, and shared
+    /// with the misses beside it. A second try covers a shared load that began before the place was made.
     /// </remarks>
     public async ValueTask<IReadOnlyList<OfferedService>> OfferedAtAsync(int placeId, CancellationToken ct)
     {
         var copy = await _copy.GetAsync(ct);
-        if (!copy.Value.ByPlace.ContainsKey(placeId) && _clock.GetUtcNow() - copy.At > MissReload)
+        for (var tries = 0; tries < 2 && !copy.Value.ByPlace.ContainsKey(placeId); tries++)
         {
-            copy = await _copy.ReloadAsync(copy, MissReload, ct);
+            copy = await _copy.ReloadAsync(copy, SharedReload, ct);
         }
         return copy.Value.ByPlace.GetValueOrDefault(placeId) ?? [];
     }
@@ -72,12 +75,16 @@ public sealed class ServiceDirectory
         var services = (await store.AllServicesAsync(ct)).OrderBy(s => s.Id).ToList();
         var offers = await store.OffersAsync(ct);
         var byId = services.ToDictionary(s => s.Id);
+        // Keyed by every place with an offer, so a place whose services are all off is not a miss.
         var byPlace = offers
-            .Where(o => o.Active && byId.TryGetValue(o.ServiceId, out var s) && s.Active)
             .GroupBy(o => o.PlaceId)
             .ToDictionary(
                 g => g.Key,
-                g => (IReadOnlyList<OfferedService>)g.OrderBy(o => o.ServiceId).Select(o => new OfferedService(byId[o.ServiceId], o)).ToList());
+                g => (IReadOnlyList<OfferedService>)g
+                    .Where(o => o.Active && byId.TryGetValue(o.ServiceId, out var s) && s.Active)
+                    .OrderBy(o => o.ServiceId)
+                    .Select(o => new OfferedService(byId[o.ServiceId], o))
+                    .ToList());
         return new Snapshot(services, byPlace);
     }
 }
