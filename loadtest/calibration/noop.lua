@@ -1,4 +1,4 @@
--- wrk script for the calibration (loadtest/run.sh): POST /api/benchmark/noop with the body and headers the
+-- wrk script for the calibration (./slots bench): POST /api/benchmark/noop with the body and headers the
 -- generator sends (a booking for tomorrow), and at the end one line "calibration {json}" with the figures.
 local day = os.date("!%Y-%m-%d", os.time() + 86400)
 

@@ -1,4 +1,4 @@
--- The ceiling's scratch room (loadtest/ceiling/ceiling.sh): its own booking table, beside the seeded
+-- The ceiling's scratch room (`Slots.LoadTest bench`, Bench/Ceiling.cs): its own booking table, beside the seeded
 -- hot_seats and apart from the product's tables. teardown.sql drops it and frees the seats it took.
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS ceiling_bookings;

@@ -6,7 +6,7 @@ namespace Slots.LoadTest.Tests;
 
 /// <summary>
 /// The simulator against the real host for a few seconds: not a measurement (speed is measured
-/// by loadtest/run.sh), but proof that the crowd books, the report counts, and the audit finds
+/// by ./slots bench), but proof that the crowd books, the report counts, and the audit finds
 /// every confirmation in the database and no seat or person twice.
 /// </summary>
 public sealed class SmokeTests

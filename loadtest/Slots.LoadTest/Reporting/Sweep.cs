@@ -5,7 +5,7 @@ using System.Text.Json;
 namespace Slots.LoadTest.Reporting;
 
 /// <summary>
-/// The concurrency sweep (loadtest/run.sh --sweep; sweep/SCENARIO-USERS.json): no-op, baseline and real path at
+/// The concurrency sweep (./slots bench --sweep; sweep/SCENARIO-USERS.json): no-op, baseline and real path at
 /// several users in flight, each run on the seeded supply after a warm-up. Each path is judged by its best
 /// figure whose p99 at the server is under 100 ms, so that one concurrency that suits one path and not the
 /// other does not decide the ratios; the fixed-concurrency ratios stand beside them.

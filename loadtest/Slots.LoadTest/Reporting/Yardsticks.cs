@@ -2,7 +2,7 @@ namespace Slots.LoadTest.Reporting;
 
 /// <summary>
 /// wrk on the no-op endpoint in the same run, warmed up, with as many connections as the crowd has users
-/// (loadtest/run.sh, calibration.json): what the HTTP stack answers to a client that costs next to nothing.
+/// (./slots bench, calibration.json): what the HTTP stack answers to a client that costs next to nothing.
 /// The generator's no-op divided by it says how much of the machine the generator itself takes.
 /// </summary>
 public sealed record Calibration(string Tool, double AnswersPerSecond, int Connections, double Seconds, double WarmupSeconds,

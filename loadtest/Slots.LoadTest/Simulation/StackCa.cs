@@ -5,7 +5,7 @@ namespace Slots.LoadTest.Simulation;
 
 /// <summary>
 /// The stack's HAProxy speaks HTTPS only, with a certificate of its local CA (scripts/tls.sh) unless a
-/// real one is configured. SLOTS_TLS_CA names that CA's certificate file (loadtest/run.sh and
+/// real one is configured. SLOTS_TLS_CA names that CA's certificate file (./slots bench and
 /// loadtest/chaos.sh set it to the stack's .../tls/ca.crt): the generator then trusts that CA and no other,
 /// the name and dates still checked, as a browser that imported it would. Unset, the machine's roots decide.
 /// </summary>

@@ -1,0 +1,179 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+
+namespace Slots.LoadTest.Bench;
+
+/// <summary>
+/// The benchmark in one command (./slots bench, which builds in Release first): start what it needs, seed the scale data,
+/// run no-op, baseline and real path under the same load one after the other (each booking scenario on the seeded supply
+/// again), the eligibility and pair variants, the ceiling, then the stampedes (plain, sold out, through a waiting room),
+/// the availability probes, a vaccine finder, the site's day and the waiting list; write loadtest/results/NAME/*.json and
+/// summary.md, and stop everything it started.
+/// </summary>
+internal sealed partial class BenchCommand(BenchHost host, BenchOptions options, SystemUnderTest system, string results)
+{
+    public static async Task<int> RunAsync(Args args, CancellationToken ct)
+    {
+        List<string> errors = [];
+        var options = BenchOptions.From(args, Environment.GetEnvironmentVariable, errors);
+        if (options is null)
+        {
+            return Cli.Fail(errors);
+        }
+        CpuSplit split = CpuSplit.Shared(Environment.ProcessorCount);
+        if (options.Split)
+        {
+            var parts = options.Stack ? "PostgreSQL, APIs, HAProxy, RabbitMQ" : "PostgreSQL, APIs";
+            if (!Calibration.OnPath("taskset") || CpuSplit.Split(Environment.ProcessorCount, parts) is not { } halves)
+            {
+                return Cli.Fail(["--split-cpus needs taskset (util-linux) and at least 2 CPUs."]);
+            }
+            split = halves;
+        }
+        var results = Path.Combine("loadtest", "results", options.ResultsFolder);
+        await using var host = BenchHost.Open("bench", split);
+        results = Path.Combine(host.Root, results);
+        if (Directory.Exists(results))
+        {
+            Directory.Delete(results, recursive: true);
+        }
+        Directory.CreateDirectory(results);
+        await using var system = host.Own(await OpenAsync(host, options, ct));
+        return await new BenchCommand(host, options, system, results).RunAsync(ct);
+    }
+
+    private static async Task<SystemUnderTest> OpenAsync(BenchHost host, BenchOptions options, CancellationToken ct)
+    {
+        if (options.Stack)
+        {
+            var stack = new StackUnderTest(host, options);
+            stack.Open();
+            await stack.StartAsync(Limits.Unlimited, new Dictionary<string, string>(), ct);
+            return stack;
+        }
+        if (options.External is { } external)
+        {
+            return new ExternalStack(external);
+        }
+        var own = new OwnApis(host, options);
+        await own.OpenAsync();
+        // Throughput runs: the per-client limiter out of the way (the stampedes run with the shipped limits).
+        await own.StartAsync(Limits.Unlimited, new Dictionary<string, string>(), ct);
+        return own;
+    }
+
+    private static readonly Dictionary<string, string> NoSettings = [];
+
+    private IReadOnlyList<string> Audit => ["--audit-provider", options.Backend, "--audit-connection", system.Db];
+
+    private string Result(string name) => Path.Combine(results, name);
+
+    private async Task<int> RunAsync(CancellationToken ct)
+    {
+        Console.WriteLine("== seeding");
+        await MustAsync(["seed", "--provider", options.Backend, "--connection", system.Db, "--places", $"{options.Places}", "--disk-days", "12", "--json", Result("seed.json")], ct);
+        using var admin = new BenchAdmin(system);
+        var invitations = Path.Combine(host.Work, "invitations.csv");
+        await admin.InvitationsAsync(100_000, invitations, ct);
+
+        Console.WriteLine("== calibration: wrk on the no-op");
+        await Calibration.RunAsync(host, options, system.Target, results, ct);
+        foreach (var scenario in (string[])["noop", "baseline", "reserve"])
+        {
+            Console.WriteLine($"== {scenario}");
+            await ThroughputAsync(scenario, options.Concurrency, options.Duration, Result($"{scenario}.json"), [], ct);
+        }
+        // The same crowd under an age rule that admits all of it (birth numbers of 1954-1963, the step open since 2020): what
+        // deciding who may book costs the real path, beside the run above (issue 41: at most 10 % of its booked/s).
+        Console.WriteLine("== reserve under an age rule");
+        await admin.WhoMayBookAsync("""{"rule":"age","steps":[{"opensAt":"2020-01-01T00:00:00Z","bornOnOrBefore":"1963-12-31"}]}""", ct);
+        await ThroughputAsync("reserve-age", options.Concurrency, options.Duration, Result("reserve-age.json"), ["--birth-years", "1954-1963"], ct);
+        // The same crowd on an invitation-only service, each person with a code of its own from the batch issued above.
+        Console.WriteLine("== reserve with invitation codes");
+        await admin.WhoMayBookAsync("""{"rule":"invitation"}""", ct);
+        await ThroughputAsync("reserve-invite", options.Concurrency, options.Duration, Result("reserve-invite.json"), ["--invitations", invitations, "--max-users", "100000"], ct);
+        await admin.WhoMayBookAsync("""{"rule":"everyone"}""", ct);
+        // A two-dose service: each booking takes its first dose where the crowd aims (days 0-6) and its second 28-35 days
+        // later at the same time (issue 41: pairs/s at least half the real path's bookings/s; no half pair in the audit).
+        Console.WriteLine("== reserve pairs (both doses in one booking)");
+        await admin.DosesAsync("""{"minDays":28,"maxDays":35}""", ct);
+        await ThroughputAsync("reserve-pair", options.Concurrency, options.Duration, Result("reserve-pair.json"), [], ct);
+        await admin.DosesAsync("null", ct);
+
+        // The sweep: the same three paths at several concurrencies, so that each is judged at the load that suits it.
+        foreach (var users in options.Sweep)
+        {
+            foreach (var scenario in (string[])["noop", "baseline", "reserve"])
+            {
+                Console.WriteLine($"== sweep: {scenario}, {users} users");
+                Directory.CreateDirectory(Result("sweep"));
+                await ThroughputAsync(scenario, users, options.SweepDuration, Result(Path.Combine("sweep", $"{scenario}-{users}.json")), [], ct);
+            }
+        }
+
+        // The ceiling: the same bookings as bare set-based SQL on the same server and seeded data, the instances idle; it
+        // leaves the seeded tables as it found them.
+        if (options.Backend == "postgres")
+        {
+            Console.WriteLine($"== ceiling: the real path's bookings as bare set-based SQL (pgbench, 16 clients, 32 per transaction, {options.CeilingSeconds} s)");
+            try
+            {
+                await Ceiling.RunAsync(host, system.Db, system.Postgres?.Bin, options.CeilingSeconds, 16, 32, Result("ceiling.json"), ct);
+            }
+            catch (InvalidOperationException ex)
+            {
+                Console.WriteLine($"ceiling FAILED: {ex.Message}");
+            }
+        }
+        await CrowdsAsync(admin, ct);
+        await SummaryAsync(ct);
+        return 0;
+    }
+
+    /// <summary>
+    /// A closed crowd on the scenario's endpoint, after a warm-up of the same shape that is not measured (JIT tiers,
+    /// connections, pools, prepared statements); on a booking endpoint the generator then puts the supply back, so the
+    /// measured run starts on the seeded supply. The crowd aims at 50 popular places and their first 7 days (80 %).
+    /// </summary>
+    private async Task ThroughputAsync(string scenario, int users, int seconds, string json, IReadOnlyList<string> extra, CancellationToken ct)
+    {
+        var endpoint = scenario is "reserve-age" or "reserve-pair" or "reserve-invite" ? "reserve" : scenario;
+        if (options.Warmup == 0 && scenario != "noop")
+        {
+            await FreshAsync(ct); // no warm-up: the reset comes first instead
+        }
+        await MustAsync(["run", "--target", system.Target, "--scenario", scenario, "--endpoint", endpoint, "--flow", "reserve", "--mode", "closed",
+            "--max-in-flight", $"{users}", "--duration", $"{seconds}", "--prime-seconds", $"{options.Warmup}", "--hot-places", "50", "--hot-days", "7",
+            "--seed", "7", .. system.Watch, .. system.AtServer, .. Audit, .. extra, "--json", json], ct);
+    }
+
+    /// <summary>The seeded state again (every booking, key and history row gone), then a pause longer than the availability snapshot's age.</summary>
+    private async Task FreshAsync(CancellationToken ct)
+    {
+        await MustAsync(["reset", "--provider", options.Backend, "--connection", system.Db], ct);
+        await Task.Delay(1500, ct);
+    }
+
+    private async Task MustAsync(IEnumerable<string> args, CancellationToken ct)
+    {
+        var list = args.ToList();
+        if (await host.GeneratorAsync(list, ct) is not 0 and var code)
+        {
+            throw new InvalidOperationException($"Slots.LoadTest {list[0]} failed (exit {code}); the benchmark stops.");
+        }
+    }
+
+    /// <summary>A run whose failure (its audit's) is reported and the benchmark goes on, as the other scenarios still measure.</summary>
+    private async Task TryAsync(string what, IEnumerable<string> args, CancellationToken ct)
+    {
+        if (await host.GeneratorAsync(args, ct) != 0)
+        {
+            Console.WriteLine($"{what} FAILED (see above)");
+        }
+    }
+
+    private double Capacity() =>
+        JsonNode.Parse(File.ReadAllText(Result("reserve.json")))!["goodputPerSecond"]!.GetValue<double>();
+
+    private static string Number(double value) => value.ToString(CultureInfo.InvariantCulture);
+}
