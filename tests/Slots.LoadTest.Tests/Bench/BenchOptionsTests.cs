@@ -87,7 +87,13 @@ public sealed class BenchOptionsTests
     {
         JsonObject Run(double requests, double seconds, double p99) => new()
         {
-            ["requests"] = requests, ["seconds"] = seconds, ["non2xx"] = 1, ["socketErrors"] = 0, ["p50Ms"] = 1.0, ["p99Ms"] = p99, ["maxMs"] = p99 * 2,
+            ["requests"] = requests,
+            ["seconds"] = seconds,
+            ["non2xx"] = 1,
+            ["socketErrors"] = 0,
+            ["p50Ms"] = 1.0,
+            ["p99Ms"] = p99,
+            ["maxMs"] = p99 * 2,
         };
 
         var figures = Calibration.Summarize([Run(10_000, 5, 3.5), Run(12_000, 6, 4.25)], perTarget: 32, warmup: 3);
