@@ -6,6 +6,8 @@ namespace Slots.Storage.Ef.Eligibility;
 /// <summary>Invitation batches on every backend, through the shared EF store; the hot paths read and spend the codes themselves.</summary>
 public sealed class EfInvitationStore(SlotsDbContext db) : IInvitationStore
 {
+    private const int CodesPerWrite = 2_000;
+
     public async Task<InvitationBatch> AddBatchAsync(int serviceId, string label, IReadOnlyCollection<string> hashes, string by, long now,
         CancellationToken ct)
     {
@@ -13,10 +15,16 @@ public sealed class EfInvitationStore(SlotsDbContext db) : IInvitationStore
         var batch = new InvitationBatchRecord { ServiceId = serviceId, Label = label, Size = hashes.Count, CreatedAt = now, CreatedBy = by };
         db.InvitationBatches.Add(batch);
         await db.SaveChangesAsync(ct);
-        db.InvitationCodes.AddRange(hashes.Select(h => new InvitationCodeRecord { Hash = h, BatchId = batch.Id, ServiceId = serviceId }));
-        await db.SaveChangesAsync(ct);
-        await tx.CommitAsync(ct);
         db.ChangeTracker.Clear();
+        // In chunks, each forgotten once written: a batch of 100,000 tracked at once took the instance from 159 MB to
+        // 563 MB resident, and the runtime kept it after the request.
+        foreach (var chunk in hashes.Chunk(CodesPerWrite))
+        {
+            db.InvitationCodes.AddRange(chunk.Select(h => new InvitationCodeRecord { Hash = h, BatchId = batch.Id, ServiceId = serviceId }));
+            await db.SaveChangesAsync(ct);
+            db.ChangeTracker.Clear();
+        }
+        await tx.CommitAsync(ct);
         return Of(batch, 0);
     }
 
