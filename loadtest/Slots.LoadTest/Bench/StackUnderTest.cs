@@ -71,7 +71,7 @@ internal sealed class StackUnderTest(BenchHost host, BenchOptions options) : Sys
         ProxyLog = ["--proxy-log", Path.Combine(Folder, "logs", $"{proxy}.log")];
         AtServer = ProxyLog;
         // The stack's instances check staff tokens against their own key: the site's day signs in with the admin key unless told it.
-        StaffKey = Environment.GetEnvironmentVariable("SLOTS_BENCH_STAFF_KEY") is { Length: > 0 } key ? key : null;
+        StaffKey = Environment.GetEnvironmentVariable("SLOTS_BENCH_STAFF_KEY") is { Length: > 0 } staffKey ? staffKey : null;
     }
 
     public override async Task StartAsync(Limits limits, IReadOnlyDictionary<string, string> firstOnly, CancellationToken ct)
