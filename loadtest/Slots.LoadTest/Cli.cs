@@ -42,6 +42,8 @@ internal static class Cli
                 "bench" => await Bench.BenchCommand.RunAsync(args, cancel.Token),
                 "bench-reminders" => await Bench.RemindersCommand.RunAsync(args, cancel.Token),
                 "bench-finders" => await Bench.FindersCommand.RunAsync(args, cancel.Token),
+                "bench-peers" => await Bench.PeersCommand.RunAsync(args, cancel.Token),
+                "bench-pitr" => await Bench.PitrCommand.RunAsync(args, cancel.Token),
                 _ => Fail([$"Unknown command '{argv[0]}'."]),
             };
         }
@@ -76,7 +78,7 @@ internal static class Cli
                Slots.LoadTest finder --target URL [--seconds 65] [--interval 1] [--watch-pids P,…] [--json PATH]
                    (a vaccine finder: the cold SMART Scheduling Links publication, then the manifest polled every interval)
         """ + "\n" + Bench.BenchOptions.Usage + "\n" + Site.SiteCommand.Usage + "\n" + WaitingList.WaitingListCommand.Usage + "\n"
-        + Bench.RemindersCommand.Usage + "\n" + Bench.FindersCommand.Usage + "\n" + """
+        + Bench.RemindersCommand.Usage + "\n" + Bench.FindersCommand.Usage + "\n" + Bench.PeersOptions.Usage + "\n" + Bench.PitrOptions.Usage + "\n" + """
                Slots.LoadTest seed --provider sqlite|postgres --connection CS [--places 1000] [--days 30] [--first 08:00]
                    [--last 16:15] [--interval 15] [--length 15] [--capacity 5] [--zone Europe/Bratislava] [--disk-days 0] [--json PATH]
                    (--disk-days: that many more days of slots from the horizon on, on disk only: where pairs' second doses go)
