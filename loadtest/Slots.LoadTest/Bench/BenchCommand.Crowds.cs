@@ -10,7 +10,7 @@ internal sealed partial class BenchCommand
     {
         var capacity = Capacity();
         var warmupRate = Number(capacity / 2);
-        Console.WriteLine($"== stampede: warm-up at half the measured capacity ({Number(capacity)}/s), then a step to {options.StepFactor}× capacity");
+        Phase($"stampede: warm-up at half the measured capacity ({Number(capacity)}/s), then a step to {options.StepFactor}× capacity");
         await system.StartAsync(Limits.Shipped, NoSettings, ct); // the shipped per-client limits, queue and maxconn
         await FreshAsync(ct);
         IReadOnlyList<string> step = ["--warmup-rate", warmupRate, "--warmup-seconds", "5", "--capacity", Number(capacity), "--step-factor", $"{options.StepFactor}",
@@ -20,7 +20,7 @@ internal sealed partial class BenchCommand
 
         // Demand far above supply: the same step, every arrival after one place's week (a few hundred to about a thousand
         // free seats), so most answers are 409 slot-full, 429, or "no free seat": what the answers that are not bookings cost.
-        Console.WriteLine("== sold-out stampede: the same step, everyone after one place's week");
+        Phase("sold-out stampede: the same step, everyone after one place's week");
         await FreshAsync(ct);
         await TryAsync("sold-out stampede audit", ["run", "--target", system.Target, "--scenario", "soldout", "--endpoint", "reserve", "--flow", "spa", "--mode", "open",
             .. step, "--seed", "13", "--max-places", "1", "--hot-places", "1", "--hot-days", "1", "--hot-share", "1",
@@ -29,7 +29,7 @@ internal sealed partial class BenchCommand
         // A waiting room in front of one place: an opening a few seconds ahead, 20× more arrivals than seats, booking only with
         // an admission. Checks: every seat booked and no more, nobody admitted after the sell-out, everyone told, first in first out.
         var roomSeats = options.Quick ? 68 : 340;
-        Console.WriteLine($"== waiting-room stampede: {roomSeats * 20} arrivals for {roomSeats} seats behind an opening");
+        Phase($"waiting-room stampede: {roomSeats * 20} arrivals for {roomSeats} seats behind an opening");
         if (system is OwnApis && options.Backend == "postgres")
         {
             // The serving counter is a scheduler job, and on PostgreSQL the API runs no jobs (the stack has scheduler hosts):
@@ -46,24 +46,24 @@ internal sealed partial class BenchCommand
         }
 
         var seats = JsonNode.Parse(await File.ReadAllTextAsync(Result("seed.json"), ct))!["seats"];
-        Console.WriteLine($"== availability of a week at one place with {seats} hot seats");
+        Phase($"availability of a week at one place with {seats} hot seats");
         await MustAsync(["availability", "--target", system.FirstUrl, "--requests", options.Quick ? "300" : "3000", "--concurrency", "4", "--days", "7",
             "--warmup-seconds", "5", .. system.Watch, .. system.AtServer, "--json", Result("availability.json")], ct);
         // The same week read by everyone (one place), 32 at a time: the answers the API keeps, and the API's CPU per answer
         // (target ≤ 50 µs); without a proxy only the instance read is watched, so the other's idle CPU does not count.
-        Console.WriteLine("== availability of one place's week, read by everyone");
+        Phase("availability of one place's week, read by everyone");
         await MustAsync(["availability", "--target", system.FirstUrl, "--places", "1", "--requests", options.Quick ? "10000" : "30000", "--concurrency", "32",
             "--days", "7", "--warmup-seconds", "5", .. system.OneApiWatch, .. system.AtServer, "--json", Result("availability-kept.json")], ct);
 
         // A vaccine finder (issue 41): the first SMART Scheduling Links publication of the whole seeded campaign (target: under
         // 10 s), then the manifest polled every second for a minute and more; the API's CPU meanwhile (target ≤ 2 %).
-        Console.WriteLine("== finder: the bulk publication, then a poll every second");
+        Phase("finder: the bulk publication, then a poll every second");
         await MustAsync(["finder", "--target", system.FirstUrl, "--seconds", options.Quick ? "10" : "65", "--interval", "1", .. system.Watch, "--json", Result("finder.json")], ct);
 
         // The site's day at the same scale (issue 40): 1,200 bookings at a place of its own, its roster read by 8 staff (after
         // 30 s of the same reads uncounted: the roster's code is new to the instances and the JIT takes that long on 2 cores)
         // while the door checks each booking in once, 8 at a time, and a block cancel of the next day's 1,200 in one request.
-        Console.WriteLine("== the site's day: roster, check-in, block cancel");
+        Phase("the site's day: roster, check-in, block cancel");
         IReadOnlyList<string> signIn = system.StaffKey is { } key ? ["--staff-signing-key", key] : [];
         await TryAsync("the site's day", ["site", "--target", system.FirstUrl, "--admin-key", BenchSecrets.AdminKey, .. signIn, "--seconds", options.Quick ? "3" : "10",
             "--warmup-seconds", options.Quick ? "3" : "30", .. system.OneApiWatch, "--json", Result("site.json")], ct);
@@ -74,7 +74,7 @@ internal sealed partial class BenchCommand
         {
             await system.StartAsync(Limits.Unlimited, InProcessJobs, ct);
         }
-        Console.WriteLine("== the waiting list: cancel to offer, claim");
+        Phase("the waiting list: cancel to offer, claim");
         await TryAsync("the waiting list", ["waitlist", "--target", system.FirstUrl, "--admin-key", BenchSecrets.AdminKey, "--seconds", options.Quick ? "10" : "30",
             .. system.OneApiWatch, "--json", Result("waitlist.json")], ct);
 

@@ -10,7 +10,7 @@ namespace Slots.LoadTest.Bench;
 /// the availability probes, a vaccine finder, the site's day and the waiting list; write loadtest/results/NAME/*.json and
 /// summary.md, and stop everything it started.
 /// </summary>
-internal sealed partial class BenchCommand(BenchHost host, BenchOptions options, SystemUnderTest system, string results)
+internal sealed partial class BenchCommand(BenchHost host, BenchOptions options, SystemUnderTest system, string results, TimeSpan started)
 {
     public static async Task<int> RunAsync(Args args, CancellationToken ct)
     {
@@ -38,8 +38,9 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
             Directory.Delete(results, recursive: true);
         }
         Directory.CreateDirectory(results);
+        var starting = System.Diagnostics.Stopwatch.StartNew();
         await using var system = host.Own(await OpenAsync(host, options, ct));
-        return await new BenchCommand(host, options, system, results).RunAsync(ct);
+        return await new BenchCommand(host, options, system, results, starting.Elapsed).RunAsync(ct);
     }
 
     private static async Task<SystemUnderTest> OpenAsync(BenchHost host, BenchOptions options, CancellationToken ct)
@@ -64,38 +65,57 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
 
     private static readonly Dictionary<string, string> NoSettings = [];
 
+    private readonly List<(string Title, TimeSpan Took)> _phases = [("start (the database, the instances)", started)];
+    private readonly System.Diagnostics.Stopwatch _clock = System.Diagnostics.Stopwatch.StartNew();
+    private string? _phase;
+
+    /// <summary>Ends the phase running (its time kept for the closing table) and begins the next, named on the console.</summary>
+    private void Phase(string? title)
+    {
+        if (_phase is not null)
+        {
+            _phases.Add((_phase, _clock.Elapsed));
+        }
+        _clock.Restart();
+        if (title is not null)
+        {
+            _phase = title.Split(':')[0];
+            Console.WriteLine($"== {title}");
+        }
+    }
+
     private IReadOnlyList<string> Audit => ["--audit-provider", options.Backend, "--audit-connection", system.Db];
 
     private string Result(string name) => Path.Combine(results, name);
 
     private async Task<int> RunAsync(CancellationToken ct)
     {
-        Console.WriteLine("== seeding");
+        Phase("seeding");
         await MustAsync(["seed", "--provider", options.Backend, "--connection", system.Db, "--places", $"{options.Places}", "--disk-days", "12", "--json", Result("seed.json")], ct);
         using var admin = new BenchAdmin(system);
         var invitations = Path.Combine(host.Work, "invitations.csv");
         await admin.InvitationsAsync(100_000, invitations, ct);
 
-        Console.WriteLine("== calibration: wrk on the no-op");
+        Phase("calibration: wrk on the no-op");
         await Calibration.RunAsync(host, options, system.Target, results, ct);
         foreach (var scenario in (string[])["noop", "baseline", "reserve"])
         {
-            Console.WriteLine($"== {scenario}");
+            Phase($"{scenario}");
             await ThroughputAsync(scenario, options.Concurrency, options.Duration, Result($"{scenario}.json"), [], ct);
         }
         // The same crowd under an age rule that admits all of it (birth numbers of 1954-1963, the step open since 2020): what
         // deciding who may book costs the real path, beside the run above (issue 41: at most 10 % of its booked/s).
-        Console.WriteLine("== reserve under an age rule");
+        Phase("reserve under an age rule");
         await admin.WhoMayBookAsync("""{"rule":"age","steps":[{"opensAt":"2020-01-01T00:00:00Z","bornOnOrBefore":"1963-12-31"}]}""", ct);
         await ThroughputAsync("reserve-age", options.Concurrency, options.Duration, Result("reserve-age.json"), ["--birth-years", "1954-1963"], ct);
         // The same crowd on an invitation-only service, each person with a code of its own from the batch issued above.
-        Console.WriteLine("== reserve with invitation codes");
+        Phase("reserve with invitation codes");
         await admin.WhoMayBookAsync("""{"rule":"invitation"}""", ct);
         await ThroughputAsync("reserve-invite", options.Concurrency, options.Duration, Result("reserve-invite.json"), ["--invitations", invitations, "--max-users", "100000"], ct);
         await admin.WhoMayBookAsync("""{"rule":"everyone"}""", ct);
         // A two-dose service: each booking takes its first dose where the crowd aims (days 0-6) and its second 28-35 days
         // later at the same time (issue 41: pairs/s at least half the real path's bookings/s; no half pair in the audit).
-        Console.WriteLine("== reserve pairs (both doses in one booking)");
+        Phase("reserve pairs (both doses in one booking)");
         await admin.DosesAsync("""{"minDays":28,"maxDays":35}""", ct);
         await ThroughputAsync("reserve-pair", options.Concurrency, options.Duration, Result("reserve-pair.json"), [], ct);
         await admin.DosesAsync("null", ct);
@@ -105,7 +125,7 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
         {
             foreach (var scenario in (string[])["noop", "baseline", "reserve"])
             {
-                Console.WriteLine($"== sweep: {scenario}, {users} users");
+                Phase($"sweep: {scenario}, {users} users");
                 Directory.CreateDirectory(Result("sweep"));
                 await ThroughputAsync(scenario, users, options.SweepDuration, Result(Path.Combine("sweep", $"{scenario}-{users}.json")), [], ct);
             }
@@ -115,7 +135,7 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
         // leaves the seeded tables as it found them.
         if (options.Backend == "postgres")
         {
-            Console.WriteLine($"== ceiling: the real path's bookings as bare set-based SQL (pgbench, 16 clients, 32 per transaction, {options.CeilingSeconds} s)");
+            Phase($"ceiling: the real path's bookings as bare set-based SQL (pgbench, 16 clients, 32 per transaction, {options.CeilingSeconds} s)");
             try
             {
                 await Ceiling.RunAsync(host, system.Db, system.Postgres?.Bin, options.CeilingSeconds, 16, 32, Result("ceiling.json"), ct);
@@ -126,7 +146,13 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
             }
         }
         await CrowdsAsync(admin, ct);
+        Phase(null);
         await SummaryAsync(ct);
+        Console.WriteLine("--- where the time went (./slots bench, after the build) ---");
+        foreach (var (title, took) in _phases)
+        {
+            Console.WriteLine($"{took.TotalSeconds,7:0} s  {title}");
+        }
         return 0;
     }
 
