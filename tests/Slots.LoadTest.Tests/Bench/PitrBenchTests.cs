@@ -1,6 +1,6 @@
 using Slots.LoadTest.Bench;
 
-namespace Slots.LoadTest.Tests;
+namespace Slots.LoadTest.Tests.Bench;
 
 public sealed class PitrBenchTests
 {
