@@ -54,7 +54,7 @@ internal static class Cli
         }
         catch (HttpRequestException ex)
         {
-            Console.Error.WriteLine($"The API did not answer: {ex.Message}");
+            Console.Error.WriteLine($"The API did not answer: {ex.Message}{(ex.InnerException is { } inner ? $" ({inner.Message})" : "")}");
             return 3;
         }
     }
@@ -285,7 +285,7 @@ internal static class Cli
             return Fail(args.Errors);
         }
         // The first publication of a whole campaign may take a while: the client waits for it as a finder would.
-        using var http = new HttpClient { Timeout = TimeSpan.FromMinutes(5) };
+        using var http = new HttpClient(new SocketsHttpHandler().TrustingStackCa()) { Timeout = TimeSpan.FromMinutes(5) };
         var report = await FinderProbe.RunAsync(url, http, seconds, TimeSpan.FromSeconds(interval), pids, ct);
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"== finder: the first publication ({report.Slots:N0} Slots, {report.Schedules:N0} Schedules, {report.Locations:N0} Locations, " +

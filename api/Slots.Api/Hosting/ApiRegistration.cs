@@ -32,12 +32,13 @@ internal static class ApiRegistration
         builder.Services.AddOptions<Slots.Sms.SmsOptions>().BindConfiguration(Slots.Sms.SmsOptions.Section);
         builder.Services.AddOptions<DemoDataOptions>().BindConfiguration(DemoDataOptions.Section);
         builder.Services.AddHostedService<DatabaseStartup>();
-        // X-Forwarded-For is believed only from the proxies named here (HAProxy); everyone else could forge it.
-        // With no proxy named the header is not read at all: the middleware treats empty lists as "trust anyone".
+        // X-Forwarded-For and X-Forwarded-Proto are believed only from the proxies named here (HAProxy); everyone else
+        // could forge them. With no proxy named they are not read at all: the middleware treats empty lists as "trust
+        // anyone". The scheme makes the addresses the API gives back (a finder's manifest) the HTTPS ones clients use.
         builder.Services.Configure<ForwardedHeadersOptions>(o =>
         {
             var proxies = builder.Configuration.GetSection("Slots:TrustedProxies").Get<string[]>() ?? [];
-            o.ForwardedHeaders = proxies.Length > 0 ? ForwardedHeaders.XForwardedFor : ForwardedHeaders.None;
+            o.ForwardedHeaders = proxies.Length > 0 ? ForwardedHeaders.XForwardedFor | ForwardedHeaders.XForwardedProto : ForwardedHeaders.None;
             o.KnownProxies.Clear();
             o.KnownIPNetworks.Clear();
             foreach (var proxy in proxies)

@@ -29,7 +29,7 @@ public static class SiteDay
 
     public static async Task<SiteReport> RunAsync(SiteOptions o, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
     {
-        using var http = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = o.Concurrency + 2 }) { BaseAddress = o.Target, Timeout = TimeSpan.FromSeconds(60) };
+        using var http = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = o.Concurrency + 2 }.TrustingStackCa()) { BaseAddress = o.Target, Timeout = TimeSpan.FromSeconds(60) };
         var admin = new Room.Staff(http, o.Target, o.AdminKey);
         var now = DateTimeOffset.UtcNow;
         var offset = 12 - now.Hour; // the place's clock reads about noon: the day's slots lie ahead

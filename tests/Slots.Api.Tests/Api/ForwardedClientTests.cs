@@ -54,6 +54,27 @@ public sealed class ForwardedClientTests : ApiTestBase
         Assert.Equal([HttpStatusCode.Created, HttpStatusCode.Created, HttpStatusCode.TooManyRequests], statuses);
     }
 
+    // HAProxy ends TLS and the instances see plain HTTP: a finder's manifest named its files http:// on the HTTPS port, and
+    // a finder (the benchmark's, on the stack) could not read them.
+    [Theory]
+    [InlineData(true, "https://")]
+    [InlineData(false, "http://")]
+    public async Task A_finders_manifest_names_its_files_with_the_scheme_a_trusted_proxy_forwards(bool trusted, string scheme)
+    {
+        var host = await StartAsync(trusted
+            ? new Dictionary<string, string?> { ["Slots:TrustedProxies:0"] = "127.0.0.1", ["Slots:TrustedProxies:1"] = "::1" }
+            : []);
+        await CreatePlaceWithSlotsAsync(host.AdminClient(), capacity: 2);
+        using var request = new HttpRequestMessage(HttpMethod.Get, "/fhir/$bulk-publish");
+        request.Headers.Add("X-Forwarded-Proto", "https");
+
+        var manifest = await (await host.Client().SendAsync(request, TestContext.Current.CancellationToken)).Content.ReadAsStringAsync(TestContext.Current.CancellationToken);
+
+        var urls = System.Text.Json.Nodes.JsonNode.Parse(manifest)!["output"]!.AsArray().Select(o => o!["url"]!.GetValue<string>()).ToList();
+        Assert.NotEmpty(urls);
+        Assert.All(urls, url => Assert.StartsWith(scheme, url, StringComparison.Ordinal));
+    }
+
     private static HttpRequestMessage From(string client, HttpRequestMessage request)
     {
         request.Headers.Add("X-Forwarded-For", client);

@@ -31,6 +31,11 @@ public static class Scripts
         });
     }
 
+    /// <summary>The load simulator (loadtest/Slots.LoadTest) with a verb, in the tests' configuration; bounded as a script is.</summary>
+    public static Task<(int ExitCode, string Output, string Errors)> SimulatorAsync(
+        IEnumerable<string> arguments, IReadOnlyDictionary<string, string> environment, CancellationToken ct) =>
+        RunProgramAsync("dotnet", [Repository.BuiltAssembly("Slots.LoadTest"), .. arguments], environment, ct);
+
     /// <summary>
     /// The stack tool (tools/Slots.Stack, what ./slots stack runs) with the arguments and environment given, in the
     /// configuration these tests were built in (the project reference builds it first); bounded as a script is.
