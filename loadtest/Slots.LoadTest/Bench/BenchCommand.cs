@@ -24,7 +24,7 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
         if (options.Split)
         {
             var parts = options.Stack ? "PostgreSQL, APIs, HAProxy, RabbitMQ" : "PostgreSQL, APIs";
-            if (!Calibration.OnPath("taskset") || CpuSplit.Split(Environment.ProcessorCount, parts) is not { } halves)
+            if (!BenchHost.OnPath("taskset") || CpuSplit.Split(Environment.ProcessorCount, parts) is not { } halves)
             {
                 return Cli.Fail(["--split-cpus needs taskset (util-linux) and at least 2 CPUs."]);
             }
@@ -49,7 +49,7 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
         {
             var stack = new StackUnderTest(host, options);
             stack.Open();
-            await stack.StartAsync(Limits.Unlimited, new Dictionary<string, string>(), ct);
+            await stack.StartAsync(Limits.Unlimited, NoSettings, ct);
             return stack;
         }
         if (options.External is { } external)
@@ -59,7 +59,7 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
         var own = new OwnApis(host, options);
         await own.OpenAsync();
         // Throughput runs: the per-client limiter out of the way (the stampedes run with the shipped limits).
-        await own.StartAsync(Limits.Unlimited, new Dictionary<string, string>(), ct);
+        await own.StartAsync(Limits.Unlimited, NoSettings, ct);
         return own;
     }
 

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using Slots.Topology.Run;
 
 namespace Slots.LoadTest.Bench;
@@ -95,14 +94,14 @@ internal sealed class BenchHost : IAsyncDisposable
         return process.ExitCode;
     }
 
-    /// <summary>CPU seconds a process has used so far (user and system, from /proc).</summary>
-    public static double CpuSeconds(int pid)
-    {
-        var stat = File.ReadAllText($"/proc/{pid}/stat");
-        var fields = stat[(stat.LastIndexOf(')') + 2)..].Split(' ');
-        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command; in clock ticks of 1/100 s.
-        return (long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture)) / 100.0;
-    }
+    /// <summary>CPU seconds a process has used so far (user and system, from /proc; clock ticks of 1/100 s).</summary>
+    public static double CpuSeconds(int pid) =>
+        (Reporting.ProcessSampler.ParseStat(File.ReadAllText($"/proc/{pid}/stat"))?.CpuTicks
+            ?? throw new InvalidOperationException($"/proc/{pid}/stat could not be read.")) / 100.0;
+
+    /// <summary>Whether a program of that name is on the PATH (wrk, taskset, haproxy).</summary>
+    public static bool OnPath(string program) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries).Any(dir => File.Exists(Path.Combine(dir, program)));
 
     public async ValueTask DisposeAsync()
     {

@@ -12,7 +12,7 @@ internal static class Calibration
 {
     public static async Task RunAsync(BenchHost host, BenchOptions options, string target, string results, CancellationToken ct)
     {
-        if (!OnPath("wrk"))
+        if (!BenchHost.OnPath("wrk"))
         {
             Console.WriteLine("   wrk not found (apt-get install wrk): no calibration");
             return;
@@ -62,7 +62,4 @@ internal static class Calibration
             ["socketErrors"] = runs.Sum(r => Get(r, "socketErrors")),
         };
     }
-
-    public static bool OnPath(string tool) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Any(dir => File.Exists(Path.Combine(dir, tool)));
 }

@@ -16,13 +16,13 @@ internal static class Ceiling
     public static async Task RunAsync(BenchHost host, string db, string? pgBin, int seconds, int clients, int batch, string output, CancellationToken ct)
     {
         var folder = Path.Combine(host.Root, "loadtest", "ceiling");
-        var bin = pgBin ?? Directory.GetDirectories("/usr/lib/postgresql").Select(v => Path.Combine(v, "bin")).Order().LastOrDefault();
+        var bin = pgBin ?? OwnPostgres.NewestBin();
         var pgbench = bin is null ? "pgbench" : Path.Combine(bin, "pgbench");
         var cs = new NpgsqlConnectionStringBuilder(db) { Pooling = false };
         await using var connection = new NpgsqlConnection(cs.ConnectionString);
         await connection.OpenAsync(ct);
         // The seeded places (the seeder numbers them from 1; a waiting-room place made later is not in the range).
-        var (first, last) = await ScalarsAsync(connection, "SELECT min(id), max(id) FROM places WHERE name LIKE 'Load site %'", ct);
+        var (first, last) = await RangeAsync(connection, "SELECT min(id), max(id) FROM places WHERE name LIKE 'Load site %'", ct);
         if (first is null || last is null)
         {
             throw new InvalidOperationException("ceiling: no seeded places (Slots.LoadTest seed) in this database");
@@ -47,10 +47,10 @@ internal static class Ceiling
             {
                 throw new InvalidOperationException($"pgbench failed:\n{report}");
             }
-            var bookings = (await ScalarsAsync(connection, "SELECT count(*), 0 FROM ceiling_bookings", ct)).First!.Value;
+            var bookings = await CountAsync(connection, "SELECT count(*) FROM ceiling_bookings", ct);
             // The seats book.sql draws from: a run that books a large share of them measures "slot full" more than booking.
-            var inRange = (await ScalarsAsync(connection, $"SELECT count(*), 0 FROM hot_seats WHERE place_id BETWEEN {first} AND {last} AND day BETWEEN current_date + 1 AND current_date + 28", ct)).First!.Value;
-            var durable = (await ScalarsAsync(connection, "SELECT (current_setting('fsync') = 'on' AND current_setting('synchronous_commit') = 'on')::int, 0", ct)).First == 1;
+            var inRange = await CountAsync(connection, $"SELECT count(*) FROM hot_seats WHERE place_id BETWEEN {first} AND {last} AND day BETWEEN current_date + 1 AND current_date + 28", ct);
+            var durable = await CountAsync(connection, "SELECT (current_setting('fsync') = 'on' AND current_setting('synchronous_commit') = 'on')::int", ct) == 1;
             var figures = Figures(report, bookings, seconds, clients, batch, last.Value - first.Value + 1, inRange, durable);
             await File.WriteAllTextAsync(output, figures.ToJsonString(new JsonSerializerOptions { WriteIndented = true }), ct);
             Console.WriteLine($"ceiling: {bookings} bookings in {figures["transactions"]} transactions, {figures["bookingsPerSecond"]}/s ({clients} clients, {batch} per transaction, {figures["transactionsPerSecond"]} transactions/s, durable {(durable ? "on" : "off")})");
@@ -89,7 +89,13 @@ internal static class Ceiling
         };
     }
 
-    private static async Task<(long? First, long? Second)> ScalarsAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
+    private static async Task<long> CountAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
+    {
+        await using var command = new NpgsqlCommand(sql, connection);
+        return Convert.ToInt64(await command.ExecuteScalarAsync(ct), CultureInfo.InvariantCulture);
+    }
+
+    private static async Task<(long? First, long? Second)> RangeAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(sql, connection);
         await using var reader = await command.ExecuteReaderAsync(ct);

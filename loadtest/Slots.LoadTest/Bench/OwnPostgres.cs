@@ -39,14 +39,7 @@ internal sealed class OwnPostgres : IAsyncDisposable
     /// </summary>
     public static async Task<OwnPostgres> StartAsync(string work, IReadOnlyList<string> settings, IReadOnlyList<string> pin)
     {
-        var bin = Directory.Exists("/usr/lib/postgresql")
-            ? Directory.GetDirectories("/usr/lib/postgresql").Select(v => Path.Combine(v, "bin"))
-                .Where(b => File.Exists(Path.Combine(b, "initdb"))).OrderBy(b => Version(b)).LastOrDefault()
-            : null;
-        if (bin is null)
-        {
-            throw new InvalidOperationException("PostgreSQL's server binaries were not found (apt-get install postgresql).");
-        }
+        var bin = NewestBin() ?? throw new InvalidOperationException("PostgreSQL's server binaries were not found (apt-get install postgresql).");
         var folder = Path.Combine(work, "pg-home");
         Directory.CreateDirectory(folder);
         await Postgres.ChownAsync(folder);
@@ -62,7 +55,8 @@ internal sealed class OwnPostgres : IAsyncDisposable
         var server = new OwnPostgres(bin, data, port, pgCtl);
         // pg_ctl forks the postmaster, which keeps taskset's CPUs: the prefix goes in front of runuser.
         var (file, args) = Launcher.AsUser(pgCtl with { Args = ["-D", data, "-w", "-t", "60", "-l", Path.Combine(folder, "server.log"), "start", "-o", options] }, longRunning: false);
-        var started = await Tool.TryRunAsync(pin.Count > 0 ? pin[0] : file, [.. pin.Skip(1), .. pin.Count > 0 ? [file] : Array.Empty<string>(), .. args], TimeSpan.FromSeconds(90));
+        IReadOnlyList<string> start = [.. pin, file, .. args];
+        var started = await Tool.TryRunAsync(start[0], [.. start.Skip(1)], TimeSpan.FromSeconds(90));
         if (started.Code != 0)
         {
             throw new InvalidOperationException($"PostgreSQL did not start: {started.Stderr}{Tail(Path.Combine(folder, "server.log"))}");
@@ -79,16 +73,8 @@ internal sealed class OwnPostgres : IAsyncDisposable
     public long PssMegabytes()
     {
         var postmaster = Postmaster;
-        var pids = new List<int> { postmaster };
-        foreach (var dir in Directory.GetDirectories("/proc"))
-        {
-            if (int.TryParse(Path.GetFileName(dir), out var pid) && ParentOf(pid) == postmaster)
-            {
-                pids.Add(pid);
-            }
-        }
         long kb = 0;
-        foreach (var pid in pids)
+        foreach (var pid in (int[])[postmaster, .. ProcTree.Children(postmaster)])
         {
             try
             {
@@ -111,18 +97,11 @@ internal sealed class OwnPostgres : IAsyncDisposable
         }
     }
 
-    private static int? ParentOf(int pid)
-    {
-        try
-        {
-            var stat = File.ReadAllText($"/proc/{pid}/stat");
-            return int.Parse(stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[1], CultureInfo.InvariantCulture);
-        }
-        catch (IOException)
-        {
-            return null;
-        }
-    }
+    /// <summary>The newest installed server's bin folder (/usr/lib/postgresql/VERSION/bin), by version; null when there is none.</summary>
+    public static string? NewestBin() => Directory.Exists("/usr/lib/postgresql")
+        ? Directory.GetDirectories("/usr/lib/postgresql").Select(v => Path.Combine(v, "bin"))
+            .Where(b => File.Exists(Path.Combine(b, "initdb"))).OrderBy(Version).LastOrDefault()
+        : null;
 
     private static Version Version(string bin) =>
         System.Version.TryParse(Path.GetFileName(Path.GetDirectoryName(bin)), out var v) ? v

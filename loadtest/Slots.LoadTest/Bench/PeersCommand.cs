@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Http.Headers;
-using System.Net.Security;
 using System.Security.Cryptography.X509Certificates;
+using Slots.LoadTest.Simulation;
 using Slots.Topology.Run;
 
 namespace Slots.LoadTest.Bench;
@@ -26,7 +26,7 @@ internal static class PeersCommand
         {
             return Cli.Fail(errors);
         }
-        if (!OnPath("haproxy"))
+        if (!BenchHost.OnPath("haproxy"))
         {
             Console.Error.WriteLine("haproxy is required (apt-get install haproxy)");
             return 1;
@@ -142,24 +142,6 @@ internal static class PeersCommand
     }
 
     /// <summary>A client that trusts this run's CA and no other, waiting 2 s at most for an answer (the script's curl --max-time).</summary>
-    private static HttpClient WriteClient(string caFile)
-    {
-        var ca = X509Certificate2.CreateFromPem(File.ReadAllText(caFile));
-        var handler = new SocketsHttpHandler
-        {
-            SslOptions = new SslClientAuthenticationOptions
-            {
-                CertificateChainPolicy = new X509ChainPolicy
-                {
-                    TrustMode = X509ChainTrustMode.CustomRootTrust,
-                    CustomTrustStore = { ca },
-                    RevocationMode = X509RevocationMode.NoCheck,
-                },
-            },
-        };
-        return new HttpClient(handler) { Timeout = TimeSpan.FromSeconds(2) };
-    }
-
-    private static bool OnPath(string program) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries).Any(dir => File.Exists(Path.Combine(dir, program)));
+    private static HttpClient WriteClient(string caFile) =>
+        new(new SocketsHttpHandler().TrustingOnly(X509Certificate2.CreateFromPem(File.ReadAllText(caFile)))) { Timeout = TimeSpan.FromSeconds(2) };
 }

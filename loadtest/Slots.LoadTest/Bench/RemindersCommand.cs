@@ -33,7 +33,7 @@ internal static class RemindersCommand
         {
             return Cli.Fail(args.Errors);
         }
-        if (!OnPath("wrk"))
+        if (!BenchHost.OnPath("wrk"))
         {
             Console.Error.WriteLine("needs wrk (apt-get install wrk)");
             return 2;
@@ -132,7 +132,4 @@ internal static class RemindersCommand
             throw new InvalidOperationException($"wrk exited with {code}:\n{await File.ReadAllTextAsync(output, ct)}");
         }
     }
-
-    private static bool OnPath(string tool) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries).Any(dir => File.Exists(Path.Combine(dir, tool)));
 }

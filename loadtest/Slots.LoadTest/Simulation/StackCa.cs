@@ -17,21 +17,21 @@ public static class StackCa
         ? X509Certificate2.CreateFromPem(File.ReadAllText(path))
         : null;
 
-    public static SocketsHttpHandler TrustingStackCa(this SocketsHttpHandler handler)
+    public static SocketsHttpHandler TrustingStackCa(this SocketsHttpHandler handler) => Ca is null ? handler : handler.TrustingOnly(Ca);
+
+    /// <summary>Trusts <paramref name="ca"/> and no other root, the name and dates still checked.</summary>
+    public static SocketsHttpHandler TrustingOnly(this SocketsHttpHandler handler, X509Certificate2 ca)
     {
-        if (Ca is not null)
+        handler.SslOptions = new SslClientAuthenticationOptions
         {
-            handler.SslOptions = new SslClientAuthenticationOptions
+            CertificateChainPolicy = new X509ChainPolicy
             {
-                CertificateChainPolicy = new X509ChainPolicy
-                {
-                    TrustMode = X509ChainTrustMode.CustomRootTrust,
-                    CustomTrustStore = { Ca },
-                    // The local CA's revocation list is served by the HAProxy under load; a benchmark measures the stack, not CRL fetches.
-                    RevocationMode = X509RevocationMode.NoCheck,
-                },
-            };
-        }
+                TrustMode = X509ChainTrustMode.CustomRootTrust,
+                CustomTrustStore = { ca },
+                // The local CA's revocation list is served by the HAProxy under load; a benchmark measures the stack, not CRL fetches.
+                RevocationMode = X509RevocationMode.NoCheck,
+            },
+        };
         return handler;
     }
 }
