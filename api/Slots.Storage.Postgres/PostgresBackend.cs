@@ -47,7 +47,7 @@ public sealed class PostgresBackend : StorageBackend
         // would make EF build an internal service provider per host (tests start many hosts).
         builder.Services.AddEfColdSide<PostgresDialect>(connectionString);
         // Replaces the shared store (the last registration wins): a new booking's SMS lives on its hot row.
-        builder.Services.AddScoped<Slots.Retention.IPersonalDataStore, Retention.PostgresPersonalDataStore>();
+        builder.Services.AddScoped<Slots.Retention.IPersonalDataStore, Slots.Storage.Ef.Retention.EventRowPersonalDataStore>();
     }
 
     /// <summary>

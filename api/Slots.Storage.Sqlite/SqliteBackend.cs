@@ -45,6 +45,8 @@ public sealed class SqliteBackend : StorageBackend
         services.AddEfColdSide<SqliteDialect>(connectionString);
         // Replaces AddEfColdSide's EF store (the last registration wins): reminders join the writer's group commit.
         services.AddSingleton<Slots.Reminders.IReminderStore, Slots.Storage.Sqlite.Reminders.SqliteReminderStore>();
+        // A new booking's confirmation lives on its hot row (190_reservation_events.sql), as on PostgreSQL.
+        services.AddScoped<Slots.Retention.IPersonalDataStore, Slots.Storage.Ef.Retention.EventRowPersonalDataStore>();
     }
 }
 

@@ -1,9 +1,13 @@
 using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Storage;
 using Slots.Storage.Ef;
 
 namespace Slots.Storage.Sqlite;
 
-/// <summary>SQLite's side of the shared EF cold side: no row locks (BEGIN IMMEDIATE excludes every other writer), flushes through the writer.</summary>
+/// <summary>
+/// SQLite's side of the shared EF cold side: no row locks (BEGIN IMMEDIATE excludes every other writer), flushes through
+/// the writer, and a new hot booking's key and change on its own row (190_reservation_events.sql).
+/// </summary>
 public sealed class SqliteDialect(SqliteWriter writer) : EfDialect
 {
     public override bool LocksRows => false;
@@ -28,4 +32,21 @@ public sealed class SqliteDialect(SqliteWriter writer) : EfDialect
     // One queued operation of the single writer: the flush never races the hot path for the file's write lock.
     public override async Task<int> FlushChangesAsync(SlotsDbContext db, int batchSize, CancellationToken ct) =>
         await writer.WriteAsync(hot => hot.FlushChanges(batchSize), ct);
+
+    // The cold path's transaction is BEGIN IMMEDIATE: the read alone is the lock.
+    public override async Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct)
+    {
+        await using var read = db.Database.GetDbConnection().CreateCommand();
+        read.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
+        read.CommandText = "SELECT fingerprint, code FROM hot_reservations WHERE idem_key = $key";
+        read.Parameters.Add(new Microsoft.Data.Sqlite.SqliteParameter("$key", key));
+        await using var row = await read.ExecuteReaderAsync(ct);
+        return await row.ReadAsync(ct) ? new HotKey(row.GetString(0), row.GetString(1)) : null;
+    }
+
+    public override async Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) =>
+        (await db.Database.SqlQueryRaw<long?>("""
+            SELECT min(at) AS "Value" FROM (SELECT min(at) AS at FROM changes
+                                            UNION ALL SELECT min(created_at) FROM hot_reservations WHERE flush_pending = 1)
+            """).ToListAsync(ct)).Single();
 }

@@ -3,8 +3,8 @@ namespace Slots.Storage.Sqlite;
 public sealed partial class SqliteHotPath
 {
     /// <summary>
-    /// Drains up to <paramref name="batchSize"/> change records into the disk reservations, oldest
-    /// first, inside the writer's transaction: the flush queues with the bookings instead of
+    /// Drains up to <paramref name="batchSize"/> change records, then new bookings marked on their hot
+    /// rows, into the disk reservations, oldest first, inside the writer's transaction: the flush queues with the bookings instead of
     /// competing with them for the file lock (where the writer, always busy under load, would
     /// starve it). Changes are applied one by one in id order, so the disk table passes through
     /// the states the hot one did and its unique index on active seats always holds.
@@ -31,6 +31,12 @@ public sealed partial class SqliteHotPath
         {
             Command(Sql.DeleteChanges, ("$last", batch[^1][0])).ExecuteNonQuery();
         }
-        return batch.Count;
+        if (batch.Count == batchSize)
+        {
+            return batch.Count; // new bookings wait until every change before them is on the disk
+        }
+        var room = batchSize - batch.Count;
+        Command(Sql.FlushPending, ("$n", room)).ExecuteNonQuery();
+        return batch.Count + Command(Sql.UnmarkPending, ("$n", room)).ExecuteNonQuery();
     }
 }

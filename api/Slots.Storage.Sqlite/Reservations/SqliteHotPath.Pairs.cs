@@ -23,12 +23,9 @@ public sealed partial class SqliteHotPath
                 var day = DateOnly.Parse(hot.GetString(0), System.Globalization.CultureInfo.InvariantCulture);
                 var (seat, minutes, startsAt) = (hot.GetInt32(1), hot.GetInt32(2), hot.GetInt64(3));
                 hot.Close();
-                Command(Sql.InsertReservation,
-                    ("$code", code), ("$place", slot.PlaceId), ("$day", day), ("$minute", range.StartMinute),
-                    ("$service", slot.ServiceId), ("$seat", seat), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
-                    ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
-                // One SMS confirms both: the second dose has its change record for the flush, no message.
-                Command(Sql.InsertChange, ("$kind", (int)ChangeKind.Reserved), ("$code", code), ("$now", now)).ExecuteNonQuery();
+                // One SMS confirms both, and the first dose's key answers a replay: the second's row has neither.
+                InsertReservation(c, new SeatTaken(code, day, range.StartMinute, seat, minutes, startsAt), key: null, fingerprint: null,
+                    eventId: null, now);
                 return (Linked(c, new SecondDose(code, day, range.StartMinute, minutes), now), startsAt + (minutes * 60L));
             }
         }

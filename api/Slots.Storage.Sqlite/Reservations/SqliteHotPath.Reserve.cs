@@ -3,7 +3,10 @@ using Slots.Reservations;
 
 namespace Slots.Storage.Sqlite;
 
-/// <summary>A booking: the idempotency key, the one-active-booking rule, the seat, its change and SMS.</summary>
+/// <summary>
+/// A booking: the idempotency key, the one-active-booking rule, the seat, and the hot row that carries
+/// the key, the confirmation SMS and the change for the flush (three row writes: seat, person, reservation).
+/// </summary>
 public sealed partial class SqliteHotPath
 {
     public ReserveResult? Reserve(ReserveCommand c)
@@ -20,10 +23,11 @@ public sealed partial class SqliteHotPath
         }
 
         var result = TakeSeat(c, now);
-        // A slot full is not remembered: a retry with the same key asks again and books if a seat
-        // came back meanwhile (still only once: a booking is remembered under its key). Nor is a
-        // refusal by the service's rule: the person's turn may come.
-        if (result.Status is not (ReservationStatus.SlotFull or ReservationStatus.NotEligible or ReservationStatus.SecondDoseFull))
+        // A booking is remembered under its key on its own hot row. A slot full is not remembered:
+        // a retry with the same key asks again and books if a seat came back meanwhile (still only
+        // once). Nor is a refusal by the service's rule: the person's turn may come.
+        if (result.Status is not (ReservationStatus.Reserved or ReservationStatus.SlotFull or ReservationStatus.NotEligible
+            or ReservationStatus.SecondDoseFull))
         {
             Command(Sql.RememberIdempotency,
                 ("$key", c.IdempotencyKey), ("$fingerprint", c.Fingerprint), ("$outcome", (int)result.Status),
@@ -68,21 +72,12 @@ public sealed partial class SqliteHotPath
                 ("$service", c.Slot.ServiceId)).ExecuteNonQuery();
         }
         var (seatNo, minutes, startsAt) = seat.Value;
-        Command(Sql.InsertReservation,
-            ("$code", c.NewCode), ("$place", c.Slot.PlaceId), ("$day", c.Slot.Day), ("$minute", c.Slot.StartMinute),
-            ("$service", c.Slot.ServiceId), ("$seat", seatNo), ("$minutes", minutes), ("$starts", startsAt), ("$person", c.PersonHash),
-            ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now)).ExecuteNonQuery();
+        // No SMS chosen (a walk-in): no message at all, not one marked sent.
+        InsertReservation(c, new SeatTaken(c.NewCode, c.Slot.Day, c.Slot.StartMinute, seatNo, minutes, startsAt), c.IdempotencyKey, c.Fingerprint,
+            c.Sms ? DrawEventId() : null, now);
         // A pair holds the person until its second dose ends: the one-booking rule counts it once.
         var ends = second?.EndsAt ?? startsAt + (minutes * 60L);
         Command(Sql.UpsertActivePerson, ("$person", c.PersonHash), ("$service", c.Slot.ServiceId), ("$code", c.NewCode), ("$ends", ends)).ExecuteNonQuery();
-        if (c.Sms)
-        {
-            Announce(ChangeKind.Reserved, c.NewCode, now);
-        }
-        else
-        {
-            Command(Sql.InsertChange, ("$kind", (int)ChangeKind.Reserved), ("$code", c.NewCode), ("$now", now)).ExecuteNonQuery();
-        }
         if (c.BookedBy is { } by)
         {
             // Who made it on the person's behalf, in the booking's transaction.
@@ -111,6 +106,17 @@ public sealed partial class SqliteHotPath
                 rule.IsDBNull(6) ? null : rule.GetString(6), c.PersonHash);
         return EligibilityDecision.For(service, c.BornOn, invitation, c.Now);
     }
+
+    /// <summary>A seat the booking (or its second dose) took at the place of the command's slot.</summary>
+    private readonly record struct SeatTaken(string Code, DateOnly Day, int StartMinute, int SeatNo, int Minutes, long StartsAt);
+
+    /// <summary>The hot row: the booking with its key, its confirmation's message id (none: no SMS) and its mark for the flush.</summary>
+    private void InsertReservation(ReserveCommand c, SeatTaken seat, string? key, string? fingerprint, long? eventId, long now) =>
+        Command(Sql.InsertReservation,
+            ("$code", seat.Code), ("$place", c.Slot.PlaceId), ("$day", seat.Day), ("$minute", seat.StartMinute),
+            ("$service", c.Slot.ServiceId), ("$seat", seat.SeatNo), ("$minutes", seat.Minutes), ("$starts", seat.StartsAt), ("$person", c.PersonHash),
+            ("$phone", c.Phone), ("$name", c.Name), ("$language", c.Language), ("$now", now), ("$key", (object?)key ?? DBNull.Value),
+            ("$fingerprint", (object?)fingerprint ?? DBNull.Value), ("$event", (object?)eventId ?? DBNull.Value)).ExecuteNonQuery();
 
     private (int SeatNo, int Minutes, long StartsAt)? ClaimSeat(SlotKey slot, string code, long now)
     {

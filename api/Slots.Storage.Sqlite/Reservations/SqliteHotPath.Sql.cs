@@ -25,7 +25,14 @@ public sealed partial class SqliteHotPath
             ON CONFLICT (code) DO UPDATE SET state = 2, at = excluded.at, by = excluded.by WHERE attendance.state = 3
             """;
 
-        public const string FindIdempotency = "SELECT fingerprint, outcome, code FROM idempotency WHERE key = $key";
+        // A booking's key is on its hot row; every other remembered answer's in idempotency.
+        public const string FindIdempotency = """
+            SELECT fingerprint, outcome, code FROM idempotency WHERE key = $key
+            UNION ALL
+            SELECT fingerprint, 1, code FROM hot_reservations WHERE idem_key = $key
+            """;
+
+        public const string DrawEventIds = "UPDATE sqlite_sequence SET seq = seq + $n WHERE name = 'outbox' RETURNING seq";
 
         public const string RememberIdempotency = """
             INSERT INTO idempotency (key, fingerprint, outcome, code, created_at) VALUES ($key, $fingerprint, $outcome, $code, $now)
@@ -75,10 +82,12 @@ public sealed partial class SqliteHotPath
             WHERE place_id = $place AND day = $day AND start_minute = $minute AND service_id = $service
             """;
 
+        // The row is the booking, its key, its confirmation (event_id, sms_pending) and its change for the flush.
         public const string InsertReservation = """
             INSERT INTO hot_reservations (code, place_id, day, start_minute, service_id, seat_no, minutes, starts_at, person_hash, phone, name,
-                                          language, created_at)
-            VALUES ($code, $place, $day, $minute, $service, $seat, $minutes, $starts, $person, $phone, $name, $language, $now)
+                                          language, created_at, idem_key, fingerprint, event_id, sms_pending, flush_pending)
+            VALUES ($code, $place, $day, $minute, $service, $seat, $minutes, $starts, $person, $phone, $name, $language, $now,
+                    $key, $fingerprint, $event, $event IS NOT NULL, 1)
             """;
 
         // One row per person and service; a stale row (its reservation already over) is simply replaced.
@@ -147,7 +156,23 @@ public sealed partial class SqliteHotPath
                 service_id = excluded.service_id, seat_no = excluded.seat_no, person_hash = excluded.person_hash, phone = excluded.phone, name = excluded.name,
                 language = excluded.language, created_at = excluded.created_at, cancelled_at = excluded.cancelled_at,
                 updated_at = excluded.updated_at
-            WHERE reservations.updated_at <= excluded.updated_at
+            WHERE reservations.updated_at <= excluded.updated_at AND $kind <> 1
+            """;
+
+        // New bookings are their own change records: written where the disk has no row for the code
+        // yet (a change applied before them is never undone), then unmarked. The writer is alone and
+        // every change record was applied first, so no seat on the disk is still another's.
+        public const string FlushPending = """
+            INSERT INTO reservations (code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language,
+                                      created_at, cancelled_at, updated_at)
+            SELECT code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language, created_at, NULL, created_at
+            FROM hot_reservations WHERE flush_pending = 1 ORDER BY event_id LIMIT $n
+            ON CONFLICT (code) DO NOTHING
+            """;
+
+        public const string UnmarkPending = """
+            UPDATE hot_reservations SET flush_pending = 0
+            WHERE code IN (SELECT code FROM hot_reservations WHERE flush_pending = 1 ORDER BY event_id LIMIT $n)
             """;
 
         // The only writer: nothing can commit a lower id between the read and this delete.

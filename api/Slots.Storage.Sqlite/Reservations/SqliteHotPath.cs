@@ -11,8 +11,43 @@ public sealed partial class SqliteHotPath(SqliteConnection connection) : IAsyncD
 {
     private readonly Dictionary<string, SqliteCommand> _commands = new(StringComparer.Ordinal);
 
+    // A block of the outbox's message ids drawn in the current transaction: [_nextEventId, _lastEventId].
+    private const int EventIdBlock = 64;
+    private long _nextEventId = 1, _lastEventId;
+
     public SqliteConnection Connection { get; } = connection;
-    public SqliteTransaction? Transaction { get; set; }
+
+    /// <summary>The writer's transaction; a new one (or none) forgets the message ids the last one drew.</summary>
+    public SqliteTransaction? Transaction
+    {
+        get;
+        set
+        {
+            field = value;
+            ForgetEventIds();
+        }
+    }
+
+    /// <summary>
+    /// Drops what is left of the drawn block of message ids: their draw is rolled back with the
+    /// transaction or the savepoint that made it, so another insert into the outbox may take them.
+    /// </summary>
+    public void ForgetEventIds() => _nextEventId = _lastEventId + 1;
+
+    /// <summary>
+    /// The next SMS message id from the outbox's own counter (sqlite_sequence): drawn in blocks, so
+    /// a booking's confirmation costs no row of its own, and the outbox's AUTOINCREMENT continues
+    /// past the block for every other SMS written meanwhile.
+    /// </summary>
+    private long DrawEventId()
+    {
+        if (_nextEventId > _lastEventId)
+        {
+            _lastEventId = (long)Command(Sql.DrawEventIds, ("$n", EventIdBlock)).ExecuteScalar()!;
+            _nextEventId = _lastEventId - EventIdBlock + 1;
+        }
+        return _nextEventId++;
+    }
 
     /// <summary>
     /// The statement prepared once on the writer's connection and bound to these values, in the

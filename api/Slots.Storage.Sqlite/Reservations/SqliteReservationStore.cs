@@ -30,6 +30,7 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         await using var probe = connection.CreateCommand();
         probe.CommandText = """
             SELECT NOT EXISTS (SELECT 1 FROM idempotency WHERE key = $key)
+               AND NOT EXISTS (SELECT 1 FROM hot_reservations WHERE idem_key = $key)
                AND NOT EXISTS (SELECT 1 FROM active_persons WHERE person_hash = $person AND service_id = $service AND ends_at > $now)
                AND EXISTS (SELECT 1 FROM hot_seats WHERE place_id = $place AND day = $day AND start_minute = $minute
                            AND service_id = $service AND starts_at > $now)

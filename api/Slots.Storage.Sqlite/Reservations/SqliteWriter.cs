@@ -138,6 +138,7 @@ public sealed partial class SqliteWriter : IAsyncDisposable
                 // A bug or a constraint in one operation must not take the others down with it.
                 tx.Rollback("op");
                 tx.Release("op");
+                hotPath.ForgetEventIds();
                 write.Fail(ex);
             }
             catch (Exception)

@@ -12,16 +12,21 @@ namespace Slots.Storage.Sqlite;
 /// marking rows sent and recording sends join the reservations' group commit instead of
 /// fighting them for the write lock.
 /// </summary>
-internal sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString connectionString) : ISmsStore
+public sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString connectionString) : ISmsStore
 {
     public async Task<IReadOnlyList<OutboxRow>> ReadUnsentAsync(int max, CancellationToken ct)
     {
         await using var connection = new SqliteConnection(connectionString.Value);
         await connection.OpenAsync(ct);
         await using var read = connection.CreateCommand();
+        // The outbox's unsent rows and the confirmations new bookings carry on their hot rows, one id counter for both.
         read.CommandText = """
-            SELECT id, kind, code, phone, language, place_id, day, start_minute, note
-            FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $max
+            SELECT * FROM (SELECT id, kind, code, phone, language, place_id, day, start_minute, note
+                           FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $max)
+            UNION ALL
+            SELECT * FROM (SELECT event_id, 1, code, phone, language, place_id, day, start_minute, NULL
+                           FROM hot_reservations WHERE sms_pending = 1 ORDER BY event_id LIMIT $max)
+            ORDER BY 1 LIMIT $max
             """;
         read.Parameters.AddWithValue("$max", max);
         var rows = new List<OutboxRow>();
@@ -45,7 +50,11 @@ internal sealed class SqliteSmsStore(SqliteWriter writer, SqliteConnectionString
         {
             using var mark = hot.Connection.CreateCommand();
             mark.Transaction = hot.Transaction;
-            mark.CommandText = "UPDATE outbox SET sent_at = $now WHERE id IN (SELECT value FROM json_each($ids)) AND sent_at IS NULL";
+            // An id is in one of the two places (a hot row that went moved its SMS to the outbox).
+            mark.CommandText = """
+                UPDATE outbox SET sent_at = $now WHERE id IN (SELECT value FROM json_each($ids)) AND sent_at IS NULL;
+                UPDATE hot_reservations SET sms_pending = 0 WHERE event_id IN (SELECT value FROM json_each($ids)) AND sms_pending = 1;
+                """;
             mark.Parameters.AddWithValue("$now", now);
             mark.Parameters.AddWithValue("$ids", list);
             return mark.ExecuteNonQuery();

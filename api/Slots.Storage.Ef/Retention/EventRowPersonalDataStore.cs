@@ -1,16 +1,15 @@
 using Microsoft.EntityFrameworkCore;
 using Slots.Reservations;
 using Slots.Retention;
-using Slots.Storage.Ef;
-using Slots.Storage.Ef.Retention;
 
-namespace Slots.Storage.Postgres.Retention;
+namespace Slots.Storage.Ef.Retention;
 
 /// <summary>
 /// The shared store, plus the confirmation SMS a new booking carries on its own hot row (event_id,
-/// sms_pending; 100_reservation_events.sql) until a cancel or eviction moves it to the outbox.
+/// sms_pending) until a cancel or eviction moves it to the outbox: PostgreSQL's and SQLite's
+/// reservation events (100_reservation_events.sql and 190_reservation_events.sql).
 /// </summary>
-public sealed class PostgresPersonalDataStore(SlotsDbContext db) : EfPersonalDataStore(db)
+public sealed class EventRowPersonalDataStore(SlotsDbContext db) : EfPersonalDataStore(db)
 {
     protected override async Task<IReadOnlyList<StoredSms>> BookingRowSmsAsync(string personHash, CancellationToken ct)
     {
