@@ -24,6 +24,9 @@ internal sealed record BenchOptions
     public int Warmup { get; init; }
     public int Concurrency { get; init; }
 
+    /// <summary>Seconds a stampede's user waits for its answers before it gives up; every stampede ends with this wait.</summary>
+    public int GiveUp { get; init; }
+
     /// <summary>Seeded places: 1,000 × 30 days × 34 times × 5 seats = 5.1 M hot seats.</summary>
     public int Places { get; init; }
     public int StepFactor { get; init; }
@@ -91,6 +94,7 @@ internal sealed record BenchOptions
             Duration = Knob("SLOTS_BENCH_DURATION", 20, 5),
             Warmup = Knob("SLOTS_BENCH_WARMUP", 5, 3),
             Concurrency = Knob("SLOTS_BENCH_CONCURRENCY", 64, 64),
+            GiveUp = Knob("SLOTS_BENCH_GIVE_UP", 30, 10),
             Places = Knob("SLOTS_BENCH_PLACES", 1000, 20),
             StepFactor = Knob("SLOTS_BENCH_STEP_FACTOR", 20, 20),
             Instances = stack ? Knob("SLOTS_API_COUNT", 2, 2) : Knob("SLOTS_BENCH_INSTANCES", backend == "postgres" ? 2 : 1, backend == "postgres" ? 2 : 1),
@@ -101,6 +105,10 @@ internal sealed record BenchOptions
             CeilingSeconds = Knob("SLOTS_BENCH_CEILING_SECONDS", 10, 1),
             External = stack ? null : external,
         };
+        if (options.GiveUp is < 1 or > 300)
+        {
+            errors.Add($"SLOTS_BENCH_GIVE_UP must be 1 to 300 seconds; got {options.GiveUp}.");
+        }
         return errors.Count == 0 ? options : null;
     }
 

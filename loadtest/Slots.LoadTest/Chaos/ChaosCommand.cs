@@ -216,8 +216,8 @@ public static class ChaosCommand
                 await using var connection = new NpgsqlConnection(db);
                 await connection.OpenAsync(ct);
                 await using var command = new NpgsqlCommand($"""
-                    WITH sms AS ({PostgresState.SmsMessages})
-                    SELECT ({PostgresState.PendingChanges}),
+                    WITH sms AS ({ReservationEvents.SmsMessages})
+                    SELECT ({ReservationEvents.PendingChanges}),
                            (SELECT count(*) FROM sms WHERE NOT sent),
                            (SELECT count(*) FROM sms o WHERE NOT EXISTS (SELECT 1 FROM sms_sent s WHERE s.message_id = o.id AND s.status <> 3)),
                            (SELECT count(*) FROM sms)

@@ -27,11 +27,11 @@ public static class FinalStateReader
         // A new booking carries its key, its confirmation SMS and its pending change on its hot row.
         var keys = await ListAsync(db, "SELECT key, outcome, code FROM idempotency UNION ALL SELECT idem_key, 1, code FROM hot_reservations WHERE idem_key IS NOT NULL",
             r => new IdempotencyRow(r.GetString(0), r.GetInt32(1), r.IsDBNull(2) ? null : r.GetString(2)), ct);
-        var outbox = await ListAsync(db, PostgresState.SmsMessages,
+        var outbox = await ListAsync(db, ReservationEvents.SmsMessages,
             r => new OutboxRow(r.GetInt64(0), r.GetInt32(1), r.GetString(2), r.GetBoolean(3)), ct);
         var sent = await ListAsync(db, "SELECT message_id FROM sms_sent WHERE status <> 3", r => r.GetInt64(0), ct);
         var hotDays = await ListAsync(db, "SELECT DISTINCT place_id, day FROM hot_seats", r => (r.GetInt32(0), Day(r.GetFieldValue<DateOnly>(1))), ct);
-        var pending = await ListAsync(db, PostgresState.PendingChanges, r => r.GetInt64(0), ct);
+        var pending = await ListAsync(db, ReservationEvents.PendingChanges, r => r.GetInt64(0), ct);
         return new FinalState
         {
             Hot = hot,

@@ -83,13 +83,13 @@ public static class Audit
             JOIN services s ON s.id = r.service_id AND s.dose_min_days IS NOT NULL
             WHERE r.code NOT IN (SELECT first_code FROM dose_pairs) AND r.code NOT IN (SELECT second_code FROM dose_pairs)
             """, ct);
-        var confirmationSms = ConfirmationSmsCodes(provider);
+        var confirmationSms = ConfirmationSmsCodes();
         var outbox = await Database.ScalarAsync(db, $"SELECT count(*) FROM ({confirmationSms}) x", ct);
         var duplicateOutbox = await Database.ScalarAsync(db, $"""
             SELECT count(*) FROM (SELECT 1 FROM ({confirmationSms}) x GROUP BY code HAVING count(*) > 1) y
             """, ct);
 
-        var found = await FindAsync(db, provider, confirmations.Select(c => c.Code).ToList(), ct);
+        var found = await FindAsync(db, confirmations.Select(c => c.Code).ToList(), ct);
         long missing = 0, misplaced = 0, withoutOutbox = 0, withoutChange = 0;
         foreach (var c in confirmations)
         {
@@ -121,13 +121,10 @@ public static class Audit
         + $"OR EXISTS (SELECT 1 FROM reservations r WHERE r.code = {code} AND r.cancelled_at IS NULL) THEN 1 ELSE 0 END";
 
     /// <summary>
-    /// The code of every booking confirmation SMS, one row per message. On PostgreSQL a new booking's
-    /// confirmation rides on its hot reservation row (event_id) until the row goes, when it moves to
-    /// the outbox; SQLite writes it to the outbox with the booking.
+    /// The code of every booking confirmation SMS, one row per message. A new booking's confirmation rides on its hot
+    /// reservation row (event_id) until the row goes, when it moves to the outbox (PostgreSQL and SQLite alike).
     /// </summary>
-    private static string ConfirmationSmsCodes(Provider provider) => provider == Provider.Postgres
-        ? $"SELECT code FROM ({PostgresState.SmsMessages}) m WHERE kind = 1"
-        : "SELECT code FROM outbox WHERE kind = 1";
+    private static string ConfirmationSmsCodes() => $"SELECT code FROM ({ReservationEvents.SmsMessages}) m WHERE kind = 1";
 
     private sealed record Found(int PlaceId, string Day, string Time, bool Outbox, bool Change);
 
@@ -136,12 +133,11 @@ public static class Audit
     /// change record exist. Outbox and change codes are read once into sets (neither table is
     /// indexed by code; a lookup per confirmation would scan them once per code).
     /// </summary>
-    private static async Task<Dictionary<string, Found>> FindAsync(DbConnection db, Provider provider, List<string> codes, CancellationToken ct)
+    private static async Task<Dictionary<string, Found>> FindAsync(DbConnection db, List<string> codes, CancellationToken ct)
     {
-        var outbox = await CodesAsync(db, ConfirmationSmsCodes(provider), ct);
-        var changed = await CodesAsync(db, provider == Provider.Postgres
-            ? "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations UNION SELECT code FROM hot_reservations WHERE flush_pending"
-            : "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations", ct);
+        var outbox = await CodesAsync(db, ConfirmationSmsCodes(), ct);
+        var changed = await CodesAsync(db,
+            "SELECT code FROM changes WHERE kind = 1 UNION SELECT code FROM reservations UNION SELECT code FROM hot_reservations WHERE flush_pending", ct);
         var found = new Dictionary<string, Found>(StringComparer.Ordinal);
         for (var offset = 0; offset < codes.Count; offset += Chunk)
         {

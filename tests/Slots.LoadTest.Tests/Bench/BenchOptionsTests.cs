@@ -13,6 +13,7 @@ public sealed class BenchOptionsTests
 
         Assert.Equal("postgres", options.Backend);
         Assert.Equal((20, 5, 64, 1000, 2, 10, 20), (options.Duration, options.Warmup, options.Concurrency, options.Places, options.Instances, options.CeilingSeconds, options.StepFactor));
+        Assert.Equal(30, options.GiveUp);
         Assert.Empty(options.Sweep);
         Assert.True(options.Durable);
         Assert.Equal("postgres", options.ResultsFolder);
@@ -23,7 +24,8 @@ public sealed class BenchOptionsTests
     {
         var options = Parse(["--quick", "--sweep", "--backend", "sqlite"], ("SLOTS_BENCH_DURATION", "7"));
 
-        Assert.Equal((7, 3, 20, 1, 1, 3), (options.Duration, options.Warmup, options.Places, options.Instances, options.CeilingSeconds, options.SweepDuration));
+        Assert.Equal((7, 3, 20, 1, 1, 3, 10), (options.Duration, options.Warmup, options.Places, options.Instances, options.CeilingSeconds, options.SweepDuration,
+            options.GiveUp));
         Assert.Equal([16, 64], options.Sweep);
         Assert.Equal("./slots bench --backend sqlite --quick --sweep (16 64 users, 3 s)", options.Command);
     }
@@ -67,6 +69,17 @@ public sealed class BenchOptionsTests
 
         Assert.Null(BenchOptions.From(new Args([]), Env(("SLOTS_BENCH_PLACES", "many")), errors));
         Assert.Contains(errors, e => e.Contains("SLOTS_BENCH_PLACES", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("301")]
+    public void A_give_up_the_users_cannot_have_is_refused_by_name(string seconds)
+    {
+        List<string> errors = [];
+
+        Assert.Null(BenchOptions.From(new Args(["--quick"]), Env(("SLOTS_BENCH_GIVE_UP", seconds)), errors));
+        Assert.Contains(errors, e => e.Contains("SLOTS_BENCH_GIVE_UP", StringComparison.Ordinal));
     }
 
     [Theory]

@@ -1,10 +1,10 @@
 namespace Slots.LoadTest.Data;
 
 /// <summary>
-/// What a Slots PostgreSQL database holds in two places since a new booking carries its own SMS and
+/// What a Slots database (PostgreSQL or SQLite) holds in two places since a new booking carries its own SMS and
 /// change record on its hot reservation row, written once for the benchmark audit and the chaos checker.
 /// </summary>
-internal static class PostgresState
+internal static class ReservationEvents
 {
     /// <summary>
     /// Every SMS message (id, kind, code, sent): the outbox's rows and the confirmations new bookings
