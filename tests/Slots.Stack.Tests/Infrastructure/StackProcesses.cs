@@ -29,6 +29,7 @@ public static class StackProcesses
         ["Slots:Storage:Provider"] = "Postgres",
         ["ConnectionStrings:Slots"] = connectionString,
         ["Slots:Persons:HmacSecret"] = "stack-tests-secret-of-enough-length",
+        ["Slots:Invitations:HmacSecret"] = "stack-tests-invitation-key-of-enough-length",
         ["Slots:Admin:Keys:tests:Key"] = AdminKey,
         ["Slots:Admin:Keys:tests:Role"] = "admin",
         ["Slots:DemoData:WhenEmpty"] = "false",
