@@ -40,6 +40,26 @@ public static class Database
         return await command.ExecuteNonQueryAsync(ct);
     }
 
+    /// <summary>
+    /// The work again, up to <paramref name="tries"/> times in all, when the database chose it as a deadlock's victim
+    /// (PostgreSQL's 40P01): the transaction was rolled back whole, so running it again is safe. Against a running stack
+    /// the benchmark's own writes meet its jobs' (the flush, the SMS relay) on the same tables.
+    /// </summary>
+    public static async Task<T> AgainOnDeadlockAsync<T>(Func<Task<T>> work, int tries = 5)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            try
+            {
+                return await work();
+            }
+            catch (DbException ex) when (ex.SqlState == "40P01" && attempt < tries)
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(100 * attempt));
+            }
+        }
+    }
+
     /// <summary>Parameters are named p0, p1, … in the SQL (@p0).</summary>
     public static DbCommand Command(DbConnection connection, string sql, IReadOnlyList<object> parameters)
     {

@@ -1,3 +1,4 @@
+using System.Data.Common;
 using System.Diagnostics;
 
 namespace Slots.LoadTest.Data;
@@ -27,6 +28,15 @@ public static class SeededState
         var clock = Stopwatch.StartNew();
         await using var db = await Database.OpenAsync(provider, connectionString, ct);
         var pg = provider == Provider.Postgres;
+        var (reservations, freed) = await Database.AgainOnDeadlockAsync(() => ClearAsync(db, pg, ct));
+        // The planner and the visibility map as after the seed: the freed seats were updated rows.
+        await Database.ExecuteAsync(db, pg ? "VACUUM (ANALYZE) hot_seats" : "ANALYZE", ct);
+        return new ResetResult(reservations, freed, Math.Round(clock.Elapsed.TotalSeconds, 1));
+    }
+
+    /// <summary>Every booking and its trail gone and every seat free again, in one transaction.</summary>
+    private static async Task<(long Reservations, long Freed)> ClearAsync(DbConnection db, bool pg, CancellationToken ct)
+    {
         long reservations, freed;
         await using (var tx = await db.BeginTransactionAsync(ct))
         {
@@ -48,8 +58,6 @@ public static class SeededState
             }
             await tx.CommitAsync(ct);
         }
-        // The planner and the visibility map as after the seed: the freed seats were updated rows.
-        await Database.ExecuteAsync(db, pg ? "VACUUM (ANALYZE) hot_seats" : "ANALYZE", ct);
-        return new ResetResult(reservations, freed, Math.Round(clock.Elapsed.TotalSeconds, 1));
+        return (reservations, freed);
     }
 }
