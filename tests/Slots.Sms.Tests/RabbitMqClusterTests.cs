@@ -83,7 +83,7 @@ public sealed class RabbitMqClusterTests
         await sender.WaitForAsync(Total, Patience);
         await Task.Delay(500); // anything doubled would arrive now
         await Poll.UntilAsync(async () => await CountAsync(broker) == 0, Patience, "the consumer did not empty the queue");
-        var ids = await world.WithDbAsync(db => db.Outbox.Select(o => o.Id).ToListAsync());
+        var ids = await world.MessageIdsAsync();
 
         Rabbit.Report($"cluster of 3 formed in {formed.TotalSeconds:F1} s; leader {leader.NodeName} SIGKILLed after {KillAfter} confirms, {unsentAtKill} outbox rows still unsent");
         Rabbit.Report($"kill -> first confirm of a wave published after it: {(afterKill is { } t ? $"{t.TotalMilliseconds:F0} ms" : "none")}; " +

@@ -185,8 +185,24 @@ public sealed class SmsWorld : IAsyncDisposable
     }
 
     /// <summary>
-    /// SMS not yet handed to the queue, as the relay sees them: on PostgreSQL a new booking's
-    /// confirmation waits on its hot reservation row, not in the outbox table.
+    /// The id of every SMS message the database holds: the outbox's rows and the confirmations new bookings carry on
+    /// their hot reservation rows (event_id), on PostgreSQL and SQLite alike.
+    /// </summary>
+    public Task<List<long>> MessageIdsAsync() => WithDbAsync(db => db.Database.SqlQueryRaw<long>("""
+        SELECT id AS "Value" FROM outbox UNION ALL SELECT event_id FROM hot_reservations WHERE event_id IS NOT NULL
+        """).ToListAsync());
+
+    /// <summary>
+    /// Every SMS unsent again, wherever it waits: what the database holds when the relay died after the broker's confirms.
+    /// How many were marked sent before.
+    /// </summary>
+    public Task<int> ForgetEverySendAsync() => WithDbAsync(async db =>
+        await db.Database.ExecuteSqlRawAsync("UPDATE outbox SET sent_at = NULL WHERE sent_at IS NOT NULL")
+        + await db.Database.ExecuteSqlRawAsync("UPDATE hot_reservations SET sms_pending = (event_id IS NOT NULL) WHERE event_id IS NOT NULL AND NOT sms_pending"));
+
+    /// <summary>
+    /// SMS not yet handed to the queue, as the relay sees them: a new booking's confirmation waits on
+    /// its hot reservation row, not in the outbox table.
     /// </summary>
     public async Task<IReadOnlyList<OutboxRow>> UnsentRowsAsync()
     {
