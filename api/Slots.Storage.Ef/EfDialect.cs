@@ -1,4 +1,5 @@
 using Microsoft.EntityFrameworkCore;
+using Microsoft.EntityFrameworkCore.Storage;
 
 namespace Slots.Storage.Ef;
 
@@ -34,6 +35,23 @@ public abstract class EfDialect
     /// transaction, and answers the fingerprint and code of the hot booking made under it, or null.
     /// </summary>
     public virtual Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct) => Task.FromResult<HotKey?>(null);
+
+    /// <summary>
+    /// The fingerprint and code of the hot booking made under the key, read in the context's transaction (a backend that
+    /// keeps keys on hot rows, PostgreSQL and SQLite, answers <see cref="LockHotKeyAsync"/> with it).
+    /// </summary>
+    protected static async Task<HotKey?> ReadHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct)
+    {
+        await using var read = db.Database.GetDbConnection().CreateCommand();
+        read.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
+        read.CommandText = "SELECT fingerprint, code FROM hot_reservations WHERE idem_key = @key";
+        var parameter = read.CreateParameter();
+        parameter.ParameterName = "@key";
+        parameter.Value = key;
+        read.Parameters.Add(parameter);
+        await using var row = await read.ExecuteReaderAsync(ct);
+        return await row.ReadAsync(ct) ? new HotKey(row.GetString(0), row.GetString(1)) : null;
+    }
 
     /// <summary>When the oldest change still waiting for the flush happened (unix seconds), or null when none waits.</summary>
     public virtual Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) => OldestPendingChange(db, ct);

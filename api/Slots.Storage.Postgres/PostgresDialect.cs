@@ -31,14 +31,14 @@ public sealed class PostgresDialect : EfDialect
     public override async Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct)
     {
         // The same lock slots_apply takes on the key.
-        await using var read = db.Database.GetDbConnection().CreateCommand();
-        read.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
-        read.CommandText = "SELECT slots_lock_keys(ARRAY[@key])";
-        read.Parameters.Add(new Npgsql.NpgsqlParameter<string>("key", key));
-        await read.ExecuteNonQueryAsync(ct);
-        read.CommandText = "SELECT fingerprint, code FROM hot_reservations WHERE idem_key = @key";
-        await using var row = await read.ExecuteReaderAsync(ct);
-        return await row.ReadAsync(ct) ? new HotKey(row.GetString(0), row.GetString(1)) : null;
+        await using (var lockKey = db.Database.GetDbConnection().CreateCommand())
+        {
+            lockKey.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
+            lockKey.CommandText = "SELECT slots_lock_keys(ARRAY[@key])";
+            lockKey.Parameters.Add(new Npgsql.NpgsqlParameter<string>("key", key));
+            await lockKey.ExecuteNonQueryAsync(ct);
+        }
+        return await ReadHotKeyAsync(db, key, ct);
     }
 
     public override async Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) =>

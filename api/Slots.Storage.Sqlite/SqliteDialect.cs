@@ -1,5 +1,4 @@
 using Microsoft.EntityFrameworkCore;
-using Microsoft.EntityFrameworkCore.Storage;
 using Slots.Storage.Ef;
 
 namespace Slots.Storage.Sqlite;
@@ -34,15 +33,7 @@ public sealed class SqliteDialect(SqliteWriter writer) : EfDialect
         await writer.WriteAsync(hot => hot.FlushChanges(batchSize), ct);
 
     // The cold path's transaction is BEGIN IMMEDIATE: the read alone is the lock.
-    public override async Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct)
-    {
-        await using var read = db.Database.GetDbConnection().CreateCommand();
-        read.Transaction = db.Database.CurrentTransaction?.GetDbTransaction();
-        read.CommandText = "SELECT fingerprint, code FROM hot_reservations WHERE idem_key = $key";
-        read.Parameters.Add(new Microsoft.Data.Sqlite.SqliteParameter("$key", key));
-        await using var row = await read.ExecuteReaderAsync(ct);
-        return await row.ReadAsync(ct) ? new HotKey(row.GetString(0), row.GetString(1)) : null;
-    }
+    public override Task<HotKey?> LockHotKeyAsync(SlotsDbContext db, string key, CancellationToken ct) => ReadHotKeyAsync(db, key, ct);
 
     public override async Task<long?> OldestPendingChangeAsync(SlotsDbContext db, CancellationToken ct) =>
         (await db.Database.SqlQueryRaw<long?>("""

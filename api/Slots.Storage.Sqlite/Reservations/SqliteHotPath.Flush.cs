@@ -3,10 +3,10 @@ namespace Slots.Storage.Sqlite;
 public sealed partial class SqliteHotPath
 {
     /// <summary>
-    /// Drains up to <paramref name="batchSize"/> change records, then new bookings marked on their hot
-    /// rows, into the disk reservations, oldest first, inside the writer's transaction: the flush queues with the bookings instead of
-    /// competing with them for the file lock (where the writer, always busy under load, would
-    /// starve it). Changes are applied one by one in id order, so the disk table passes through
+    /// Drains up to <paramref name="batchSize"/> change records, then new bookings marked on their
+    /// hot rows, into the disk reservations, oldest first, inside the writer's transaction: the flush
+    /// queues with the bookings instead of competing with them for the file lock (where the writer,
+    /// always busy under load, would starve it). Changes are applied one by one in id order, so the disk table passes through
     /// the states the hot one did and its unique index on active seats always holds.
     /// </summary>
     public int FlushChanges(int batchSize)

@@ -161,18 +161,20 @@ public sealed partial class SqliteHotPath
 
         // New bookings are their own change records: written where the disk has no row for the code
         // yet (a change applied before them is never undone), then unmarked. The writer is alone and
-        // every change record was applied first, so no seat on the disk is still another's.
+        // every change record was applied first, so no seat on the disk is still another's. Both
+        // statements take the same rows: second doses and walk-ins without an SMS have no event_id, so
+        // the code breaks the ties (the partial index holds it beside event_id).
         public const string FlushPending = """
             INSERT INTO reservations (code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language,
                                       created_at, cancelled_at, updated_at)
             SELECT code, place_id, day, start_minute, service_id, seat_no, person_hash, phone, name, language, created_at, NULL, created_at
-            FROM hot_reservations WHERE flush_pending = 1 ORDER BY event_id LIMIT $n
+            FROM hot_reservations WHERE flush_pending = 1 ORDER BY event_id, code LIMIT $n
             ON CONFLICT (code) DO NOTHING
             """;
 
         public const string UnmarkPending = """
             UPDATE hot_reservations SET flush_pending = 0
-            WHERE code IN (SELECT code FROM hot_reservations WHERE flush_pending = 1 ORDER BY event_id LIMIT $n)
+            WHERE code IN (SELECT code FROM hot_reservations WHERE flush_pending = 1 ORDER BY event_id, code LIMIT $n)
             """;
 
         // The only writer: nothing can commit a lower id between the read and this delete.
