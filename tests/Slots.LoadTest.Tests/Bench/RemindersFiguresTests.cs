@@ -34,6 +34,18 @@ public sealed class RemindersFiguresTests
     }
 
     [Fact]
+    public void On_postgres_the_options_default_to_the_products_reminder_settings_and_name_the_backend_in_the_command()
+    {
+        var errors = new List<string>();
+
+        var options = RemindersOptions.From(_ => null, errors, Slots.LoadTest.Data.Provider.Postgres);
+
+        Assert.Equal(new RemindersOptions(Seconds: 30, Rate: 20, Batch: 500, Rounds: 3, Every: 15, Backend: Slots.LoadTest.Data.Provider.Postgres), options);
+        Assert.Empty(errors);
+        Assert.EndsWith("SLOTS_REM_EVERY=15 ./slots bench reminders --backend postgres", options.Command, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Options_are_read_from_the_scripts_environment_variables()
     {
         var environment = new Dictionary<string, string>
@@ -114,18 +126,43 @@ public sealed class RemindersFiguresTests
 
         var md = RemindersFigures.Summary(options, 100_800, 600, (600, 600), windows, new DateTimeOffset(2026, 3, 1, 12, 0, 0, TimeSpan.Zero), 2);
 
-        Assert.Contains("# A reminder run for a day of 100800 bookings (2026-03-01T12:00:00Z, 2 cores, SQLite, 1 instance, Release)", md);
-        Assert.Contains("Command: `./slots bench reminders` (SLOTS_REM_SECONDS=15 SLOTS_REM_RATE=20 SLOTS_REM_BATCH=100 SLOTS_REM_ROUNDS=2)", md);
+        Assert.Contains("# A reminder run for a day of 100800 bookings (2026-03-01T12:00:00Z, 2 cores, SQLite, one place, 1 instance, Release)", md);
+        Assert.Contains("Command: `SLOTS_REM_SECONDS=15 SLOTS_REM_RATE=20 SLOTS_REM_BATCH=100 SLOTS_REM_ROUNDS=2 SLOTS_REM_EVERY=1 ./slots bench reminders`", md);
         Assert.Contains("Reminders queued over the whole run: 600 of 100800; SMS rows (rows, distinct codes): 600 600.", md);
-        Assert.Contains("| 2 | going out at 20/s | 60.5 | 1200 | 300 |", md);
-        Assert.Contains("| 1 | none | 30.0 | 1500 | 0 |", md);
-        Assert.Contains("- without reminders: booking p99 median 40.0 ms (range 30.0-50.0), bookings/s median 1,600", md);
-        Assert.Contains("- while reminders go out: booking p99 median 53.0 ms (range 45.5-60.5), bookings/s median 1,300", md);
+        Assert.Contains("| 2 | going out at 20/s | 60.5 | 1200 | 300 | 0 / 0 |", md);
+        Assert.Contains("| 1 | none | 30.0 | 1500 | 0 | 0 / 0 |", md);
+        Assert.Contains("- without reminders: booking p99 median 40.0 ms (range 30.0-50.0), bookings/s median 1,600, CPU µs per booking median 0 (API) / 0 (machine)", md);
+        Assert.Contains("- while reminders go out: booking p99 median 53.0 ms (range 45.5-60.5), bookings/s median 1,300, CPU µs per booking median 0 (API) / 0 (machine)", md);
+    }
+
+    [Fact]
+    public void On_postgres_the_summary_names_the_scale_and_lists_the_jobs_statements()
+    {
+        var options = new RemindersOptions(30, 20, 500, 1, 15, Slots.LoadTest.Data.Provider.Postgres);
+        ReminderWindow[] windows = [new(1, false, 30.0, 1500, 0, 30.0, 300, 1000), new(1, true, 35.0, 1450, 600, 30.0, 310, 1100)];
+
+        var md = RemindersFigures.Summary(options, 102_000, 600, (600, 600), windows, new DateTimeOffset(2026, 3, 1, 12, 0, 0, TimeSpan.Zero), 2,
+            ["      40      120.0    3.000      600  SELECT ... FROM hot_seats ... reminders"]);
+
+        Assert.Contains("2 cores, PostgreSQL, 5.1 M hot seats, 1,000 places, 1 instance", md);
+        Assert.Contains("batches of 500, the job every 15 s.", md);
+        Assert.Contains("| 1 | going out at 20/s | 35.0 | 1450 | 600 | 310 / 1100 |", md);
+        Assert.Contains("pg_stat_statements", md);
+        Assert.Contains("      40      120.0    3.000      600  SELECT ... FROM hot_seats ... reminders", md);
+    }
+
+    [Fact]
+    public void The_machines_busy_time_and_the_booked_count_are_read_from_proc_stat_and_book_lua()
+    {
+        // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
+        Assert.Equal(10.0, RemindersFigures.MachineBusySeconds("cpu  500 100 300 9000 700 50 50 0 0 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n"), 6);
+        Assert.Equal(9500, RemindersFigures.Booked(Wrk));
+        Assert.Null(RemindersFigures.Booked("Requests/sec: 10\n"));
     }
 
     [Fact]
     public void A_windows_line_is_the_scripts_row()
     {
-        Assert.Equal("3 during 116.0 821 160 5.0", new ReminderWindow(3, true, 116.04, 820.6, 160, 4.98).Line);
+        Assert.Equal("3 during 116.0 821 160 5.0 212 905", new ReminderWindow(3, true, 116.04, 820.6, 160, 4.98, 211.6, 904.9).Line);
     }
 }
