@@ -19,4 +19,11 @@ public sealed class ReminderOptions
 
     /// <summary>Reminders queued (with their SMS) per transaction.</summary>
     public int Batch { get; set; } = 500;
+
+    /// <summary>
+    /// How long a place whose next day has nothing left to remind is passed over before it is asked
+    /// again, for bookings made since: the most such a late booking waits for its reminder. Zero
+    /// asks every place on every run.
+    /// </summary>
+    public TimeSpan RecheckAfter { get; set; } = TimeSpan.FromMinutes(5);
 }
