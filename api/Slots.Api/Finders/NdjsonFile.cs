@@ -49,8 +49,8 @@ internal sealed record NdjsonFile(string Name, string Type, string Region, IRead
 internal sealed record FilePart(string Path, long Offset, long Length);
 
 /// <summary>
-/// Writes one NDJSON file, lines newest first (by meta.lastUpdated): a resource serialized by Firely's serializer as one
-/// minified line, or a line copied as it is from an earlier file (a resource that did not change since), into a file of its
+/// Writes one NDJSON file, lines newest first (by meta.lastUpdated): a resource serialized by Firely's serializer, or one
+/// its caller writes to the same JSON writer (a Slot), as one minified line, or a line copied as it is from an earlier file (a resource that did not change since), into a file of its
 /// own; after those, lines of an older file may be named where they lie, not copied (<see cref="Reference"/>). Copies of
 /// lines that lie one after another go as one read and one write. Each call answers where its line lies
 /// (<see cref="Line"/>), for the next publication to copy or name.
@@ -88,13 +88,17 @@ internal sealed class NdjsonWriter : IDisposable
     public string Path => _file.Name;
 
     /// <summary>Serializes the resource as the next line.</summary>
-    public long Write(long updatedMs, Resource resource)
+    public long Write(long updatedMs, Resource resource) =>
+        Write(updatedMs, (_serializer, resource), static (json, state) => state._serializer.Serialize(state.resource, json));
+
+    /// <summary>The next line, as <paramref name="write"/> writes it with <paramref name="state"/>.</summary>
+    public long Write<TState>(long updatedMs, TState state, Action<Utf8JsonWriter, TState> write)
     {
         Own();
         Flush();
         Starting(updatedMs);
         var at = _file.Position;
-        _serializer.Serialize(resource, _json);
+        write(_json, state);
         _json.Flush();
         _file.Write(_line.WrittenSpan);
         _file.WriteByte((byte)'\n');

@@ -80,7 +80,8 @@ internal sealed partial class Publisher
             foreach (var (p, i) in fresh)
             {
                 var place = group[p];
-                now[p][i] = file.Write(place.Slots[i].UpdatedMs, _resources.Slot(place, place.ScheduleOf(i), place.Slots[i]));
+                now[p][i] = file.Write(place.Slots[i].UpdatedMs, (_resources, place, i),
+                    static (json, s) => s._resources.WriteSlot(json, s.place, s.place.ScheduleOf(s.i), s.place.Slots[s.i]));
                 if (++count % 4096 == 0)
                 {
                     ct.ThrowIfCancellationRequested();

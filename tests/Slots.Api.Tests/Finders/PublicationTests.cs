@@ -1,4 +1,5 @@
 using Hl7.Fhir.Model;
+using Hl7.Fhir.Serialization;
 using Slots.Api.Finders;
 using Slots.Catalogue;
 using Slots.Places;
@@ -68,8 +69,8 @@ public sealed class PublicationTests
         var resources = new FhirResources(new FinderOptions { PublicUrl = "https://book.example/" });
         var place = PublishedPlace.Next(null, Place, [Default, Pcr], [Seat(480, 3), Seat(480, 2, Pcr.Id)], readMs: 1000);
 
-        var defaultSlot = resources.Slot(place, place.Schedules[0], place.Slots[0]);
-        var pcrSlot = resources.Slot(place, place.Schedules[1], place.Slots[1]);
+        var defaultSlot = Parsed(SlotLine(resources, place, 0));
+        var pcrSlot = Parsed(SlotLine(resources, place, 1));
         var pcrSchedule = resources.Schedule(place, place.Schedules[1]);
 
         Assert.Equal("Schedule/7-default", defaultSlot.Schedule.Reference);
@@ -81,6 +82,79 @@ public sealed class PublicationTests
         Assert.Equal(["57", "pcr"], pcrSchedule.ServiceType.SelectMany(c => c.Coding).Select(c => c.Code));
         Assert.Equal("https://book.example/api/services", pcrSchedule.ServiceType[1].Coding.Single().System);
         Assert.Single(resources.Schedule(place, place.Schedules[0]).ServiceType);
+    }
+
+    // Slots are written straight to JSON (FhirResources.WriteSlot), not through Firely's objects: each line must be what
+    // Firely's serializer makes of the Slot its parser reads from it, byte for byte.
+    [Theory]
+    [InlineData(480, 3, 0, true, "+421 2 1234 5678")] // free, on the hour, a booking phone
+    [InlineData(495, 0, 123, true, null)] // busy (every seat), a fraction of a second in lastUpdated, no phone
+    [InlineData(480, 2, 7, false, "+421 2 1234 5678")] // another service
+    public void A_slot_line_is_what_firely_serializes_of_the_slot_it_parses_from_it(int minute, int free, int millis, bool defaultService, string? phone)
+    {
+        var resources = new FhirResources(new FinderOptions { PublicUrl = "https://book.example/", BookingPhone = phone });
+        var seat = new SlotAvailability(new SlotKey(7, Day, minute, defaultService ? ServiceIds.Default : Pcr.Id), 15, 3, free,
+            new DateTimeOffset(2026, 12, 1, 7, 0, 0, TimeSpan.Zero).ToUnixTimeSeconds() + ((minute - 480) * 60));
+        var place = PublishedPlace.Next(null, Place, [Default, Pcr], [seat], readMs: 1_800_000_000_000 + millis);
+
+        var line = SlotLine(resources, place, 0);
+        var slot = Parsed(line);
+
+        Assert.Equal(line, Serialized(slot));
+        Assert.Equal(free > 0 ? Slot.SlotStatus.Free : Slot.SlotStatus.Busy, slot.Status);
+        Assert.Equal(free > 0 ? free : 3, slot.GetExtensionValue<Integer>(FhirResources.CapacityUrl)!.Value);
+        Assert.Equal(phone, slot.GetExtensionValue<FhirString>(FhirResources.BookingPhoneUrl)?.Value);
+        Assert.Equal(new DateTimeOffset(2026, 12, 1, 8, 0, 0, TimeSpan.FromHours(1)).AddMinutes(minute - 480), slot.Start);
+        Assert.Equal(TimeSpan.FromHours(1), slot.Start!.Value.Offset); // the place's own offset
+        Assert.Equal(slot.Start.Value.AddMinutes(15), slot.End);
+        Assert.Equal(DateTimeOffset.FromUnixTimeMilliseconds(1_800_000_000_000 + millis), slot.Meta!.LastUpdated);
+    }
+
+    [Fact]
+    public void A_slot_across_the_change_to_winter_time_ends_at_the_offset_it_ends_in()
+    {
+        var resources = new FhirResources(new FinderOptions { PublicUrl = "https://book.example/" });
+        var day = new DateOnly(2026, 10, 25); // Bratislava: 03:00 summer time becomes 02:00 winter time
+        var starts = new DateTimeOffset(2026, 10, 25, 0, 50, 0, TimeSpan.Zero); // 02:50 +02:00
+        var seat = new SlotAvailability(new SlotKey(7, day, 170, ServiceIds.Default), 20, 1, 1, starts.ToUnixTimeSeconds());
+        var place = PublishedPlace.Next(null, Place, [Default], [seat], readMs: 1_800_000_000_000);
+
+        var line = SlotLine(resources, place, 0);
+        var slot = Parsed(line);
+
+        Assert.Equal(line, Serialized(slot));
+        Assert.Equal(new DateTimeOffset(2026, 10, 25, 2, 50, 0, TimeSpan.FromHours(2)), slot.Start);
+        Assert.Equal(TimeSpan.FromHours(2), slot.Start!.Value.Offset);
+        Assert.Equal(new DateTimeOffset(2026, 10, 25, 2, 10, 0, TimeSpan.FromHours(1)), slot.End);
+        Assert.Equal(TimeSpan.FromHours(1), slot.End!.Value.Offset);
+    }
+
+    private static readonly BaseFhirJsonDeserializer Parser = new(ModelInfo.ModelInspector);
+
+    private static string SlotLine(FhirResources resources, PublishedPlace place, int slot)
+    {
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var json = new System.Text.Json.Utf8JsonWriter(buffer, new System.Text.Json.JsonWriterOptions { SkipValidation = true }))
+        {
+            resources.WriteSlot(json, place, place.ScheduleOf(slot), place.Slots[slot]);
+        }
+        return System.Text.Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static Slot Parsed(string line)
+    {
+        Assert.True(Parser.TryDeserializeResource(line, out var resource, out var issues), string.Join("; ", issues.Select(i => i.Message)));
+        return Assert.IsType<Slot>(resource);
+    }
+
+    private static string Serialized(Resource resource)
+    {
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var json = new System.Text.Json.Utf8JsonWriter(buffer, new System.Text.Json.JsonWriterOptions { SkipValidation = true }))
+        {
+            new BaseFhirJsonSerializer(ModelInfo.ModelInspector).Serialize(resource, json);
+        }
+        return System.Text.Encoding.UTF8.GetString(buffer.WrittenSpan);
     }
 
     private static PublishedSlot[] SlotsOf(PublishedPlace place, int schedule) =>
