@@ -50,9 +50,10 @@ internal sealed record FilePart(string Path, long Offset, long Length);
 
 /// <summary>
 /// Writes one NDJSON file, lines newest first (by meta.lastUpdated): a resource serialized by Firely's serializer, or one
-/// its caller writes to the same JSON writer (a Slot), as one minified line, or a line copied as it is from an earlier file (a resource that did not change since), into a file of its
-/// own; after those, lines of an older file may be named where they lie, not copied (<see cref="Reference"/>). Copies of
-/// lines that lie one after another go as one read and one write. Each call answers where its line lies
+/// its caller writes to the same JSON writer (a Slot), as one minified line, or a line copied as it is from an earlier file
+/// (a resource that did not change since), into a file of its own; after those, lines of an older file may be named
+/// where they lie, not copied (<see cref="Reference"/>). Copies of lines that lie one after another go as one read and
+/// one write. Each call answers where its line lies
 /// (<see cref="Line"/>), for the next publication to copy or name.
 /// </summary>
 internal sealed class NdjsonWriter : IDisposable

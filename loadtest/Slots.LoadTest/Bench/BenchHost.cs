@@ -67,6 +67,18 @@ internal sealed class BenchHost : IAsyncDisposable
         return await RunAsync([.. Split.Generator, self, .. prefix, .. args], ct, outputFile);
     }
 
+    /// <summary>
+    /// <see cref="GeneratorAsync"/> with its output in <paramref name="outputFile"/>, for a step the study cannot go on
+    /// without (the seed, a reset): a non-zero exit throws with the output's last lines.
+    /// </summary>
+    public async Task MustGeneratorAsync(IEnumerable<string> args, string outputFile, CancellationToken ct)
+    {
+        if (await GeneratorAsync(args, ct, outputFile) is var code and not 0)
+        {
+            throw new InvalidOperationException($"{string.Join(' ', args.Take(1))} exited with {code}:\n{string.Join('\n', File.ReadLines(outputFile).TakeLast(20))}");
+        }
+    }
+
     /// <summary>A tool run to its end with its output on this console (or in <paramref name="outputFile"/>); its exit code.</summary>
     public async Task<int> RunAsync(IReadOnlyList<string> command, CancellationToken ct, string? outputFile = null, IReadOnlyDictionary<string, string>? environment = null)
     {

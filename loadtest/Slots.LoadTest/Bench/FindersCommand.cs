@@ -56,7 +56,7 @@ internal static class FindersCommand
         await using (await ApiInstance.StartAsync(host.ApiDll, log, env, host.Split.Stack, ct)) // creates the schema
         {
             var seedLog = Path.Combine(host.Work, "seed.log");
-            await Child(host, ["seed", "--provider", o.ProviderName, "--connection", db, "--places", "1000"], seedLog, ct);
+            await host.MustGeneratorAsync(["seed", "--provider", o.ProviderName, "--connection", db, "--places", "1000"], seedLog, ct);
             Console.WriteLine(File.ReadLines(seedLog).LastOrDefault(l => l.Length > 0));
         }
         // A fresh process: its memory is the publication's.
@@ -106,7 +106,7 @@ internal static class FindersCommand
     private static async Task CrowdAsync(BenchHost host, FindersOptions o, ApiInstance api, HttpClient http, string db, string since, string label, bool finder,
         CancellationToken ct)
     {
-        await Child(host, ["reset", "--provider", o.ProviderName, "--connection", db], Path.Combine(host.Work, $"{label}-reset.log"), ct);
+        await host.MustGeneratorAsync(["reset", "--provider", o.ProviderName, "--connection", db], Path.Combine(host.Work, $"{label}-reset.log"), ct);
         await Task.Delay(TimeSpan.FromSeconds(2), ct);
         var table = Path.Combine(host.Work, $"{label}.log");
         var cpu = api.CpuSeconds();
@@ -147,14 +147,6 @@ internal static class FindersCommand
     }
 
     /// <summary>This program with another verb, its output in <paramref name="output"/>; a failure ends the run.</summary>
-    private static async Task Child(BenchHost host, IEnumerable<string> args, string output, CancellationToken ct)
-    {
-        if (await host.GeneratorAsync(args, ct, output) is var code and not 0)
-        {
-            throw new InvalidOperationException($"{string.Join(' ', args.Take(1))} exited with {code}:\n{string.Join('\n', File.ReadLines(output).TakeLast(20))}");
-        }
-    }
-
     /// <summary>The API's peak resident memory, as /proc/PID/status gives it ("VmHWM: 123456 kB").</summary>
     private static string PeakMemory(int pid) =>
         File.ReadLines($"/proc/{pid}/status").FirstOrDefault(l => l.StartsWith("VmHWM", StringComparison.Ordinal)) is { } line

@@ -75,10 +75,7 @@ internal static class RemindersCommand
             {
                 // The seeder fills a database without places: the booking place comes after it.
                 var seedLog = Path.Combine(host.Work, "seed.log");
-                if (await host.GeneratorAsync(["seed", "--provider", "postgres", "--connection", own, "--places", "1000"], ct, seedLog) is var code and not 0)
-                {
-                    throw new InvalidOperationException($"seed exited with {code}:\n{string.Join('\n', File.ReadLines(seedLog).TakeLast(20))}");
-                }
+                await host.MustGeneratorAsync(["seed", "--provider", "postgres", "--connection", own, "--places", "1000"], seedLog, ct);
                 Console.WriteLine(File.ReadLines(seedLog).LastOrDefault(l => l.Length > 0));
                 fresh = await RemindersSetup.PlaceAsync(admin, "Poliklinika Juh", ct);
                 await RemindersSetup.SlotsAsync(admin, fresh, later, 5_000, ct);
