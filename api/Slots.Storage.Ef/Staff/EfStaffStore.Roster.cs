@@ -6,9 +6,11 @@ using Slots.Staff;
 namespace Slots.Storage.Ef.Staff;
 
 /// <summary>
-/// A page of the roster. On a hot day the active bookings (most of the day) are filtered, counted, ordered and
-/// cut to the page in the database, so a page of 100 reads about 100 of them however many the day holds; the
-/// cancelled ones, few unless a block went, are read whole and merged in the roster's order (RosterSelection).
+/// A page of the roster. On a hot day the day's booked seats say which bookings are active and where they sit, and
+/// the door's marks made for the day say how they stand: one range of an index each, and no booking looked up. They
+/// are counted, filtered, ordered and paged with the day's cancels (RosterSelection), and only the page's bookings then
+/// bring their people from the hot rows. A mark belongs to the day it was made for: a booking checked in and then
+/// moved to another day is booked there, on the hot days and on disk alike.
 /// </summary>
 public abstract partial class EfStaffStore
 {
@@ -18,49 +20,51 @@ public abstract partial class EfStaffStore
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
         if (!await IsHotAsync(db, query.PlaceId, query.Day, ct))
         {
-            var day = await DayLinesAsync(db, query.PlaceId, query.Day, hot: false, ct);
+            var day = await DiskLinesAsync(db, query.PlaceId, query.Day, ct);
             var selection = RosterSelection.Of([.. day.Values.Select(l => l.Entry())], query);
             return new RosterPage([.. selection.Page.Select(e => day[e.Code].Row(e))], selection.Total, selection.Counts);
         }
 
-        var active = Active(db, query.PlaceId, query.Day);
-        var byState = await active.GroupBy(l => l.State).Select(g => new { State = g.Key, Count = g.Count() }).ToListAsync(ct);
-
-        // The page can hold only the active bookings up to its end in their own order: no more are read.
-        var end = (int)Math.Min(int.MaxValue, ((long)query.Page * query.PageSize));
-        var matching = Matching(active, query);
-        var lines = await matching.OrderBy(l => l.StartMinute).ThenBy(l => l.SeatNo).ThenBy(l => l.State).ThenBy(l => l.Code)
-            .Take(end).ToListAsync(ct);
-        // How many active ones match: all of the page when it is not full; else, without a filter beyond the
-        // state, the count of that state already read; else counted.
-        var wholeDay = query is { FromMinute: <= 0, ToMinute: >= 24 * 60 - 1, Code: null, ServiceId: null };
-        var activeTotal = lines.Count < end ? lines.Count
-            : wholeDay ? byState.Where(s => query.State is null || s.State == (int)query.State).Sum(s => s.Count)
-            : await matching.CountAsync(ct);
-
-        var cancelled = await CancelledLinesAsync(db, query.PlaceId, query.Day, await MinutesAsync(db, query.PlaceId, query.Day, ct), ct);
-        var cancelledCount = cancelled.Count;
-        var candidates = WithActive(cancelled, lines);
-        var page = RosterSelection.Of([.. candidates.Values.Select(l => l.Entry())], query);
-        var counts = new RosterCounts(
-            byState.Where(s => s.State == (int)RosterState.Booked).Sum(s => s.Count),
-            byState.Where(s => s.State == (int)RosterState.CheckedIn).Sum(s => s.Count),
-            byState.Where(s => s.State == (int)RosterState.NoShow).Sum(s => s.Count),
-            byState.Where(s => s.State is (int)RosterState.Cancelled or (int)RosterState.CancelledBySite).Sum(s => s.Count) + cancelledCount);
-        return new RosterPage([.. page.Page.Select(e => candidates[e.Code].Row(e))], page.Total - lines.Count + activeTotal, counts);
+        var (entries, cancelled) = await HotDayAsync(db, query.PlaceId, query.Day, ct);
+        var page = RosterSelection.Of(entries, query);
+        var wanted = page.Page.Where(e => !cancelled.ContainsKey(e.Code)).Select(e => e.Code).ToList();
+        var people = wanted.Count == 0 ? [] : await People(db, wanted).ToDictionaryAsync(p => p.Code, StringComparer.Ordinal, ct);
+        var rows = new List<RosterRow>(page.Page.Count);
+        foreach (var entry in page.Page)
+        {
+            if (cancelled.TryGetValue(entry.Code, out var line))
+            {
+                rows.Add(line.Row(entry));
+            }
+            else if (people.TryGetValue(entry.Code, out var person))
+            {
+                rows.Add(entry.With(person.Name, person.Phone, person.Language));
+            }
+            // Else cancelled after the cancels were read: its person is gone, and it is left out of this page.
+        }
+        return new RosterPage(rows, page.Total, page.Counts);
     }
 
     /// <summary>
-    /// Every booking of the day by code: on a hot day its active hot rows and its cancels; on another day its disk
-    /// rows, active and cancelled.
+    /// A hot day's bookings without their people: the booked seats with the door's marks, read first, and the cancels
+    /// after them, which win, so a booking cancelled between the two reads is taken as cancelled.
     /// </summary>
-    private static async Task<Dictionary<string, Line>> DayLinesAsync(SlotsDbContext db, int placeId, DateOnly day, bool hot, CancellationToken ct)
+    private static async Task<(List<RosterEntry> Entries, Dictionary<string, Line> Cancelled)> HotDayAsync(SlotsDbContext db, int placeId, DateOnly day,
+        CancellationToken ct)
+    {
+        var seated = await Seated(db, placeId, day).ToListAsync(ct);
+        var marks = await DayMarks(db, placeId, day).ToDictionaryAsync(m => m.Code, StringComparer.Ordinal, ct);
+        var cancelled = await CancelledLinesAsync(db, placeId, day, ct);
+        var entries = new List<RosterEntry>(seated.Count + cancelled.Count);
+        entries.AddRange(cancelled.Values.Select(l => l.Entry()));
+        entries.AddRange(seated.Where(s => !cancelled.ContainsKey(s.Code)).Select(s => s.Entry(marks.GetValueOrDefault(s.Code))));
+        return (entries, cancelled);
+    }
+
+    /// <summary>A day outside the hot window by code, active and cancelled, from disk.</summary>
+    private static async Task<Dictionary<string, Line>> DiskLinesAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct)
     {
         var minutes = await MinutesAsync(db, placeId, day, ct);
-        if (hot)
-        {
-            return WithActive(await CancelledLinesAsync(db, placeId, day, minutes, ct), await Active(db, placeId, day).ToListAsync(ct));
-        }
         var disk = await Disk(db, placeId, day).ToListAsync(ct);
         foreach (var line in disk)
         {
@@ -74,31 +78,25 @@ public abstract partial class EfStaffStore
         db.Slots.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day)
             .ToDictionaryAsync(s => (s.StartMinute, s.ServiceId), s => s.Minutes, ct);
 
-    /// <summary>A hot day's cancels by code: flushed to disk, or still a change record waiting for the flush (the disk row wins).</summary>
-    private static async Task<Dictionary<string, Line>> CancelledLinesAsync(SlotsDbContext db, int placeId, DateOnly day,
-        Dictionary<(int StartMinute, int ServiceId), int> minutes, CancellationToken ct)
-    {
-        var cancelled = (await Cancelled(db, placeId, day).ToListAsync(ct)).ToDictionary(l => l.Code, StringComparer.Ordinal);
-        foreach (var line in await WaitingCancels(db, placeId, day).ToListAsync(ct))
-        {
-            cancelled.TryAdd(line.Code, line);
-        }
-        foreach (var line in cancelled.Values)
-        {
-            line.Minutes = minutes.GetValueOrDefault((line.StartMinute, line.ServiceId));
-        }
-        return cancelled;
-    }
-
     /// <summary>
-    /// The cancels with the active bookings added. The reads are not one snapshot: a booking cancelled between
-    /// them is taken as cancelled.
+    /// A hot day's cancels by code: flushed to disk, or still a change record waiting for the flush (the disk row wins);
+    /// the slots' lengths are read only when there is one.
     /// </summary>
-    private static Dictionary<string, Line> WithActive(Dictionary<string, Line> cancelled, IEnumerable<Line> active)
+    private static async Task<Dictionary<string, Line>> CancelledLinesAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct)
     {
-        foreach (var line in active)
+        var lines = await Cancels(db, placeId, day).ToListAsync(ct);
+        var cancelled = new Dictionary<string, Line>(lines.Count, StringComparer.Ordinal);
+        foreach (var line in lines.Where(l => l.FromDisk).Concat(lines.Where(l => !l.FromDisk)))
         {
             cancelled.TryAdd(line.Code, line);
+        }
+        if (cancelled.Count > 0)
+        {
+            var minutes = await MinutesAsync(db, placeId, day, ct);
+            foreach (var line in cancelled.Values)
+            {
+                line.Minutes = minutes.GetValueOrDefault((line.StartMinute, line.ServiceId));
+            }
         }
         return cancelled;
     }
@@ -107,60 +105,36 @@ public abstract partial class EfStaffStore
     /// Whether the day's bookings are the hot rows: the hot tables hold today (in the place's zone) up to the
     /// horizon; a day before their first is evicted, and its bookings are read from disk like a day beyond it.
     /// </summary>
-    private static async Task<bool> IsHotAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct)
-    {
-        var horizon = await db.Places.AsNoTracking().Where(p => p.Id == placeId).Select(p => p.HotUntil).SingleOrDefaultAsync(ct);
-        if (day >= horizon)
-        {
-            return false;
-        }
-        var first = await db.HotSeats.AsNoTracking().Where(s => s.PlaceId == placeId).MinAsync(s => (DateOnly?)s.Day, ct);
-        return first is { } from && day >= from;
-    }
+    private static async Task<bool> IsHotAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct) =>
+        await Window(db, placeId).SingleOrDefaultAsync(ct) is { First: { } from } window && day >= from && day < window.HotUntil;
+
+    /// <summary>A place's hot window in one query: its horizon and the first day its hot seats hold.</summary>
+    public static IQueryable<HotWindow> Window(SlotsDbContext db, int placeId) =>
+        db.Places.AsNoTracking().Where(p => p.Id == placeId)
+            .Select(p => new HotWindow(p.HotUntil, db.HotSeats.Where(s => s.PlaceId == placeId).Min(s => (DateOnly?)s.Day)));
+
+    /// <summary>A hot day's cancels in one query: flushed to disk, and still waiting for the flush.</summary>
+    public static IQueryable<Line> Cancels(SlotsDbContext db, int placeId, DateOnly day) =>
+        Cancelled(db, placeId, day).Concat(WaitingCancels(db, placeId, day));
+
+    /// <summary>The page's people from their hot rows, by code.</summary>
+    public static IQueryable<Person> People(SlotsDbContext db, IReadOnlyCollection<string> codes) =>
+        db.HotReservations.AsNoTracking().Where(r => codes.Contains(r.Code)).Select(r => new Person(r.Code, r.Name, r.Phone, r.Language));
 
     /// <summary>
-    /// The day's active hot bookings with the door's mark, found through the day's seats (one range of the
-    /// seats' key) and then by code: hot_reservations has no index on place and day, and one would cost
-    /// every booking a write.
+    /// The day's booked hot seats: one range of the seats' key. The seat holds all the roster orders and filters by,
+    /// so no hot row is read for it.
     /// </summary>
-    private static IQueryable<Line> Active(SlotsDbContext db, int placeId, DateOnly day) =>
-        from s in db.HotSeats.AsNoTracking()
-        where s.PlaceId == placeId && s.Day == day && s.Code != null
-        join r in db.HotReservations.AsNoTracking() on s.Code equals r.Code
-        join mark in db.Attendance.AsNoTracking() on r.Code equals mark.Code into marks
-        from a in marks.DefaultIfEmpty()
-        select new Line
-        {
-            Code = r.Code,
-            StartMinute = r.StartMinute,
-            ServiceId = r.ServiceId,
-            Minutes = r.Minutes,
-            SeatNo = r.SeatNo,
-            State = a == null ? (int)RosterState.Booked : a.State,
-            At = a == null ? null : a.At,
-            By = a == null ? null : a.By,
-            Name = r.Name,
-            Phone = r.Phone,
-            Language = r.Language,
-        };
+    public static IQueryable<SeatedBooking> Seated(SlotsDbContext db, int placeId, DateOnly day) =>
+        db.HotSeats.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day && s.Code != null)
+            .Select(s => new SeatedBooking(s.Code!, s.StartMinute, s.ServiceId, s.Minutes, s.SeatNo));
 
-    private static IQueryable<Line> Matching(IQueryable<Line> lines, RosterQuery query)
-    {
-        lines = lines.Where(l => l.StartMinute >= query.FromMinute && l.StartMinute <= query.ToMinute);
-        if (query.State is { } state)
-        {
-            lines = lines.Where(l => l.State == (int)state);
-        }
-        if (query.Code is { } code)
-        {
-            lines = lines.Where(l => l.Code == code);
-        }
-        if (query.ServiceId is { } service)
-        {
-            lines = lines.Where(l => l.ServiceId == service);
-        }
-        return lines;
-    }
+    /// <summary>
+    /// The door's marks made for a place's day: one range of their own index, where looking each booking's mark up by
+    /// its code would be a probe per booking.
+    /// </summary>
+    public static IQueryable<Mark> DayMarks(SlotsDbContext db, int placeId, DateOnly day) =>
+        db.Attendance.AsNoTracking().Where(a => a.PlaceId == placeId && a.Day == day).Select(a => new Mark(a.Code, a.State, a.At, a.By));
 
     /// <summary>The day's cancelled bookings flushed to disk: by the site when the door's record says so (with who did it), by the citizen otherwise.</summary>
     private static IQueryable<Line> Cancelled(SlotsDbContext db, int placeId, DateOnly day) =>
@@ -181,6 +155,7 @@ public abstract partial class EfStaffStore
             Name = r.Name,
             Phone = r.Phone,
             Language = r.Language,
+            FromDisk = true,
         };
 
     /// <summary>The day's cancels still waiting for the flush as change records.</summary>
@@ -202,6 +177,7 @@ public abstract partial class EfStaffStore
             Name = c.Name,
             Phone = c.Phone,
             Language = c.Language,
+            FromDisk = false,
         };
 
     /// <summary>
@@ -213,6 +189,7 @@ public abstract partial class EfStaffStore
         where r.PlaceId == placeId && r.Day == day
         join mark in db.Attendance.AsNoTracking() on r.Code equals mark.Code into marks
         from a in marks.DefaultIfEmpty()
+        let ofTheDay = a != null && a.PlaceId == placeId && a.Day == day
         let bySite = a != null && a.State == (int)RosterState.CancelledBySite
         select new Line
         {
@@ -220,17 +197,17 @@ public abstract partial class EfStaffStore
             StartMinute = r.StartMinute,
             ServiceId = r.ServiceId,
             SeatNo = r.SeatNo,
-            State = r.CancelledAt == null ? (a == null ? (int)RosterState.Booked : a.State)
+            State = r.CancelledAt == null ? (ofTheDay ? a!.State : (int)RosterState.Booked)
                 : bySite ? (int)RosterState.CancelledBySite : (int)RosterState.Cancelled,
-            At = r.CancelledAt == null ? (a == null ? null : (long?)a.At) : bySite ? a!.At : r.CancelledAt,
-            By = r.CancelledAt == null ? (a == null ? null : a.By) : bySite ? a!.By : null,
+            At = r.CancelledAt == null ? (ofTheDay ? (long?)a!.At : null) : bySite ? a!.At : r.CancelledAt,
+            By = r.CancelledAt == null ? (ofTheDay ? a!.By : null) : bySite ? a!.By : null,
             Name = r.Name,
             Phone = r.Phone,
             Language = r.Language,
         };
 
     /// <summary>A roster line as the database gives it: the booking, the door's mark and the person.</summary>
-    private sealed class Line
+    public sealed class Line
     {
         public required string Code { get; init; }
         public int StartMinute { get; init; }
@@ -244,9 +221,29 @@ public abstract partial class EfStaffStore
         public required string Phone { get; init; }
         public required string Language { get; init; }
 
+        /// <summary>A cancel flushed to disk, or one still waiting as a change record.</summary>
+        public bool FromDisk { get; init; }
+
         public RosterEntry Entry() =>
             new(Code, StartMinute, Minutes, SeatNo, ServiceId, (RosterState)State, At is { } at ? DateTimeOffset.FromUnixTimeSeconds(at) : null, By);
 
         public RosterRow Row(RosterEntry entry) => entry.With(Name, Phone, Language);
     }
+
+    /// <summary>A booked hot seat, as the database gives it.</summary>
+    public sealed record SeatedBooking(string Code, int StartMinute, int ServiceId, int Minutes, int SeatNo)
+    {
+        /// <summary>The booking on the roster: booked, or as the door's mark of its day says.</summary>
+        public RosterEntry Entry(Mark? mark) => mark is null
+            ? new(Code, StartMinute, Minutes, SeatNo, ServiceId, RosterState.Booked, null, null)
+            : new(Code, StartMinute, Minutes, SeatNo, ServiceId, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By);
+    }
+
+    /// <summary>The door's mark of a booking: its state, when and by whom.</summary>
+    public sealed record Mark(string Code, int State, long At, string By);
+
+    public sealed record Person(string Code, string Name, string Phone, string Language);
+
+    /// <summary>A place's hot window: the horizon (not hot from it on) and the first hot day, none when it has no hot seats.</summary>
+    public sealed record HotWindow(DateOnly HotUntil, DateOnly? First);
 }

@@ -17,8 +17,11 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
-        var lines = await DayLinesAsync(db, placeId, day, await IsHotAsync(db, placeId, day, ct), ct);
-        return [.. lines.Values.Select(l => l.Entry())];
+        if (await IsHotAsync(db, placeId, day, ct))
+        {
+            return (await HotDayAsync(db, placeId, day, ct)).Entries;
+        }
+        return [.. (await DiskLinesAsync(db, placeId, day, ct)).Values.Select(l => l.Entry())];
     }
 
     public async Task<DoorBooking?> FindAsync(string code, CancellationToken ct)

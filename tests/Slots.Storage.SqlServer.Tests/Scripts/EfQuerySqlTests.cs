@@ -2,6 +2,7 @@ using Microsoft.EntityFrameworkCore;
 using Microsoft.SqlServer.TransactSql.ScriptDom;
 using Slots.Storage.Ef;
 using Slots.Storage.Ef.Reminders;
+using Slots.Storage.Ef.Staff;
 using Slots.Storage.Ef.WaitingList;
 using Slots.Storage.SqlServer.Ef;
 
@@ -106,5 +107,39 @@ public sealed class EfQuerySqlTests
 
         Assert.Equal(["hot_reservations", "hot_seats", "reminders"], tables.Order(StringComparer.Ordinal));
         Assert.All(tables, t => Assert.Contains(t, SqlScripts.HotTables.Concat(SqlScripts.DiskTables)));
+    }
+
+    public static TheoryData<string> RosterQueries() => [.. Roster.Keys];
+
+    /// <summary>A hot day's roster page in four reads, each with the tables it may read on SQL Server.</summary>
+    private static readonly Dictionary<string, (Func<SlotsDbContext, IQueryable> Query, string[] Tables)> Roster = new()
+    {
+        ["the hot window"] = (db => EfStaffStore.Window(db, 7), ["hot_seats", "places"]),
+        ["the booked seats"] = (db => EfStaffStore.Seated(db, 7, new DateOnly(2099, 1, 2)), ["attendance", "hot_seats"]),
+        ["the cancels"] = (db => EfStaffStore.Cancels(db, 7, new DateOnly(2099, 1, 2)), ["attendance", "changes", "reservations"]),
+        ["the page's people"] = (db => EfStaffStore.People(db, ["ABCD2345", "EFGH6789"]), ["hot_reservations"]),
+    };
+
+    [Theory]
+    [MemberData(nameof(RosterQueries))]
+    public void The_rosters_reads_are_SQL_Server_queries_over_the_tables_sql_creates(string name)
+    {
+        using var db = Context();
+        var (query, expected) = Roster[name];
+
+        var tables = Tables(query(db));
+
+        Assert.Equal(expected, tables.Order(StringComparer.Ordinal));
+        Assert.All(tables, t => Assert.Contains(t, SqlScripts.HotTables.Concat(SqlScripts.DiskTables)));
+    }
+
+    [Fact]
+    public void The_rosters_booked_seats_are_one_range_of_the_seats_key_with_no_hot_row_read()
+    {
+        using var db = Context();
+
+        var (where, _) = Clauses(EfStaffStore.Seated(db, 7, new DateOnly(2099, 1, 2)));
+
+        Assert.Equal("WHERE [H].[PLACE_ID] = @PLACEID AND [H].[DAY] = @DAY AND [H].[CODE] IS NOT NULL", where);
     }
 }

@@ -203,6 +203,30 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
     }
 
     [Fact]
+    public async Task A_check_in_belongs_to_its_day_so_a_booking_moved_after_it_is_booked_on_its_new_day()
+    {
+        var host = await StartAsync();
+        var (place, soon, _, today, tomorrow) = await PlaceOpenNowAsync(host.AdminClient());
+        var person = People.Next();
+        var code = await BookAsync(host.Client(), place, today, soon, person);
+        var door = As(_tokens.For("nurse-1", "site-staff", place));
+        Assert.Equal(HttpStatusCode.OK, (await door.SendAsync(CheckIn(place, code))).StatusCode);
+
+        var moved = await host.Client().SendAsync(WithPhone(HttpMethod.Post, $"/api/reservations/{code}/reschedule", person.Phone,
+            new { placeId = place, day = Day(tomorrow), time = soon }));
+
+        Assert.Equal(HttpStatusCode.OK, moved.StatusCode);
+        var roster = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(tomorrow)}"));
+        var row = Assert.Single(roster["rows"]!.AsArray());
+        Assert.Equal(code, row!["code"]!.GetValue<string>());
+        Assert.Equal("booked", row["state"]!.GetValue<string>());
+        Assert.Equal(1, roster["counts"]!["booked"]!.GetValue<int>());
+        Assert.Equal(0, roster["counts"]!["checkedIn"]!.GetValue<int>());
+        var left = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(today)}"));
+        Assert.Empty(left["rows"]!.AsArray());
+    }
+
+    [Fact]
     public async Task The_door_refuses_another_place_another_day_too_early_a_cancelled_booking_and_the_wrong_person()
     {
         var host = await StartAsync();
