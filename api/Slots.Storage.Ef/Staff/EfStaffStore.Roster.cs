@@ -27,8 +27,8 @@ public abstract partial class EfStaffStore
 
         var (entries, cancelled) = await HotDayAsync(db, query.PlaceId, query.Day, ct);
         var page = RosterSelection.Of(entries, query);
-        var wanted = page.Page.Where(e => !cancelled.ContainsKey(e.Code)).Select(e => e.Code).ToList();
-        var people = wanted.Count == 0 ? [] : await People(db, wanted).ToDictionaryAsync(p => p.Code, StringComparer.Ordinal, ct);
+        var wanted = page.Page.Where(e => !cancelled.ContainsKey(e.Code)).Select(e => e.Code).ToArray();
+        var people = wanted.Length == 0 ? [] : await PeopleAsync(db, wanted, ct);
         var rows = new List<RosterRow>(page.Page.Count);
         foreach (var entry in page.Page)
         {
@@ -52,8 +52,8 @@ public abstract partial class EfStaffStore
     private static async Task<(List<RosterEntry> Entries, Dictionary<string, Line> Cancelled)> HotDayAsync(SlotsDbContext db, int placeId, DateOnly day,
         CancellationToken ct)
     {
-        var seated = await Seated(db, placeId, day).ToListAsync(ct);
-        var marks = await DayMarks(db, placeId, day).ToDictionaryAsync(m => m.Code, StringComparer.Ordinal, ct);
+        var seated = await SeatedAsync(db, placeId, day, ct);
+        var marks = await DayMarksAsync(db, placeId, day, ct);
         var cancelled = await CancelledLinesAsync(db, placeId, day, ct);
         var entries = new List<RosterEntry>(seated.Count + cancelled.Count);
         entries.AddRange(cancelled.Values.Select(l => l.Entry()));
@@ -84,7 +84,7 @@ public abstract partial class EfStaffStore
     /// </summary>
     private static async Task<Dictionary<string, Line>> CancelledLinesAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct)
     {
-        var lines = await Cancels(db, placeId, day).ToListAsync(ct);
+        var lines = await CancelsAsync(db, placeId, day, ct);
         var cancelled = new Dictionary<string, Line>(lines.Count, StringComparer.Ordinal);
         foreach (var line in lines.Where(l => l.FromDisk).Concat(lines.Where(l => !l.FromDisk)))
         {
@@ -106,79 +106,7 @@ public abstract partial class EfStaffStore
     /// horizon; a day before their first is evicted, and its bookings are read from disk like a day beyond it.
     /// </summary>
     private static async Task<bool> IsHotAsync(SlotsDbContext db, int placeId, DateOnly day, CancellationToken ct) =>
-        await Window(db, placeId).SingleOrDefaultAsync(ct) is { First: { } from } window && day >= from && day < window.HotUntil;
-
-    /// <summary>A place's hot window in one query: its horizon and the first day its hot seats hold.</summary>
-    public static IQueryable<HotWindow> Window(SlotsDbContext db, int placeId) =>
-        db.Places.AsNoTracking().Where(p => p.Id == placeId)
-            .Select(p => new HotWindow(p.HotUntil, db.HotSeats.Where(s => s.PlaceId == placeId).Min(s => (DateOnly?)s.Day)));
-
-    /// <summary>A hot day's cancels in one query: flushed to disk, and still waiting for the flush.</summary>
-    public static IQueryable<Line> Cancels(SlotsDbContext db, int placeId, DateOnly day) =>
-        Cancelled(db, placeId, day).Concat(WaitingCancels(db, placeId, day));
-
-    /// <summary>The page's people from their hot rows, by code.</summary>
-    public static IQueryable<Person> People(SlotsDbContext db, IReadOnlyCollection<string> codes) =>
-        db.HotReservations.AsNoTracking().Where(r => codes.Contains(r.Code)).Select(r => new Person(r.Code, r.Name, r.Phone, r.Language));
-
-    /// <summary>
-    /// The day's booked hot seats: one range of the seats' key. The seat holds all the roster orders and filters by,
-    /// so no hot row is read for it.
-    /// </summary>
-    public static IQueryable<SeatedBooking> Seated(SlotsDbContext db, int placeId, DateOnly day) =>
-        db.HotSeats.AsNoTracking().Where(s => s.PlaceId == placeId && s.Day == day && s.Code != null)
-            .Select(s => new SeatedBooking(s.Code!, s.StartMinute, s.ServiceId, s.Minutes, s.SeatNo));
-
-    /// <summary>
-    /// The door's marks made for a place's day: one range of their own index, where looking each booking's mark up by
-    /// its code would be a probe per booking.
-    /// </summary>
-    public static IQueryable<Mark> DayMarks(SlotsDbContext db, int placeId, DateOnly day) =>
-        db.Attendance.AsNoTracking().Where(a => a.PlaceId == placeId && a.Day == day).Select(a => new Mark(a.Code, a.State, a.At, a.By));
-
-    /// <summary>The day's cancelled bookings flushed to disk: by the site when the door's record says so (with who did it), by the citizen otherwise.</summary>
-    private static IQueryable<Line> Cancelled(SlotsDbContext db, int placeId, DateOnly day) =>
-        from r in db.Reservations.AsNoTracking()
-        where r.PlaceId == placeId && r.Day == day && r.CancelledAt != null
-        join mark in db.Attendance.AsNoTracking() on r.Code equals mark.Code into marks
-        from a in marks.DefaultIfEmpty()
-        let bySite = a != null && a.State == (int)RosterState.CancelledBySite
-        select new Line
-        {
-            Code = r.Code,
-            StartMinute = r.StartMinute,
-            ServiceId = r.ServiceId,
-            SeatNo = r.SeatNo,
-            State = bySite ? (int)RosterState.CancelledBySite : (int)RosterState.Cancelled,
-            At = bySite ? a!.At : r.CancelledAt,
-            By = bySite ? a!.By : null,
-            Name = r.Name,
-            Phone = r.Phone,
-            Language = r.Language,
-            FromDisk = true,
-        };
-
-    /// <summary>The day's cancels still waiting for the flush as change records.</summary>
-    private static IQueryable<Line> WaitingCancels(SlotsDbContext db, int placeId, DateOnly day) =>
-        from c in db.Changes.AsNoTracking()
-        where c.Kind == (int)ChangeKind.Cancelled && c.PlaceId == placeId && c.Day == day
-        join mark in db.Attendance.AsNoTracking() on c.Code equals mark.Code into marks
-        from a in marks.DefaultIfEmpty()
-        let bySite = a != null && a.State == (int)RosterState.CancelledBySite
-        select new Line
-        {
-            Code = c.Code,
-            StartMinute = c.StartMinute,
-            ServiceId = c.ServiceId,
-            SeatNo = c.SeatNo,
-            State = bySite ? (int)RosterState.CancelledBySite : (int)RosterState.Cancelled,
-            At = bySite ? a!.At : c.At,
-            By = bySite ? a!.By : null,
-            Name = c.Name,
-            Phone = c.Phone,
-            Language = c.Language,
-            FromDisk = false,
-        };
+        await WindowAsync(db, placeId, ct) is { First: { } from } window && day >= from && day < window.HotUntil;
 
     /// <summary>
     /// A day outside the hot window from disk: active with the door's mark, or cancelled (by the site when the
