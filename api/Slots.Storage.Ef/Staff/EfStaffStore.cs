@@ -1,3 +1,4 @@
+using System.Linq.Expressions;
 using Microsoft.EntityFrameworkCore;
 using Microsoft.Extensions.DependencyInjection;
 using Slots.Reservations;
@@ -28,13 +29,16 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
     {
         await using var scope = scopes.CreateAsyncScope();
         var db = scope.ServiceProvider.GetRequiredService<SlotsDbContext>();
-        var mark = await db.Attendance.AsNoTracking().Where(a => a.Code == code).SingleOrDefaultAsync(ct);
-        if (await db.HotReservations.AsNoTracking().Where(r => r.Code == code).SingleOrDefaultAsync(ct) is { } hot)
+        // The door's common case, a booking of the hot days, is one compiled read of its hot row with its mark.
+        await foreach (var hot in HotAtDoorRead(db, code).WithCancellation(ct))
         {
             var details = new ReservationDetails(hot.Code, new SlotKey(hot.PlaceId, hot.Day, hot.StartMinute, hot.ServiceId), hot.Minutes, hot.SeatNo,
                 hot.Phone, hot.PersonHash, hot.Name, hot.Language, DateTimeOffset.FromUnixTimeSeconds(hot.CreatedAt));
-            return Door(details, mark);
+            return hot.State is { } state
+                ? new DoorBooking(details, (RosterState)state, DateTimeOffset.FromUnixTimeSeconds(hot.At!.Value), hot.By)
+                : new DoorBooking(details, RosterState.Booked, null, null);
         }
+        var mark = await db.Attendance.AsNoTracking().Where(a => a.Code == code).SingleOrDefaultAsync(ct);
         var changed = await db.Changes.AsNoTracking().Where(c => c.Code == code && c.Kind == (int)ChangeKind.Cancelled)
             .OrderByDescending(c => c.Id).FirstOrDefaultAsync(ct);
         if (changed is not null)
@@ -104,6 +108,23 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         var rows = await query.OrderByDescending(a => a.At).ThenByDescending(a => a.Id).Take(limit).ToListAsync(ct);
         return rows.Select(a => new AuditEntry(a.Id, DateTimeOffset.FromUnixTimeSeconds(a.At), a.Actor, a.PlaceId, a.Action, a.Target, a.Reason)).ToList();
     }
+
+    /// <summary>A hot booking by its code (the hot rows' key) with the door's mark, if it has one.</summary>
+    private static readonly Expression<Func<SlotsDbContext, string, IQueryable<HotAtDoor>>> HotAtDoorQuery = (db, code) =>
+        from r in db.HotReservations.AsNoTracking()
+        where r.Code == code
+        join mark in db.Attendance.AsNoTracking() on r.Code equals mark.Code into marks
+        from a in marks.DefaultIfEmpty()
+        select new HotAtDoor(r.Code, r.PlaceId, r.Day, r.StartMinute, r.ServiceId, r.Minutes, r.SeatNo, r.Phone, r.PersonHash, r.Name, r.Language, r.CreatedAt,
+            a == null ? (int?)null : a.State, a == null ? (long?)null : a.At, a == null ? null : a.By);
+
+    private static readonly Func<SlotsDbContext, string, IAsyncEnumerable<HotAtDoor>> HotAtDoorRead = EF.CompileAsyncQuery(HotAtDoorQuery);
+
+    /// <summary>The door's read of a hot booking as a query, for the SQL Server tests that read what the provider writes.</summary>
+    public static IQueryable<HotAtDoor> HotAtDoorOf(SlotsDbContext db, string code) => HotAtDoorQuery.Compile()(db, code);
+
+    public sealed record HotAtDoor(string Code, int PlaceId, DateOnly Day, int StartMinute, int ServiceId, int Minutes, int SeatNo, string Phone,
+        string PersonHash, string Name, string Language, long CreatedAt, int? State, long? At, string? By);
 
     private static DoorBooking Door(ReservationDetails details, AttendanceRecord? mark) =>
         mark is null

@@ -111,7 +111,7 @@ public sealed class EfQuerySqlTests
 
     public static TheoryData<string> RosterQueries() => [.. Roster.Keys];
 
-    /// <summary>A hot day's roster page in five reads, each with the tables it may read on SQL Server.</summary>
+    /// <summary>A hot day's roster page in five reads, and the door's read of a booking, each with the tables it may read on SQL Server.</summary>
     private static readonly Dictionary<string, (Func<SlotsDbContext, IQueryable> Query, string[] Tables)> Roster = new()
     {
         ["the hot window"] = (db => EfStaffStore.Window(db, 7), ["hot_seats", "places"]),
@@ -119,6 +119,7 @@ public sealed class EfQuerySqlTests
         ["the day's marks"] = (db => EfStaffStore.DayMarks(db, 7, new DateOnly(2099, 1, 2)), ["attendance"]),
         ["the cancels"] = (db => EfStaffStore.Cancels(db, 7, new DateOnly(2099, 1, 2)), ["attendance", "changes", "reservations"]),
         ["the page's people"] = (db => EfStaffStore.People(db, ["ABCD2345", "EFGH6789"]), ["hot_reservations"]),
+        ["the door's booking"] = (db => EfStaffStore.HotAtDoorOf(db, "ABCD2345"), ["attendance", "hot_reservations"]),
     };
 
     [Theory]
