@@ -1,6 +1,8 @@
 -- Moves a hot reservation to another slot, as SqliteHotPath.Reschedule does.
 --   @outcome 1 Rescheduled, 2 NotFound, 3 SlotFull, 4 UnknownSlot, 5 SlotStarted (the target),
---   6 Started (the held reservation)
+--   6 Started (the held reservation), 13 CheckedIn (the door checked it in before its start: the
+--   visit is under way where it was booked). Against dbo.staff_check_in exactly one wins: both write
+--   the hot row, so the later writer gets 41302 and its retry sees the winner.
 -- The one live definition of dbo.reschedule, after the waiting list's wanted days (083) it reads:
 -- the seat moved away from is kept for the line (code NULL, hold 1, no offer) when the place's
 -- waiting list wants its day, as slots_release_seat does on PostgreSQL.
@@ -46,6 +48,13 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
     IF @place_id = @to_place_id AND @day = @to_day AND @start_minute = @to_start_minute
     BEGIN
         SET @outcome = 1;   -- a retried reschedule that already happened
+        RETURN;
+    END
+    DECLARE @checked_in bigint = NULL;
+    SELECT @checked_in = at FROM dbo.attendance WHERE code = @code AND state = 2;
+    IF @checked_in IS NOT NULL
+    BEGIN
+        SET @outcome = 13;
         RETURN;
     END
 

@@ -82,7 +82,7 @@ internal static class ProblemTypes
     public static readonly ProblemType CheckInTooEarly = new("check-in-too-early", 409, "the slot starts later than the door may check in (Slots:Staff:CheckIn:Earliest); `time` is its start");
     public static readonly ProblemType CheckInTooLate = new("check-in-too-late", 409, "the slot started longer ago than the door may check in (Slots:Staff:CheckIn:Latest); `time` is its start");
     public static readonly ProblemType CheckInNotThePerson = new("check-in-not-the-person", 409, "the national id typed at the door is not the booking's person");
-    public static readonly ProblemType ReservationCheckedIn = new("reservation-checked-in", 409, "the reservation was checked in at the door: the visit happened, and it can no longer be cancelled");
+    public static readonly ProblemType ReservationCheckedIn = new("reservation-checked-in", 409, "the reservation was checked in at the door: the visit happened, and it can no longer be cancelled or moved");
     public static readonly ProblemType SeatsFree = new("seats-free", 409, "seats are free at the place on the days asked for: book one instead of joining its waiting list");
     public static readonly ProblemType WaitingListJoined = new("waiting-list-joined", 409, "the person is on the place's waiting list already; `position` is their place in line");
     public static readonly ProblemType WaitingListEntryNotFound = new("waiting-list-entry-not-found", 404, "no waiting-list entry has the token in Slots-Waiting-List-Token");

@@ -111,6 +111,8 @@ internal static class ReservationProblems
                 "The second dose must stay at the same place, within the service's interval after the first dose."),
             RescheduleStatus.NoSecondDose => Problem.Of(ProblemTypes.NoSecondDose,
                 "This booking has one appointment: there is no second dose to move.", "Move the booking itself (leave dose out)."),
+            RescheduleStatus.CheckedIn => Problem.Of(ProblemTypes.ReservationCheckedIn,
+                "This reservation was checked in at the door; it can no longer be moved."),
             _ => throw new InvalidOperationException($"Unmapped reschedule status {answer.Status}."),
         };
 

@@ -64,7 +64,8 @@ internal static class ReservationsEndpoints
             .AdmissionToken()
             .Problems(ProblemTypes.ReservationNotFound, ProblemTypes.UnknownPlace, ProblemTypes.UnknownSlot, ProblemTypes.SlotFull,
                 ProblemTypes.SlotStarted, ProblemTypes.ReservationStarted, ProblemTypes.RescheduleAcrossWindow,
-                ProblemTypes.PairFirstDoseFixed, ProblemTypes.SecondDoseOutsideInterval, ProblemTypes.NoSecondDose)
+                ProblemTypes.PairFirstDoseFixed, ProblemTypes.SecondDoseOutsideInterval, ProblemTypes.NoSecondDose,
+                ProblemTypes.ReservationCheckedIn)
             .Problems(ProblemTypes.AdmissionGate);
         return app;
     }

@@ -24,4 +24,7 @@ public enum RescheduleStatus
 
     // Decided before the store is asked: a move of the second dose of a booking that has none.
     NoSecondDose = 12,
+
+    // The door checked the booking in before its start: the visit is under way where it was booked, so it stays there.
+    CheckedIn = 13,
 }

@@ -73,6 +73,10 @@ public sealed partial class SqliteHotPath
         {
             return RescheduleStatus.Rescheduled; // a retried reschedule that already happened
         }
+        if (Command(Sql.FindAttendance, ("$code", c.Code)).ExecuteScalar() is not null)
+        {
+            return RescheduleStatus.CheckedIn; // the door came first: the visit is under way where it was booked
+        }
         var seat = ClaimSeat(target, c.Code, now);
         if (seat is null)
         {

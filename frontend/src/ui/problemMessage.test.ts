@@ -51,3 +51,11 @@ describe('problemMessage for two-dose bookings', () => {
     expect(say('reschedule-across-window', 'en')).toContain('cannot be moved that far');
   });
 });
+
+describe('problemMessage for a booking the door has checked in', () => {
+  it('says it can be neither cancelled nor moved, in the person\'s language', () => {
+    const say = (lang: 'sk' | 'en') => problemMessage({ status: 409, code: 'reservation-checked-in' }, translator(lang), lang);
+    expect(say('en')).toBe('You have already been checked in at the place, so this booking can no longer be cancelled or moved.');
+    expect(say('sk')).toContain('nie je možné zrušiť ani presunúť');
+  });
+});

@@ -24,6 +24,8 @@ export function problemMessage(problem: Problem, t: Translate, lang = 'sk'): str
       return t('reservationCancelled');
     case 'reservation-started':
       return t('reservationStarted');
+    case 'reservation-checked-in':
+      return t('reservationCheckedIn');
     case 'wrong-proof-limit':
       return t('wrongProofLimit');
     case 'unknown-slot':

@@ -51,6 +51,7 @@ public sealed class OutcomeMappingTests
     [InlineData(4, RescheduleStatus.UnknownSlot)]
     [InlineData(5, RescheduleStatus.SlotStarted)]
     [InlineData(6, RescheduleStatus.Started)]
+    [InlineData(13, RescheduleStatus.CheckedIn)]
     public void Reschedule_outcomes_are_the_RescheduleStatus_numbers(int outcome, RescheduleStatus status) =>
         Assert.Equal(status, SqlServerOutcomes.Reschedule(outcome));
 

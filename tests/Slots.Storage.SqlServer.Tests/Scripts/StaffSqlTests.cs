@@ -103,6 +103,22 @@ public sealed class StaffSqlTests
     }
 
     [Fact]
+    public void The_live_reschedule_answers_13_for_a_checked_in_booking_after_a_retry_and_before_any_write()
+    {
+        var reschedule = Proc("reschedule");
+        var thirteen = Assert.Single(SqlScripts.All<SetVariableStatement>(reschedule),
+            s => s.Variable.Name == "@outcome" && SqlScripts.Text(s.Expression) == "13");
+        var retry = Assert.Single(SqlScripts.All<SetVariableStatement>(reschedule),
+            s => s.Variable.Name == "@outcome" && SqlScripts.Text(s.Expression) == "1" && s.StartOffset < thirteen.StartOffset);
+        var door = Assert.Single(SqlScripts.All<QuerySpecification>(reschedule), q => SqlScripts.Text(q).Contains("DBO.ATTENDANCE", StringComparison.Ordinal));
+        var firstWrite = SqlScripts.All<UpdateSpecification>(reschedule).Min(u => u.StartOffset);
+
+        Assert.Equal("WHERE CODE = @CODE AND STATE = 2", SqlScripts.Text(door.WhereClause));
+        Assert.True(retry.StartOffset < door.StartOffset, "a retried move that already happened answers 1 before the door is read");
+        Assert.True(thirteen.StartOffset < firstWrite, "a checked-in booking is refused before any seat is written");
+    }
+
+    [Fact]
     public void Cancel_and_reschedule_each_have_one_live_definition_after_every_table_they_read()
     {
         Assert.Equal(["084_proc_cancel.sql"], SqlScripts.FilesOf("proc", "cancel"));

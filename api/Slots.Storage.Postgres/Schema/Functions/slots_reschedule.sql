@@ -1,5 +1,6 @@
 -- Reschedule: a RescheduleStatus value (1 rescheduled, 2 not found, 3 full, 4 unknown slot,
--- 5 slot started, 6 the held reservation started). A booking moves within its own service: the
+-- 5 slot started, 6 the held reservation started, 13 checked in at the door: the visit is under way
+-- where it was booked, so it stays there; the hot row's lock orders this against staff_check_in). A booking moves within its own service: the
 -- target is the booking's service's slot at the place, day and time given (Core asks for nothing else).
 CREATE OR REPLACE FUNCTION slots_reschedule(p_code text, p_phone text, p_person text,
                                             p_place integer, p_day date, p_minute integer, p_now bigint)
@@ -19,6 +20,9 @@ BEGIN
     END IF;
     IF r.place_id = p_place AND r.day = p_day AND r.start_minute = p_minute THEN
         RETURN 1; -- a retried reschedule that already happened
+    END IF;
+    IF EXISTS (SELECT 1 FROM attendance a WHERE a.code = p_code AND a.state = 2) THEN
+        RETURN 13;
     END IF;
     SELECT c.o_seat, c.o_minutes, c.o_starts INTO v_seat, v_minutes, v_starts
     FROM slots_claim_seat(p_place, p_day, p_minute, r.service_id, p_code, p_now) c;

@@ -203,7 +203,7 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
     }
 
     [Fact]
-    public async Task A_check_in_belongs_to_its_day_so_a_booking_moved_after_it_is_booked_on_its_new_day()
+    public async Task A_checked_in_booking_cannot_be_moved_so_the_door_and_the_roster_agree_where_it_is()
     {
         var host = await StartAsync();
         var (place, soon, _, today, tomorrow) = await PlaceOpenNowAsync(host.AdminClient());
@@ -215,15 +215,16 @@ public abstract class StaffContract<TBackend>(TBackend backend) : BackendContrac
         var moved = await host.Client().SendAsync(WithPhone(HttpMethod.Post, $"/api/reservations/{code}/reschedule", person.Phone,
             new { placeId = place, day = Day(tomorrow), time = soon }));
 
-        Assert.Equal(HttpStatusCode.OK, moved.StatusCode);
-        var roster = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(tomorrow)}"));
-        var row = Assert.Single(roster["rows"]!.AsArray());
+        Assert.Equal(HttpStatusCode.Conflict, moved.StatusCode);
+        Assert.Equal("reservation-checked-in", await ProblemCodeAsync(moved));
+        var stays = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(today)}"));
+        var row = Assert.Single(stays["rows"]!.AsArray());
         Assert.Equal(code, row!["code"]!.GetValue<string>());
-        Assert.Equal("booked", row["state"]!.GetValue<string>());
-        Assert.Equal(1, roster["counts"]!["booked"]!.GetValue<int>());
-        Assert.Equal(0, roster["counts"]!["checkedIn"]!.GetValue<int>());
-        var left = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(today)}"));
-        Assert.Empty(left["rows"]!.AsArray());
+        Assert.Equal("checked-in", row["state"]!.GetValue<string>());
+        var next = await JsonAsync(await door.GetAsync($"/api/staff/places/{place}/roster?day={Day(tomorrow)}"));
+        Assert.Empty(next["rows"]!.AsArray());
+        var again = await JsonAsync(await door.SendAsync(CheckIn(place, code)));
+        Assert.True(again["alreadyCheckedIn"]!.GetValue<bool>());
     }
 
     [Fact]
