@@ -95,4 +95,29 @@ public sealed class RunReportTests
             folder.Delete(recursive: true);
         }
     }
+
+    // A sold-out crowd is mostly told "no free seat" by the availability read and never asks to book: those users were
+    // decided too, and the CPU per decided answer counted only the reserve answers (4,000 µs for what cost ~130 µs a user).
+    [Fact]
+    public void A_user_told_no_free_seat_by_availability_is_a_decided_answer_and_a_wait_or_a_give_up_is_not()
+    {
+        var recorder = new Recorder();
+        recorder.Answer("availability", 200, TimeSpan.FromMilliseconds(1));
+        recorder.Ended(UserOutcome.NoFreeSeat);
+        recorder.Answer("availability", 200, TimeSpan.FromMilliseconds(1));
+        recorder.Ended(UserOutcome.NoFreeSeat);
+        recorder.Answer("availability", 200, TimeSpan.FromMilliseconds(1));
+        recorder.Answer("reserve", 429, TimeSpan.FromMilliseconds(1));
+        recorder.Ended(UserOutcome.GaveUp);
+        recorder.Answer("availability", 200, TimeSpan.FromMilliseconds(1));
+        recorder.Answer("reserve", 409, TimeSpan.FromMilliseconds(5));
+        recorder.Ended(UserOutcome.SlotFull);
+        recorder.Finish();
+
+        var report = RunReport.From(Options with { Scenario = "soldout" }, DateTimeOffset.UtcNow, recorder, [], null);
+
+        Assert.Equal(2, report.NoFreeSeatAnswers);
+        Assert.Equal(Math.Round(3 / Math.Max(0.001, recorder.Elapsed.TotalSeconds), 1), report.AnswersPerSecond);
+        Assert.Contains("(2 of them no free seat, from availability)", report.ToTable(), StringComparison.Ordinal);
+    }
 }

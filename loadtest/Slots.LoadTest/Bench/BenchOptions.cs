@@ -27,6 +27,9 @@ internal sealed record BenchOptions
     /// <summary>Seconds a stampede's user waits for its answers before it gives up; every stampede ends with this wait.</summary>
     public int GiveUp { get; init; }
 
+    /// <summary>Seconds the stampedes' fresh instances serve the same crowd, uncounted, before the first measured stampede (0: none; --quick's default).</summary>
+    public int StampedeWarmup { get; init; }
+
     /// <summary>Seeded places: 1,000 × 30 days × 34 times × 5 seats = 5.1 M hot seats.</summary>
     public int Places { get; init; }
     public int StepFactor { get; init; }
@@ -95,6 +98,7 @@ internal sealed record BenchOptions
             Warmup = Knob("SLOTS_BENCH_WARMUP", 5, 3),
             Concurrency = Knob("SLOTS_BENCH_CONCURRENCY", 64, 64),
             GiveUp = Knob("SLOTS_BENCH_GIVE_UP", 30, 10),
+            StampedeWarmup = Knob("SLOTS_BENCH_STAMPEDE_WARMUP", 20, 0), // --quick checks the path and stays under 5 minutes
             Places = Knob("SLOTS_BENCH_PLACES", 1000, 20),
             StepFactor = Knob("SLOTS_BENCH_STEP_FACTOR", 20, 20),
             Instances = stack ? Knob("SLOTS_API_COUNT", 2, 2) : Knob("SLOTS_BENCH_INSTANCES", backend == "postgres" ? 2 : 1, backend == "postgres" ? 2 : 1),

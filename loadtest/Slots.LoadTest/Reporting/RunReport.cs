@@ -52,6 +52,12 @@ public sealed record RunReport(
     /// <summary>Seconds of the same crowd before the run, not measured (0: none).</summary>
     public double PrimeSeconds { get; init; }
 
+    /// <summary>
+    /// Of the decided answers, the users told by an availability read that no seat was free: in a sold-out stampede that read
+    /// is the answer most people get, and the one the product should give cheaply.
+    /// </summary>
+    public long NoFreeSeatAnswers { get; init; }
+
     public static RunReport From(SimulationOptions o, DateTimeOffset startedAt, Recorder r, IReadOnlyList<ProcessStats> processes, AuditResult? audit)
     {
         var latencies = r.Latencies;
@@ -64,8 +70,10 @@ public sealed record RunReport(
         var confirmed = o.Endpoint == Simulation.Endpoint.Noop ? Reserve(s => s is >= 200 and < 300) : r.Confirmations.Count;
         var afterWarmup = r.Confirmations.Count(c => c.AtSeconds >= o.Arrivals.Warmup.TotalSeconds);
         var stepSeconds = Math.Max(0.001, elapsed - o.Arrivals.Warmup.TotalSeconds);
-        // Answers that decide something (booked, full, already booked…): everything but "wait" and failures.
-        var answers = Reserve(s => s is not (429 or 503) && s < 500);
+        // Answers that decide something (booked, full, already booked…): everything but "wait" and failures; and each user an
+        // availability read told that nothing is free (one such read per user: the flow ends there).
+        var noFreeSeat = r.Outcomes.GetValueOrDefault(UserOutcome.NoFreeSeat);
+        var answers = Reserve(s => s is not (429 or 503) && s < 500) + noFreeSeat;
         return new RunReport(
             o.Scenario, o.Endpoint.ToString().ToLowerInvariant(), o.Flow.ToString().ToLowerInvariant(), o.Mode.ToString().ToLowerInvariant(),
             o.Targets.Select(t => t.ToString()).ToList(), o.Seed, o.RunId, startedAt,
@@ -82,7 +90,8 @@ public sealed record RunReport(
             latencies.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => LatencyStats.Of(kv.Value).Rounded()),
             r.Errors.OrderBy(kv => kv.Key, StringComparer.Ordinal).ToDictionary(kv => kv.Key, kv => kv.Value),
             processes,
-            audit);
+            audit)
+        { NoFreeSeatAnswers = noFreeSeat };
     }
 
     private static double Round(double v) => Math.Round(v, 1);
@@ -104,7 +113,7 @@ public sealed record RunReport(
             t.AppendLine(inv, $"   {MaxInFlight} users at a time, each starting the next; {Sources} source addresses");
         }
         t.AppendLine(inv, $"   users started {Users.Started}, not started (generator at its in-flight bound) {Users.NotStarted}; outcomes: {string.Join(", ", Users.Outcomes.Select(kv => $"{kv.Key} {kv.Value}"))}");
-        t.AppendLine(inv, $"   goodput {GoodputPerSecond:0.0} reservations/s (after the step {StepGoodputPerSecond:0.0}/s); decided answers {AnswersPerSecond:0.0}/s; 429 share {Share429:P1}, 503 share {Share503:P1}");
+        t.AppendLine(inv, $"   goodput {GoodputPerSecond:0.0} reservations/s (after the step {StepGoodputPerSecond:0.0}/s); decided answers {AnswersPerSecond:0.0}/s ({NoFreeSeatAnswers} of them no free seat, from availability); 429 share {Share429:P1}, 503 share {Share503:P1}");
         t.AppendLine("   answer                        count       p50      p95      p99      max  (ms)");
         foreach (var (key, s) in Latency)
         {
