@@ -474,14 +474,14 @@ public sealed partial class PostgresHotPathTests : IAsyncLifetime
             code ?? $"C-{key}", key, fingerprint ?? $"fp-{person}-{minute}-{service}", Now);
 
     /// <summary>The seats of one slot of a service (the default service unless named), each slot <paramref name="minutes"/> long.</summary>
-    private async Task SeatsAsync(int minute, int capacity, int service = 1, int minutes = 10)
+    private async Task SeatsAsync(int minute, int capacity, int service = 1, int minutes = 10, DateOnly? day = null, int? place = null)
     {
         await using var insert = _first!.CreateCommand("""
             INSERT INTO hot_seats (place_id, day, start_minute, service_id, seat_no, minutes, starts_at, code)
             SELECT $1, $2, $3, $4, n, $5, $6, NULL FROM generate_series(1, $7) n
             """);
-        insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = _place });
-        insert.Parameters.Add(new NpgsqlParameter<DateOnly> { TypedValue = Day });
+        insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = place ?? _place });
+        insert.Parameters.Add(new NpgsqlParameter<DateOnly> { TypedValue = day ?? Day });
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = minute });
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = service });
         insert.Parameters.Add(new NpgsqlParameter<int> { TypedValue = minutes });
