@@ -56,6 +56,59 @@ public sealed partial class PostgresHotPathTests
         }
     }
 
+    // Regression: a batch took its pairs' disk slots in the batch's order (by person), so two batches whose pairs lay
+    // the other way round deadlocked; PostgreSQL broke the cycle after deadlock_timeout (1 s) and the batch was retried:
+    // in ./slots bench about 1 % of the pairs waited a second (p99 1,027 ms at the client).
+    [Fact]
+    public async Task A_batch_takes_its_pairs_disk_slots_in_key_order_so_a_transaction_locking_them_in_that_order_never_deadlocks_with_it()
+    {
+        await SeatsAsync(minute: 700, capacity: 1); // where the booking that holds the writer goes
+        await SeatsAsync(minute: 800, capacity: 1);
+        await SeatsAsync(minute: 820, capacity: 1);
+        await ExecuteAsync($"""
+            INSERT INTO slots (place_id, day, start_minute, service_id, minutes, capacity, starts_at)
+            VALUES ({_place}, '{DiskDay:yyyy-MM-dd}', 800, 1, 10, 1, 4100000800), ({_place}, '{DiskDay:yyyy-MM-dd}', 820, 1, 10, 1, 4100000820)
+            """);
+        ReserveCommand Pair(int minute, string person) => Command(minute, person, key: person) with
+        {
+            Second = new SecondDoseRange(DiskDay.AddDays(-5), DiskDay.AddDays(5), minute),
+            SecondCode = $"C-{person}-2",
+        };
+        var single = Instance(_first!);
+        // Another transaction that takes the two disk slots in key order (800, then 820) holds the first. It, not the
+        // batch, looks for a cycle first (10 ms against 1 s), so a deadlock fails this test instead of a batch's retry.
+        await using var other = await _first!.OpenConnectionAsync();
+        await using var otherTx = await other.BeginTransactionAsync();
+        await ExecuteAsync(other, "SET LOCAL deadlock_timeout = '10ms'");
+        await ExecuteAsync(other, $"SELECT 1 FROM slots WHERE place_id = {_place} AND start_minute = 800 FOR UPDATE");
+        var otherPid = await ScalarAsync<int>(other, "SELECT pg_backend_pid()");
+
+        // One batch in person order: the pair at 820 (pair-a) before the pair at 800 (pair-b).
+        var booked = InOneBatchAsync(single, Pair(820, "pair-a"), Pair(800, "pair-b"));
+        var until = DateTime.UtcNow.AddSeconds(20);
+        while (await ScalarAsync<long>($"""
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND query LIKE '%slots_apply%' AND {otherPid} = ANY (pg_blocking_pids(pid))
+            """) == 0)
+        {
+            Assert.True(DateTime.UtcNow < until, "the pairs' batch never came to wait on the held slot");
+            await Task.Delay(20);
+        }
+        await ExecuteAsync(other, $"SELECT 1 FROM slots WHERE place_id = {_place} AND start_minute = 820 FOR UPDATE");
+        await otherTx.CommitAsync();
+        var answers = await booked;
+
+        Assert.All(answers, a => Assert.Equal(ReservationStatus.Reserved, a.Status));
+        Assert.Equal(2L, await ScalarAsync<long>("SELECT count(*) FROM dose_pairs WHERE first_code IN ('C-pair-a', 'C-pair-b')"));
+        Assert.Equal(0L, await ScalarAsync<long>("SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()"));
+    }
+
+    private static async Task<T> ScalarAsync<T>(NpgsqlConnection connection, string sql)
+    {
+        await using var command = new NpgsqlCommand(sql, connection);
+        return (T)(await command.ExecuteScalarAsync())!;
+    }
+
     /// <summary>Every committed row a pair of the person 'paired' writes.</summary>
     private Task<long> PairRowsAsync() => ScalarAsync<long>("""
         SELECT (SELECT count(*) FROM hot_seats WHERE code IN ('C-pair-kill', 'C-PAIR-2'))

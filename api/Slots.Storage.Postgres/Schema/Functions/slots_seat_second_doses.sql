@@ -9,8 +9,11 @@
 --     window mover takes it exclusively, so no day turns hot half-way); each candidate slot's row is
 --     locked in day order, as the cold path locks it, and its lowest seat without an active
 --     reservation taken; the reservation is written on disk, where the cold path would write it.
--- Every transaction that seats doses locks slots in the order of their days (a second dose comes
--- after its first), so two pairs cannot deadlock on each other's slots. The pair is linked in
+-- The pairs are taken in the order of the disk slots they may lock (place, service, time, first day),
+-- not in the batch's, and each pair's candidate slots in day order: every transaction that seats
+-- second doses takes those rows in one order, so two batches cannot deadlock on each other's slots.
+-- (In the batch's order, two instances' batches whose pairs lay the other way round did: one waited
+-- out deadlock_timeout, a second, and was retried.) The pair is linked in
 -- dose_pairs and the person's row held until the second dose ends (the one-booking rule counts the
 -- pair once). o_failed lists the pairs that found no seat: slots_apply gives their first seat and
 -- person row back and answers them second dose full. o_day2 and o_minutes2 are indexed as p_ops's
@@ -28,9 +31,12 @@ DECLARE
     v_day      date;
     v_minutes  integer;
     v_ends     bigint;
+    v_order    integer[];
 BEGIN
     o_failed := '{}';
-    FOREACH t IN ARRAY p_ops LOOP
+    SELECT array_agg(u.t ORDER BY p_place[u.t], p_service[u.t], p_minute2[u.t], p_day2_from[u.t], u.t) INTO v_order
+    FROM unnest(p_ops) AS u(t);
+    FOREACH t IN ARRAY coalesce(v_order, '{}') LOOP
         v_day := NULL;
         -- The pick in a CTE: evaluated once (a subquery in FROM may be scanned again per row).
         WITH f AS (
