@@ -34,11 +34,8 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         {
             var details = new ReservationDetails(hot.Code, new SlotKey(hot.PlaceId, hot.Day, hot.StartMinute, hot.ServiceId), hot.Minutes, hot.SeatNo,
                 hot.Phone, hot.PersonHash, hot.Name, hot.Language, DateTimeOffset.FromUnixTimeSeconds(hot.CreatedAt));
-            return hot.State is { } state
-                ? new DoorBooking(details, (RosterState)state, DateTimeOffset.FromUnixTimeSeconds(hot.At!.Value), hot.By)
-                : new DoorBooking(details, RosterState.Booked, null, null);
+            return Door(details, hot.State, hot.At, hot.By);
         }
-        var mark = await db.Attendance.AsNoTracking().Where(a => a.Code == code).SingleOrDefaultAsync(ct);
         var changed = await db.Changes.AsNoTracking().Where(c => c.Code == code && c.Kind == (int)ChangeKind.Cancelled)
             .OrderByDescending(c => c.Id).FirstOrDefaultAsync(ct);
         if (changed is not null)
@@ -51,9 +48,12 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
         {
             var details = new ReservationDetails(disk.Code, new SlotKey(disk.PlaceId, disk.Day, disk.StartMinute, disk.ServiceId), 0, disk.SeatNo,
                 disk.Phone, disk.PersonHash, disk.Name, disk.Language, DateTimeOffset.FromUnixTimeSeconds(disk.CreatedAt));
-            return disk.CancelledAt is { } at
-                ? new DoorBooking(details, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null)
-                : Door(details, mark);
+            if (disk.CancelledAt is { } at)
+            {
+                return new DoorBooking(details, RosterState.Cancelled, DateTimeOffset.FromUnixTimeSeconds(at), null);
+            }
+            var mark = await db.Attendance.AsNoTracking().Where(a => a.Code == code).SingleOrDefaultAsync(ct);
+            return Door(details, mark?.State, mark?.At, mark?.By);
         }
         return null;
     }
@@ -126,8 +126,9 @@ public abstract partial class EfStaffStore(IServiceScopeFactory scopes) : IStaff
     public sealed record HotAtDoor(string Code, int PlaceId, DateOnly Day, int StartMinute, int ServiceId, int Minutes, int SeatNo, string Phone,
         string PersonHash, string Name, string Language, long CreatedAt, int? State, long? At, string? By);
 
-    private static DoorBooking Door(ReservationDetails details, AttendanceRecord? mark) =>
-        mark is null
-            ? new DoorBooking(details, RosterState.Booked, null, null)
-            : new DoorBooking(details, (RosterState)mark.State, DateTimeOffset.FromUnixTimeSeconds(mark.At), mark.By);
+    /// <summary>A booking at the door with its mark (state, at, by), or booked when it has none.</summary>
+    private static DoorBooking Door(ReservationDetails details, int? state, long? at, string? by) =>
+        state is { } marked
+            ? new DoorBooking(details, (RosterState)marked, DateTimeOffset.FromUnixTimeSeconds(at!.Value), by)
+            : new DoorBooking(details, RosterState.Booked, null, null);
 }
