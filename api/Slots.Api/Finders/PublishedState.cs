@@ -106,7 +106,7 @@ internal sealed record PublishedPlace(PlaceInfo Place, long LocationUpdatedMs, P
     private static bool Before(PublishedSlot a, PublishedSlot b) =>
         a.Day < b.Day || (a.Day == b.Day && a.StartMinute < b.StartMinute);
 
-    private static bool SameLocation(PlaceInfo a, PlaceInfo b) =>
+    public static bool SameLocation(PlaceInfo a, PlaceInfo b) =>
         a.Name == b.Name && a.Address == b.Address && a.Region == b.Region && a.TimeZone.Id == b.TimeZone.Id;
 }
 

@@ -39,7 +39,7 @@ internal sealed partial class Publisher(
     private Task<Publication>? _running;
     private long _number;
 
-    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions);
+    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions, Digests Digests);
 
     /// <summary>The latest publication; waits only for the very first one.</summary>
     public async Task<Publication> CurrentAsync(CancellationToken ct)
@@ -67,9 +67,10 @@ internal sealed partial class Publisher(
     }
 
     /// <summary>
-    /// One publication, made from the one before: every place's hot slots come from one streamed query (a million rows of
-    /// numbers, not a query per place) and are compared with what was published; in each region's Slot file only the
-    /// slots that changed are serialized, the rest copied as they were.
+    /// One publication, made from the one before: one query over the hot store names the place-days whose seats changed
+    /// since (their digests) and brings their slots; the other days are as published, so a quiet minute reads almost nothing
+    /// (a store without digests streams every place's slots, a million rows of numbers, to be compared with what was
+    /// published). In each region's Slot file only the slots that changed are serialized, the rest copied as they were.
     /// </summary>
     private async Task<Publication> PublishAsync(CancellationToken ct)
     {
@@ -87,38 +88,12 @@ internal sealed partial class Publisher(
             }
             // Every lastUpdated this publication gives is later than any the one before gave: each file stays newest first.
             var floorMs = (state?.LatestMs ?? 0) + 1;
-            var read = new PublishedPlace?[active.Count];
-            if (reservations.EveryPlace(active) is { } every)
-            {
-                // One query streams every place's hot slots, place after place; each place is compared with what was
-                // published as its rows end.
-                var index = active.Select((p, i) => (p.Id, i)).ToDictionary(x => x.Id, x => x.i);
-                var rows = new List<SlotAvailability>();
-                var at = -1;
-                await foreach (var slot in every.WithCancellation(ct))
-                {
-                    var i = index.GetValueOrDefault(slot.Slot.PlaceId, -1);
-                    if (i != at && at >= 0)
-                    {
-                        read[at] = FromRows(active[at], offered[at], o.Days, rows, state, floorMs);
-                        rows.Clear();
-                    }
-                    at = i;
-                    if (i >= 0)
-                    {
-                        rows.Add(slot);
-                    }
-                }
-                if (at >= 0)
-                {
-                    read[at] = FromRows(active[at], offered[at], o.Days, rows, state, floorMs);
-                }
-            }
+            var (read, digests) = await ReadHotAsync(active, offered, state, number, floorMs, ct);
             // A place with no hot slots, one whose days reach past its hot horizon, or a store that cannot stream them
             // all: read place by place.
             await Parallel.ForEachAsync(Enumerable.Range(0, active.Count).Where(i => read[i] is null).ToList(),
                 new ParallelOptions { MaxDegreeOfParallelism = o.Parallelism, CancellationToken = ct },
-                async (i, c) => read[i] = await ReadAsync(active[i], offered[i], o.Days, state, floorMs, c));
+                async (i, c) => read[i] = await ReadAsync(active[i], offered[i], state, floorMs, c));
             var readSeconds = (clock.GetUtcNow() - started).TotalSeconds;
             var folder = Directory.CreateDirectory(_root).FullName;
             var slugs = Regions.Slugs(read.Select(p => p!.Place.Region));
@@ -138,7 +113,7 @@ internal sealed partial class Publisher(
             var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
             var transaction = Math.Max((started - AvailabilitySnapshot.MaxAge).ToUnixTimeMilliseconds(), latest);
             var publication = new Publication(number, DateTimeOffset.FromUnixTimeMilliseconds(transaction), [.. written.SelectMany(w => w.Files)]);
-            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots));
+            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots), digests);
             Swap(publication, _state);
             Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
@@ -158,39 +133,6 @@ internal sealed partial class Publisher(
 
     private static long Latest(PublishedPlace p) =>
         Math.Max(p.LocationUpdatedMs, Math.Max(p.Schedules.Select(s => s.UpdatedMs).DefaultIfEmpty(0).Max(), p.Slots.Select(s => s.UpdatedMs).DefaultIfEmpty(0).Max()));
-
-    /// <summary>The place from its rows of the one read of every place, when they cover its days; else null (read it alone).</summary>
-    private PublishedPlace? FromRows(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, int days, List<SlotAvailability> rows, State? state, long floorMs)
-    {
-        var today = LocalClock.Today(place, clock.GetUtcNow());
-        var last = today.AddDays(days - 1);
-        if (!reservations.IsHot(place, today, last))
-        {
-            return null;
-        }
-        return Next(place, offered, rows.Where(s => s.Slot.Day >= today && s.Slot.Day <= last), state, floorMs);
-    }
-
-    private async Task<PublishedPlace> ReadAsync(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, int days, State? state, long floorMs, CancellationToken ct)
-    {
-        var today = LocalClock.Today(place, clock.GetUtcNow());
-        // One read for every service (a later day costs one disk query, not one per service).
-        var every = await reservations.EveryServiceAsync(place, today, today.AddDays(days - 1), ct);
-        return Next(place, offered, every, state, floorMs);
-    }
-
-    /// <summary>
-    /// The place as read now against what the last publication held of it, without the slots that have started (they
-    /// cannot be booked any more, as the availability endpoint says). The rows come in start order; PublishedPlace.Next
-    /// takes them service by service in the order offered, and leaves out a service the place no longer offers.
-    /// </summary>
-    private PublishedPlace Next(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, IEnumerable<SlotAvailability> slots, State? state, long floorMs)
-    {
-        var read = clock.GetUtcNow();
-        var now = read.ToUnixTimeSeconds();
-        var open = slots.Where(s => s.StartsAtUnix > now).ToList();
-        return PublishedPlace.Next(state?.Places.GetValueOrDefault(place.Id), place, offered, open, Math.Max(read.ToUnixTimeMilliseconds(), floorMs));
-    }
 
     /// <summary>
     /// Makes the publication current; keeps the one before for finders still reading it, and deletes the files of older

@@ -36,6 +36,15 @@ public interface IReservationStore
     /// </summary>
     IAsyncEnumerable<SlotAvailability>? EveryPlace(DateOnly from, DateOnly to) => null;
 
+    /// <summary>
+    /// What changed since <paramref name="known"/>, the digests of the place-days a reader holds: the slots of every place's
+    /// day in [from, to] whose digest differs from the one given (or that was not given), with that day's digest, in (place,
+    /// day, time, service) order; and, in that order too, a row without a slot for a given day that has no seats any more.
+    /// The digests and the slots are read in one snapshot, so a day's digest describes the slots read with it. Null from a
+    /// store that cannot (its readers read every place).
+    /// </summary>
+    IAsyncEnumerable<ChangedSlot>? ChangedDays(DateOnly from, DateOnly to, IReadOnlyList<DayDigest> known) => null;
+
     /// <summary>True when the database answers; used by the readiness probe.</summary>
     Task<bool> PingAsync(CancellationToken ct);
 }

@@ -74,6 +74,21 @@ public sealed partial class ReservationService
         return from <= to ? store.EveryPlace(from, to) : null;
     }
 
+    /// <summary>
+    /// The slots of the places' hot days whose digests differ from <paramref name="known"/> (see
+    /// <see cref="IReservationStore.ChangedDays"/>), over the same days as <see cref="EveryPlace"/>; null when the store cannot.
+    /// </summary>
+    public IAsyncEnumerable<ChangedSlot>? ChangedDays(IReadOnlyCollection<PlaceInfo> of, IReadOnlyList<DayDigest> known)
+    {
+        if (of.Count == 0)
+        {
+            return null;
+        }
+        var from = of.Min(p => HotDays(p).From);
+        var to = of.Max(p => HotDays(p).To);
+        return from <= to ? store.ChangedDays(from, to, known) : null;
+    }
+
     /// <summary>Whether every day of [from, to] of the place is hot (read by <see cref="EveryPlace"/>) rather than on disk.</summary>
     public bool IsHot(PlaceInfo place, DateOnly from, DateOnly to) => HotDays(place) is var (hotFrom, hotTo) && from >= hotFrom && to <= hotTo;
 

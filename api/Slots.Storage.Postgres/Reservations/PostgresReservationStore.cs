@@ -1,3 +1,4 @@
+using System.Data;
 using System.Runtime.CompilerServices;
 using Npgsql;
 using NpgsqlTypes;
@@ -68,13 +69,88 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
     {
         await using var connection = await dataSource.OpenConnectionAsync(ct);
         await using var query = new NpgsqlCommand(StorageRows.EveryPlaceSql, connection);
-        query.Parameters.Add(new NpgsqlParameter<DateOnly>("from", NpgsqlDbType.Date) { TypedValue = from });
-        query.Parameters.Add(new NpgsqlParameter<DateOnly>("to", NpgsqlDbType.Date) { TypedValue = to });
+        Range(query, from, to);
         await using var row = await query.ExecuteReaderAsync(ct);
         while (await row.ReadAsync(ct))
         {
             yield return StorageRows.AvailabilityOfAnyPlace(row);
         }
+    }
+
+    public IAsyncEnumerable<ChangedSlot>? ChangedDays(DateOnly from, DateOnly to, IReadOnlyList<DayDigest> known) =>
+        ChangedDaysAsync(from, to, known, CancellationToken.None);
+
+    /// <summary>
+    /// Every place-day's digest first, then the slots of the days whose digests differ from the ones given, in one snapshot
+    /// (a read-only repeatable-read transaction): a day's digest always describes the slots read beside it. When more than a
+    /// quarter of the days changed (a stampede books everywhere), one stream of every place's slots is cheaper than a
+    /// lookup per day, and the days that did not change are skipped as they pass.
+    /// </summary>
+    private async IAsyncEnumerable<ChangedSlot> ChangedDaysAsync(DateOnly from, DateOnly to, IReadOnlyList<DayDigest> known,
+        [EnumeratorCancellation] CancellationToken ct)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(ct);
+        await using var transaction = await connection.BeginTransactionAsync(IsolationLevel.RepeatableRead, ct);
+        var now = new Dictionary<(int PlaceId, DateOnly Day), long>();
+        await using (var digests = new NpgsqlCommand(Sql.DayDigests, connection, transaction))
+        {
+            Range(digests, from, to);
+            await using var row = await digests.ExecuteReaderAsync(ct);
+            while (await row.ReadAsync(ct))
+            {
+                now[(row.GetInt32(0), row.GetFieldValue<DateOnly>(1))] = row.GetInt64(2);
+            }
+        }
+        var given = new Dictionary<(int PlaceId, DateOnly Day), long>();
+        foreach (var k in known)
+        {
+            given[(k.PlaceId, k.Day)] = k.Digest;
+        }
+        var changed = now.Where(d => !given.TryGetValue(d.Key, out var digest) || digest != d.Value).Select(d => d.Key).Order().ToList();
+        var gone = given.Keys.Where(k => !now.ContainsKey(k)).Order().ToList();
+        var g = 0;
+        if (changed.Count > 0)
+        {
+            var everywhere = changed.Count * 4 > now.Count;
+            await using var query = new NpgsqlCommand(everywhere ? StorageRows.EveryPlaceSql : Sql.DaysOf, connection, transaction);
+            if (everywhere)
+            {
+                Range(query, from, to);
+            }
+            else
+            {
+                query.Parameters.Add(new NpgsqlParameter<int[]>("places", NpgsqlDbType.Array | NpgsqlDbType.Integer) { TypedValue = [.. changed.Select(c => c.PlaceId)] });
+                query.Parameters.Add(new NpgsqlParameter<DateOnly[]>("days", NpgsqlDbType.Array | NpgsqlDbType.Date) { TypedValue = [.. changed.Select(c => c.Day)] });
+            }
+            var wanted = everywhere ? changed.ToHashSet() : null;
+            await using var row = await query.ExecuteReaderAsync(ct);
+            while (await row.ReadAsync(ct))
+            {
+                var slot = StorageRows.AvailabilityOfAnyPlace(row);
+                var key = (slot.Slot.PlaceId, slot.Slot.Day);
+                if (wanted?.Contains(key) == false)
+                {
+                    continue;
+                }
+                // The days that are gone take their places in (place, day) order.
+                for (; g < gone.Count && gone[g].CompareTo(key) < 0; g++)
+                {
+                    yield return new ChangedSlot(gone[g].PlaceId, gone[g].Day, 0, null);
+                }
+                yield return new ChangedSlot(key.PlaceId, key.Day, now[key], slot);
+            }
+        }
+        for (; g < gone.Count; g++)
+        {
+            yield return new ChangedSlot(gone[g].PlaceId, gone[g].Day, 0, null);
+        }
+        await transaction.CommitAsync(ct);
+    }
+
+    private static void Range(NpgsqlCommand query, DateOnly from, DateOnly to)
+    {
+        query.Parameters.Add(new NpgsqlParameter<DateOnly>("from", NpgsqlDbType.Date) { TypedValue = from });
+        query.Parameters.Add(new NpgsqlParameter<DateOnly>("to", NpgsqlDbType.Date) { TypedValue = to });
     }
 
     public async Task<bool> PingAsync(CancellationToken ct)
@@ -93,6 +169,27 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
 
     private static class Sql
     {
+        // A day's digest sums a hash of each seat: its slot's start, length and service, its number, and whether it is free.
+        // Any seat taken, freed, held, added or cut changes the sum.
+        public const string DayDigests = """
+            SELECT place_id, day,
+                   (sum(hashint8extended(starts_at * 2048 + minutes, (service_id::bigint * 65536 + seat_no) * 2
+                       + (code IS NULL AND hold = 0)::integer)) % 9223372036854775807)::bigint
+            FROM hot_seats
+            WHERE day >= @from AND day <= @to
+            GROUP BY place_id, day
+            """;
+
+        // The slots of the place-days named, with the columns of StorageRows.EveryPlaceSql and in its order.
+        public const string DaysOf = """
+            SELECT h.day, h.start_minute, min(h.minutes), count(*)::integer,
+                   (count(*) FILTER (WHERE h.code IS NULL AND h.hold = 0))::integer, min(h.starts_at), h.service_id, h.place_id
+            FROM unnest(@places, @days) AS c(place_id, day)
+            JOIN hot_seats h ON h.place_id = c.place_id AND h.day = c.day
+            GROUP BY h.place_id, h.day, h.start_minute, h.service_id
+            ORDER BY h.place_id, h.day, h.start_minute, h.service_id
+            """;
+
         public const string Find = """
             SELECT place_id, day, start_minute, minutes, seat_no, phone, person_hash, name, language, created_at, service_id
             FROM hot_reservations WHERE code = $1

@@ -167,6 +167,41 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
         Assert.Empty(await SinceAsync(other, await PublicationAfterAsync(other, DateTimeOffset.MinValue)));
     }
 
+    /// <summary>
+    /// What a publication made from the one before cannot take from it: a service a place offers since (the place is read
+    /// again whole) and a day of slots added (a day no digest was kept for). Both must be there, as in one made afresh.
+    /// </summary>
+    [Fact]
+    public async Task A_service_offered_and_a_day_of_slots_added_after_a_publication_are_in_the_next_one()
+    {
+        var (client, admin) = await StartAsync();
+        var place = await CreatePlaceWithSlotsAsync(admin, capacity: 2);
+        var other = await CreatePlaceWithSlotsAsync(admin, capacity: 1);
+        var day = Today.AddDays(2);
+        var first = await PublicationAfterAsync(client, DateTimeOffset.MinValue);
+        await PublicationAfterAsync(client, first.AddSeconds(4));
+
+        var created = await admin.PostAsJsonAsync("/api/admin/services", new { code = "pcr", nameSk = "PCR test", nameEn = "PCR test" });
+        Assert.True(created.StatusCode is HttpStatusCode.Created or HttpStatusCode.BadRequest, $"creating pcr answered {created.StatusCode}");
+        (await admin.PutAsJsonAsync($"/api/admin/places/{place}/services/pcr", new
+        {
+            seats = 3,
+            template = new { firstStart = "09:00", lastStart = "09:30", intervalMinutes = 15, lengthMinutes = 15 },
+        })).EnsureSuccessStatusCode();
+        (await admin.PostAsJsonAsync("/api/admin/slots/generate", new { placeIds = new[] { place }, from = Day(day), to = Day(day), service = "pcr" }))
+            .EnsureSuccessStatusCode();
+        await GenerateSlotsAsync(admin, other, Today.AddDays(6), Today.AddDays(6), 1);
+        await PublicationAfterAsync(client, DateTimeOffset.UtcNow);
+        var incremental = await EverythingAsync(client);
+        var afresh = await EverythingAsync(NewHost(_database!, new Dictionary<string, string?>(Settings) { ["Slots:Finders:RefreshSeconds"] = "3600" }).Client());
+
+        Assert.Equal(afresh, incremental);
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {place}-pcr-{day:yyyyMMdd}-0900 free 3 |", StringComparison.Ordinal));
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {place}-default-{day:yyyyMMdd}-0810 free 2 |", StringComparison.Ordinal));
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {other}-default-{Today.AddDays(6):yyyyMMdd}-0800 free 1 |", StringComparison.Ordinal));
+        Assert.Contains($"Schedule {place}-pcr", incremental);
+    }
+
     /// <summary>Every resource of the current publication as one line of text each (type, id, and for a Slot its status and capacity), sorted.</summary>
     private static async Task<List<string>> EverythingAsync(HttpClient client)
     {
