@@ -33,68 +33,60 @@ internal sealed partial class Publisher
         var known = active.SelectMany(p => kept.Places.TryGetValue(p.Id, out var days)
             ? days.Select(d => new DayDigest(p.Id, d.Key, d.Value))
             : []).ToList();
-        if (reservations.ChangedDays(active, known) is { } changed)
+        var changed = reservations.ChangedDays(active, known);
+        var stream = changed ?? (reservations.EveryPlace(active) is { } every ? Undigested(every) : null);
+        if (stream is null)
         {
-            var rows = new List<SlotAvailability>();
-            var days = new Dictionary<DateOnly, long?>();
-            var at = -1;
-            await foreach (var row in changed.WithCancellation(ct))
-            {
-                var i = index.GetValueOrDefault(row.PlaceId, -1);
-                if (i != at && at >= 0)
-                {
-                    read[at] = Changed(active[at], offered[at], rows, days, state, kept, digests, floorMs);
-                    rows.Clear();
-                    days.Clear();
-                }
-                at = i;
-                if (i >= 0)
-                {
-                    days[row.Day] = row.Slot is null ? null : row.Digest;
-                    if (row.Slot is { } slot)
-                    {
-                        rows.Add(slot);
-                    }
-                }
-            }
-            if (at >= 0)
-            {
-                read[at] = Changed(active[at], offered[at], rows, days, state, kept, digests, floorMs);
-            }
-            rows.Clear();
-            days.Clear();
-            for (var i = 0; i < active.Count; i++)
-            {
-                // No day of the place changed (or it has no hot seats at all).
-                read[i] ??= Changed(active[i], offered[i], rows, days, state, kept, digests, floorMs);
-            }
+            return (read, digests);
         }
-        else if (reservations.EveryPlace(active) is { } every)
+        // Place after place: each one is made as its rows end.
+        var rows = new List<SlotAvailability>();
+        var days = new Dictionary<DateOnly, long?>();
+        var at = -1;
+        await foreach (var row in stream.WithCancellation(ct))
         {
-            // One query streams every place's hot slots, place after place; each place is compared with what was published as
-            // its rows end.
-            var rows = new List<SlotAvailability>();
-            var at = -1;
-            await foreach (var slot in every.WithCancellation(ct))
+            var i = index.GetValueOrDefault(row.PlaceId, -1);
+            if (i != at && at >= 0)
             {
-                var i = index.GetValueOrDefault(slot.Slot.PlaceId, -1);
-                if (i != at && at >= 0)
-                {
-                    read[at] = FromRows(active[at], offered[at], rows, state, floorMs);
-                    rows.Clear();
-                }
-                at = i;
-                if (i >= 0)
+                read[at] = Place(at);
+                rows.Clear();
+                days.Clear();
+            }
+            at = i;
+            if (i >= 0)
+            {
+                days[row.Day] = row.Slot is null ? null : row.Digest;
+                if (row.Slot is { } slot)
                 {
                     rows.Add(slot);
                 }
             }
-            if (at >= 0)
-            {
-                read[at] = FromRows(active[at], offered[at], rows, state, floorMs);
-            }
+        }
+        if (at >= 0)
+        {
+            read[at] = Place(at);
+        }
+        rows.Clear();
+        days.Clear();
+        for (var i = 0; changed is not null && i < active.Count; i++)
+        {
+            // No day of the place changed (or it has no hot seats at all).
+            read[i] ??= Place(i);
         }
         return (read, digests);
+
+        PublishedPlace? Place(int i) => changed is not null
+            ? Changed(active[i], offered[i], rows, days, state, kept, digests, floorMs)
+            : FromRows(active[i], offered[i], rows, state, floorMs);
+    }
+
+    /// <summary>The rows of a store without digests as changed rows (every day read whole, none digested).</summary>
+    private static async IAsyncEnumerable<ChangedSlot> Undigested(IAsyncEnumerable<SlotAvailability> every)
+    {
+        await foreach (var slot in every)
+        {
+            yield return new ChangedSlot(slot.Slot.PlaceId, slot.Slot.Day, 0, slot);
+        }
     }
 
     /// <summary>
