@@ -98,8 +98,7 @@ internal sealed partial class Publisher
     private PublishedPlace? Changed(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, List<SlotAvailability> rows,
         Dictionary<DateOnly, long?> days, State? state, Digests kept, Digests digests, long floorMs)
     {
-        var today = LocalClock.Today(place, clock.GetUtcNow());
-        var last = today.AddDays(options.Value.Days - 1);
+        var (today, last) = PublishedDays(place);
         if (!reservations.IsHot(place, today, last))
         {
             return null;
@@ -172,8 +171,7 @@ internal sealed partial class Publisher
     /// <summary>The place from its rows of the one read of every place, when they cover its days; else null (read it alone).</summary>
     private PublishedPlace? FromRows(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, List<SlotAvailability> rows, State? state, long floorMs)
     {
-        var today = LocalClock.Today(place, clock.GetUtcNow());
-        var last = today.AddDays(options.Value.Days - 1);
+        var (today, last) = PublishedDays(place);
         if (!reservations.IsHot(place, today, last))
         {
             return null;
@@ -183,10 +181,17 @@ internal sealed partial class Publisher
 
     private async Task<PublishedPlace> ReadAsync(PlaceInfo place, IReadOnlyList<ServiceInfo> offered, State? state, long floorMs, CancellationToken ct)
     {
-        var today = LocalClock.Today(place, clock.GetUtcNow());
+        var (today, last) = PublishedDays(place);
         // One read for every service (a later day costs one disk query, not one per service).
-        var every = await reservations.EveryServiceAsync(place, today, today.AddDays(options.Value.Days - 1), ct);
+        var every = await reservations.EveryServiceAsync(place, today, last, ct);
         return Next(place, offered, every, state, floorMs);
+    }
+
+    /// <summary>The days published of a place: today in its time zone and the <see cref="FinderOptions.Days"/> - 1 after it.</summary>
+    private (DateOnly Today, DateOnly Last) PublishedDays(PlaceInfo place)
+    {
+        var today = LocalClock.Today(place, clock.GetUtcNow());
+        return (today, today.AddDays(options.Value.Days - 1));
     }
 
     /// <summary>

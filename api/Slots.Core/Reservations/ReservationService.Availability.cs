@@ -63,22 +63,18 @@ public sealed partial class ReservationService
     /// Every slot of the hot store from the earliest place's today to the latest hot horizon, in (place, day, time, service)
     /// order, streamed from one query and not cached; null when the store cannot read them so.
     /// </summary>
-    public IAsyncEnumerable<SlotAvailability>? EveryPlace(IReadOnlyCollection<PlaceInfo> of)
-    {
-        if (of.Count == 0)
-        {
-            return null;
-        }
-        var from = of.Min(p => HotDays(p).From);
-        var to = of.Max(p => HotDays(p).To);
-        return from <= to ? store.EveryPlace(from, to) : null;
-    }
+    public IAsyncEnumerable<SlotAvailability>? EveryPlace(IReadOnlyCollection<PlaceInfo> of) =>
+        EveryHotDay(of) is var (from, to) ? store.EveryPlace(from, to) : null;
 
     /// <summary>
     /// The slots of the places' hot days whose digests differ from <paramref name="known"/> (see
     /// <see cref="IReservationStore.ChangedDays"/>), over the same days as <see cref="EveryPlace"/>; null when the store cannot.
     /// </summary>
-    public IAsyncEnumerable<ChangedSlot>? ChangedDays(IReadOnlyCollection<PlaceInfo> of, IReadOnlyList<DayDigest> known)
+    public IAsyncEnumerable<ChangedSlot>? ChangedDays(IReadOnlyCollection<PlaceInfo> of, IReadOnlyList<DayDigest> known) =>
+        EveryHotDay(of) is var (from, to) ? store.ChangedDays(from, to, known) : null;
+
+    /// <summary>From the earliest place's today to the latest hot horizon; null when there are no places or no hot days.</summary>
+    private (DateOnly From, DateOnly To)? EveryHotDay(IReadOnlyCollection<PlaceInfo> of)
     {
         if (of.Count == 0)
         {
@@ -86,7 +82,7 @@ public sealed partial class ReservationService
         }
         var from = of.Min(p => HotDays(p).From);
         var to = of.Max(p => HotDays(p).To);
-        return from <= to ? store.ChangedDays(from, to, known) : null;
+        return from <= to ? (from, to) : null;
     }
 
     /// <summary>Whether every day of [from, to] of the place is hot (read by <see cref="EveryPlace"/>) rather than on disk.</summary>
