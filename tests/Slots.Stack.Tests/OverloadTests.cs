@@ -30,6 +30,7 @@ public sealed class OverloadTests(SharedApis shared)
             ["SLOTS_QUEUE_TIMEOUT"] = "100ms",
             // This test is about the queue's own limits (maxqueue, timeout queue): admission control off.
             ["SLOTS_SHED_QUEUE"] = "100000",
+            ["SLOTS_SHED_PER_SERVING"] = "100000",
         }, "overload", ct);
         var place = await Places.CreateAsync(shared.Apis, capacity: 400);
         // 24 addresses × 25 requests: each address also goes past its write budget (20 per 10 s), so both lines shed.

@@ -166,7 +166,8 @@ public sealed class HaproxyServer : IAsyncDisposable
             {
                 // "UP 1/2" while a server is going down counts as up: it still gets traffic.
                 var status = f[Column("status")].Split(' ')[0];
-                result[f[Column("svname")]] = new ServerState(status, long.Parse(f[Column("stot")], CultureInfo.InvariantCulture));
+                result[f[Column("svname")]] = new ServerState(status, long.Parse(f[Column("stot")], CultureInfo.InvariantCulture),
+                    long.TryParse(f[Column("slim")], CultureInfo.InvariantCulture, out var limit) ? limit : null);
             }
         }
         return result;
@@ -208,4 +209,5 @@ public sealed class HaproxyServer : IAsyncDisposable
     public ValueTask DisposeAsync() => _process.DisposeAsync();
 }
 
-public sealed record ServerState(string Status, long Sessions);
+/// <param name="Limit">The server's maxconn now (the stats page's slim): configured, or the last its agent reported; null: none.</param>
+public sealed record ServerState(string Status, long Sessions, long? Limit = null);

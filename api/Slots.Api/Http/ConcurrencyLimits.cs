@@ -18,9 +18,12 @@ internal static class ConcurrencyLimits
     public static IHostApplicationBuilder AddConcurrencyLimit(this IHostApplicationBuilder builder)
     {
         builder.Services.AddOptions<ConcurrencyLimitOptions>().BindConfiguration(ConcurrencyLimitOptions.Section)
-            .Validate(o => o.Problem() is null, $"{ConcurrencyLimitOptions.Section}: TargetLatency and Window must be positive, 1 <= MinLimit <= InitialLimit <= MaxLimit")
+            .Validate(o => o.Problem() is null, $"{ConcurrencyLimitOptions.Section}: TargetLatency and Window must be positive, 1 <= MinLimit <= InitialLimit <= MaxLimit, Agent an address and port, AgentHeadroom >= 0")
             .ValidateOnStart();
         builder.Services.AddSingleton(sp => new ConcurrencyLimit(sp.GetRequiredService<IOptions<ConcurrencyLimitOptions>>().Value, sp.GetRequiredService<TimeProvider>()));
+        // HAProxy asks how many to send (Slots:ConcurrencyLimit:Agent), so what is past the limit waits and is shed there.
+        builder.Services.AddSingleton<AdmissionAgent>();
+        builder.Services.AddHostedService(sp => sp.GetRequiredService<AdmissionAgent>());
         return builder;
     }
 

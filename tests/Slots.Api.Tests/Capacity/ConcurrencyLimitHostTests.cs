@@ -50,4 +50,61 @@ public sealed class ConcurrencyLimitHostTests : ApiTestBase
 
         Assert.Contains("Slots:ConcurrencyLimit", error.ToString());
     }
+
+    [Fact]
+    public async Task The_agent_tells_HAProxy_the_learnt_limit_and_its_headroom_as_the_instance_s_maxconn()
+    {
+        var port = FreePort();
+        var host = await StartAsync(new Dictionary<string, string?>
+        {
+            ["Slots:ConcurrencyLimit:Agent"] = $"127.0.0.1:{port}",
+            ["Slots:ConcurrencyLimit:MinLimit"] = "12",
+            ["Slots:ConcurrencyLimit:InitialLimit"] = "12",
+            ["Slots:ConcurrencyLimit:MaxLimit"] = "12",
+            ["Slots:ConcurrencyLimit:AgentHeadroom"] = "5",
+        });
+        host.Client();   // the host starts on first use, its agent with it
+
+        Assert.Equal("maxconn:17\n", await AskAgentAsync(port));
+    }
+
+    [Fact]
+    public async Task An_agent_address_without_a_port_stops_the_host_at_start_naming_the_key()
+    {
+        var host = await StartAsync(new Dictionary<string, string?>
+        {
+            ["Slots:ConcurrencyLimit:Agent"] = "127.0.0.1",
+        });
+
+        var error = Assert.ThrowsAny<Exception>(() => host.Client());
+
+        Assert.Contains("Slots:ConcurrencyLimit", error.ToString());
+    }
+
+    private static int FreePort()
+    {
+        using var probe = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        return ((IPEndPoint)probe.LocalEndpoint).Port;
+    }
+
+    /// <summary>What HAProxy's agent check reads: one line, then the agent closes the connection.</summary>
+    private static async Task<string> AskAgentAsync(int port)
+    {
+        var ct = TestContext.Current.CancellationToken;
+        for (var attempt = 0; ; attempt++)
+        {
+            try
+            {
+                using var client = new System.Net.Sockets.TcpClient();
+                await client.ConnectAsync(IPAddress.Loopback, port, ct);
+                using var reader = new StreamReader(client.GetStream());
+                return await reader.ReadToEndAsync(ct);
+            }
+            catch (System.Net.Sockets.SocketException) when (attempt < 50)
+            {
+                await Task.Delay(100, ct);   // the agent starts listening with the host
+            }
+        }
+    }
 }

@@ -179,7 +179,9 @@ internal static class ScriptOutput
         "SLOTS_HTTPS_PORT=8443",
         "SLOTS_TLS_CRL=/tmp/slots-stack-golden/tls/ca.crl",
         "SLOTS_API_1=127.0.0.1:5101",
+        "SLOTS_API_1_AGENT=5151",
         "SLOTS_API_2=127.0.0.1:5102",
+        "SLOTS_API_2_AGENT=5152",
     ];
 
     /// <summary>HAPROXY_ENV of haproxy2 (haproxy_node_env 2).</summary>
@@ -196,7 +198,9 @@ internal static class ScriptOutput
         "SLOTS_HTTPS_PORT=8444",
         "SLOTS_TLS_CRL=/tmp/slots-stack-golden/tls/ca.crl",
         "SLOTS_API_1=127.0.0.1:5101",
+        "SLOTS_API_1_AGENT=5151",
         "SLOTS_API_2=127.0.0.1:5102",
+        "SLOTS_API_2_AGENT=5152",
         "SLOTS_PG_1=127.0.0.1:25441",
         "SLOTS_PG_CHECK_1=28008",
         "SLOTS_PG_2=127.0.0.1:25442",
@@ -287,6 +291,7 @@ internal static class ScriptOutput
         "ConnectionStrings__Slots=Host=127.0.0.1:55432,127.0.0.1:55433;Host Recheck Seconds=1;Database=slots;Username=postgres",
         "ConnectionStrings__RabbitMq=amqp://guest:guest@127.0.0.1:26740/,amqp://guest:guest@127.0.0.1:26750/,amqp://guest:guest@127.0.0.1:26760/",
         "ASPNETCORE_URLS=http://127.0.0.1:5102",
+        "Slots__ConcurrencyLimit__Agent=127.0.0.1:5152",
         "ConnectionStrings__Slots=Host=127.0.0.1:55432,127.0.0.1:55433;Host Recheck Seconds=1;Database=slots;Username=postgres;Application Name=api2",
         "dotnet",
         "exec",

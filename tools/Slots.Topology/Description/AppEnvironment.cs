@@ -47,6 +47,7 @@ public static class AppEnvironment
         [
             .. Common(options),
             new("ASPNETCORE_URLS", Http(options.Ports.Api(i))),
+            new("Slots__ConcurrencyLimit__Agent", HaproxyEnvironment.Loopback(options.Ports.ApiAgent(i))),
             new("ConnectionStrings__Slots", $"{Database(options)};Application Name={name}"),
             .. Settings(options),
         ];

@@ -62,6 +62,7 @@ public static class HaproxyEnvironment
         for (var i = 1; i <= options.Apis; i++)
         {
             env.Add(new($"SLOTS_API_{i}", Loopback(options.Ports.Api(i))));
+            env.Add(new($"SLOTS_API_{i}_AGENT", options.Ports.ApiAgent(i).ToString(CultureInfo.InvariantCulture)));
         }
     }
 

@@ -48,6 +48,9 @@ public sealed record PortPlan(
 
     public int Api(int n) => ApiFirst + n - 1;
 
+    /// <summary>API instance n's admission agent, which HAProxy asks for the instance's maxconn: 50 above its HTTP port.</summary>
+    public int ApiAgent(int n) => Api(n) + 50;
+
     public int Scheduler(int n) => SchedulerFirst + n - 1;
 
     /// <summary>etcd member n: client port FIRST + 2(n-1), peer port + 1.</summary>
