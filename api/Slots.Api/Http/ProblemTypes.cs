@@ -91,11 +91,11 @@ internal static class ProblemTypes
     public static readonly ProblemType RateLimited = new("rate-limited", 429,
         "the client address is over its budget (the API's limiter, or HAProxy's in front)", RetryAfter: true);
     public static readonly ProblemType Overloaded = new("overloaded", 429,
-        "turned away at once because the server is at capacity: the booking path's adaptive limit of requests in flight (`Slots:ConcurrencyLimit`) is reached, or too many already wait in HAProxy's queue", RetryAfter: true);
+        "turned away because the server is at capacity: the booking path's adaptive limit of requests in flight (`Slots:ConcurrencyLimit`) is reached, or HAProxy's queue is as long as what is being served, or the request waited there past its budget (100 ms)", RetryAfter: true);
     public static readonly ProblemType DatabaseUnavailable = new("database-unavailable", 503,
         "the database does not answer; nothing was half-written", RetryAfter: true);
     public static readonly ProblemType ServiceBusy = new("service-busy", 503,
-        "HAProxy in front found every instance down or busy past its queue timeout", RetryAfter: true);
+        "HAProxy in front found every instance down", RetryAfter: true);
     public static readonly ProblemType BadGateway = new("bad-gateway", 502,
         "HAProxy in front got no proper answer from an instance (it failed mid-answer); retry with the same Idempotency-Key", RetryAfter: true);
     public static readonly ProblemType GatewayTimeout = new("gateway-timeout", 504,

@@ -9,7 +9,9 @@ using Slots.Testing;
 namespace Slots.Stack.Tests.Infrastructure;
 
 /// <summary>What one HTTP attempt got back, as a client sees it.</summary>
-public sealed record Attempt(HttpStatusCode? Status, string? Code, string? ContentType, TimeSpan? RetryAfter, TimeSpan Latency, long SentAtMs, string? ReservationCode);
+/// <param name="ProblemStatus">The status a problem answer's body names (RFC 9457 "status"); null for other answers.</param>
+public sealed record Attempt(HttpStatusCode? Status, string? Code, string? ContentType, TimeSpan? RetryAfter, TimeSpan Latency, long SentAtMs, string? ReservationCode,
+    int? ProblemStatus = null);
 
 /// <summary>
 /// A person's booking as a well-behaved client makes it: one Idempotency-Key, and on 429/502/503/504
@@ -58,7 +60,8 @@ public sealed class Booking(int placeId, DateOnly day, string time, int person)
             var json = TryParse(body);
             attempt = new Attempt(response.StatusCode, json?["code"]?.GetValue<string>(), response.Content.Headers.ContentType?.MediaType,
                 response.Headers.RetryAfter?.Delta, watch.Elapsed, sent,
-                response.StatusCode == HttpStatusCode.Created ? json?["code"]?.GetValue<string>() : null);
+                response.StatusCode == HttpStatusCode.Created ? json?["code"]?.GetValue<string>() : null,
+                response.Content.Headers.ContentType?.MediaType == "application/problem+json" ? json?["status"]?.GetValue<int>() : null);
         }
         catch (HttpRequestException)
         {
