@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net;
 using Slots.Stack.Tests.Infrastructure;
 
@@ -107,5 +108,96 @@ public sealed class OverloadTests(SharedApis shared)
         });
         var stored = await Ledger.ReservationsAsync(shared.ConnectionString, place);
         Assert.Equal(bookings.Select(b => b.Code).OfType<string>().Order(), stored.Keys.Order());
+    }
+
+    [Fact]
+    public async Task Every_booking_HAProxy_turns_away_before_reading_its_body_hears_its_429_and_none_is_lost_to_a_reset()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        // A queue of 0 or more is always long enough: HAProxy's shedding rule answers every booking itself, as a
+        // stampede's excess is answered, and the instances see none.
+        await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
+        {
+            ["SLOTS_SHED_QUEUE"] = "0",
+        }, "shed-all", ct);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 10);
+        using var clients = new Clients(haproxy, 200);
+
+        // 200 addresses, 5 bookings one after the other on each: the kept-alive connections are used again.
+        var bookings = Enumerable.Range(0, 1000).Select(i => new Booking(place, Places.BookableDay, Places.Times[i % 6], Places.NextPerson())).ToArray();
+        await Task.WhenAll(Enumerable.Range(0, 200).Select(async c =>
+        {
+            for (var i = c; i < bookings.Length; i += 200)
+            {
+                await bookings[i].SendAsync(clients[c]);
+            }
+        }));
+
+        var answers = bookings.Select(b => b.Final!).ToArray();
+        Figures.Report($"shed at the proxy: 1000 bookings from 200 addresses -> {answers.Count(a => a.Status == HttpStatusCode.TooManyRequests)} × 429, {answers.Count(a => a.Status is null)} without an answer");
+        Assert.All(answers, a =>
+        {
+            Assert.Equal(HttpStatusCode.TooManyRequests, a.Status);
+            Assert.Equal("overloaded", a.Code);
+        });
+    }
+
+    [Fact]
+    public async Task A_booking_turned_away_before_its_body_arrived_keeps_the_connection_for_the_next_request()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
+        {
+            ["SLOTS_SHED_QUEUE"] = "0",
+        }, "shed-slow-body", ct);
+        // A client on a starved machine writes the headers, and the body a moment later. HAProxy must not answer before
+        // the body is in: a connection answered early cannot be kept, and the client's next request on it, sent as
+        // HAProxy closes it, would end without an answer (what a stampede's generator saw as "ResponseEnded").
+        using var tcp = new System.Net.Sockets.TcpClient();
+        await tcp.ConnectAsync(System.Net.IPAddress.Loopback, haproxy.FrontPort, ct);
+        await using var tls = new System.Net.Security.SslStream(tcp.GetStream());
+        await tls.AuthenticateAsClientAsync(new System.Net.Security.SslClientAuthenticationOptions
+        {
+            TargetHost = "localhost",
+            CertificateChainPolicy = Slots.Testing.HaproxyServer.ChainPolicy(haproxy.Ca),
+        }, ct);
+        const string body = """{"placeId":1,"date":"2030-01-01","time":"08:00","nationalId":"000000/0000","phone":"+421900000000"}""";
+        var head = $"POST /api/reservations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nIdempotency-Key: {Guid.NewGuid()}\r\nContent-Length: {body.Length}\r\n\r\n";
+
+        var statuses = new List<string>();
+        for (var request = 0; request < 3; request++)
+        {
+            await tls.WriteAsync(System.Text.Encoding.ASCII.GetBytes(head), ct);
+            await tls.FlushAsync(ct);
+            await Task.Delay(300, ct);
+            await tls.WriteAsync(System.Text.Encoding.ASCII.GetBytes(body), ct);
+            await tls.FlushAsync(ct);
+            statuses.Add(await ReadResponseAsync(tls, ct));
+        }
+
+        Assert.Equal(["429", "429", "429"], statuses);
+    }
+
+    /// <summary>The status of one HTTP/1.1 response read off <paramref name="stream"/> (headers, then Content-Length bytes); "closed" at end of stream.</summary>
+    private static async Task<string> ReadResponseAsync(Stream stream, CancellationToken ct)
+    {
+        var text = new System.Text.StringBuilder();
+        var one = new byte[1];
+        while (!text.ToString().EndsWith("\r\n\r\n", StringComparison.Ordinal))
+        {
+            if (await stream.ReadAsync(one, ct) == 0)
+            {
+                return "closed";
+            }
+            text.Append((char)one[0]);
+        }
+        var lines = text.ToString().Split("\r\n");
+        var length = lines.Select(l => l.Split(':', 2)).Where(p => p.Length == 2 && p[0].Trim().Equals("content-length", StringComparison.OrdinalIgnoreCase))
+            .Select(p => int.Parse(p[1].Trim(), CultureInfo.InvariantCulture)).FirstOrDefault();
+        var rest = new byte[length];
+        await stream.ReadExactlyAsync(rest, ct);
+        return lines[0].Split(' ')[1];
     }
 }
