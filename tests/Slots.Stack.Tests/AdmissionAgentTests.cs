@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Net;
 using Slots.Stack.Tests.Infrastructure;
 using Slots.Testing;
 using Slots.Topology.Run;
@@ -43,21 +42,9 @@ public sealed class AdmissionAgentTests(SharedApis shared)
         await Task.WhenAll(bookings.Select((b, i) => b.SendAsync(clients[i % 200])));
 
         var sent = (await haproxy.ServersAsync(ct))["api1"].Sessions - before;
-        var answers = bookings.Select(b => b.Final!).ToArray();
-        var admitted = answers.Where(a => a.Status == HttpStatusCode.Created).ToArray();
-        var turnedAway = answers.Where(a => a.Status == HttpStatusCode.TooManyRequests).ToArray();
+        var (admitted, turnedAway) = CrowdAnswers.AdmittedOrTurnedAwayAtOnce(bookings);
         Figures.Report($"admission agent: 400 at once -> {admitted.Length} × 201, {turnedAway.Length} × 429; {sent} sent to the instance, {400 - sent} turned away by HAProxy; slowest 429 {turnedAway.Max(a => a.Latency).TotalMilliseconds:F0} ms");
 
-        // A connection the loaded two-core machine drops before HAProxy accepts it has no answer at all; a few are tolerated.
-        var other = answers.Except(admitted).Except(turnedAway).ToArray();
-        Assert.All(other, a => Assert.Null(a.Status));
-        Assert.True(other.Length <= 2, $"{other.Length} requests got no answer at all");
-        Assert.NotEmpty(admitted);
-        Assert.All(turnedAway, a =>
-        {
-            Assert.Equal("overloaded", a.Code);
-            Assert.Equal(TimeSpan.FromSeconds(1), a.RetryAfter);
-        });
         // Part of the crowd never reached the instance: HAProxy held it to the agent's 7 at a time and shed the queue.
         Assert.InRange(sent, admitted.Length, 399);
         var stored = await Ledger.ReservationsAsync(shared.ConnectionString, place);

@@ -87,25 +87,8 @@ public sealed class OverloadTests(SharedApis shared)
         var bookings = Enumerable.Range(0, 400).Select(i => new Booking(place, Places.BookableDay, Places.Times[i % 6], Places.NextPerson())).ToArray();
         await Task.WhenAll(bookings.Select((b, i) => b.SendAsync(clients[i % 200])));
 
-        var answers = bookings.Select(b => b.Final!).ToArray();
-        var turnedAway = answers.Where(a => a.Status == HttpStatusCode.TooManyRequests).ToArray();
-        var admitted = answers.Where(a => a.Status == HttpStatusCode.Created).ToArray();
+        var (admitted, turnedAway) = CrowdAnswers.AdmittedOrTurnedAwayAtOnce(bookings);
         Figures.Report($"admission control: 400 at once from 200 addresses -> {admitted.Length} × 201, {turnedAway.Length} × 429 overloaded; slowest 429 {turnedAway.Max(a => a.Latency).TotalMilliseconds:F0} ms, slowest 201 {admitted.Max(a => a.Latency).TotalMilliseconds:F0} ms");
-
-        // Every HTTP answer is a 201 or an immediate 429: no 503, no timeout, nobody waited long enough for one.
-        // A connection the loaded two-core machine drops before HAProxy accepts it has no answer at all
-        // and is not HAProxy's doing; a few are tolerated and named.
-        var other = answers.Except(admitted).Except(turnedAway).ToArray();
-        Assert.All(other, a => Assert.Null(a.Status));
-        Assert.True(other.Length <= 2, $"{other.Length} requests got no answer at all");
-        Assert.NotEmpty(admitted);
-        Assert.NotEmpty(turnedAway);
-        Assert.All(turnedAway, a =>
-        {
-            Assert.Equal("overloaded", a.Code);
-            Assert.Equal("application/problem+json", a.ContentType);
-            Assert.Equal(TimeSpan.FromSeconds(1), a.RetryAfter);
-        });
         var stored = await Ledger.ReservationsAsync(shared.ConnectionString, place);
         Assert.Equal(bookings.Select(b => b.Code).OfType<string>().Order(), stored.Keys.Order());
     }

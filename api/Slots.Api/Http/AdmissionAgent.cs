@@ -19,7 +19,7 @@ internal sealed partial class AdmissionAgent(ConcurrencyLimit limit, IOptions<Co
     : BackgroundService
 {
     /// <summary>The line the agent answers now.</summary>
-    public string Answer() =>
+    private string Answer() =>
         string.Create(CultureInfo.InvariantCulture, $"maxconn:{limit.Limit + options.Value.AgentHeadroom}\n");
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)

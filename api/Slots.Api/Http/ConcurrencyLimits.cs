@@ -22,8 +22,7 @@ internal static class ConcurrencyLimits
             .ValidateOnStart();
         builder.Services.AddSingleton(sp => new ConcurrencyLimit(sp.GetRequiredService<IOptions<ConcurrencyLimitOptions>>().Value, sp.GetRequiredService<TimeProvider>()));
         // HAProxy asks how many to send (Slots:ConcurrencyLimit:Agent), so what is past the limit waits and is shed there.
-        builder.Services.AddSingleton<AdmissionAgent>();
-        builder.Services.AddHostedService(sp => sp.GetRequiredService<AdmissionAgent>());
+        builder.Services.AddHostedService<AdmissionAgent>();
         return builder;
     }
 

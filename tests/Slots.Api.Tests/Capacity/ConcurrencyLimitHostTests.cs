@@ -54,7 +54,7 @@ public sealed class ConcurrencyLimitHostTests : ApiTestBase
     [Fact]
     public async Task The_agent_tells_HAProxy_the_learnt_limit_and_its_headroom_as_the_instance_s_maxconn()
     {
-        var port = FreePort();
+        var port = Slots.Topology.Run.ChildProcess.FreePort();
         var host = await StartAsync(new Dictionary<string, string?>
         {
             ["Slots:ConcurrencyLimit:Agent"] = $"127.0.0.1:{port}",
@@ -79,13 +79,6 @@ public sealed class ConcurrencyLimitHostTests : ApiTestBase
         var error = Assert.ThrowsAny<Exception>(() => host.Client());
 
         Assert.Contains("Slots:ConcurrencyLimit", error.ToString());
-    }
-
-    private static int FreePort()
-    {
-        using var probe = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        return ((IPEndPoint)probe.LocalEndpoint).Port;
     }
 
     /// <summary>What HAProxy's agent check reads: one line, then the agent closes the connection.</summary>
