@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Net;
 using Slots.Stack.Tests.Infrastructure;
+using Slots.Testing;
 
 namespace Slots.Stack.Tests;
 
@@ -39,6 +40,97 @@ public sealed class CacheTests(SharedApis shared)
         // Once, or twice when the second's boundary fell between the reads.
         Assert.InRange(reached, 1, 2);
     }
+
+    [Fact]
+    public async Task While_the_queue_sheds_bookings_a_week_already_in_the_cache_is_still_answered_from_it_and_logged_as_answered()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        // One instance that answers a week at once and holds every booking: with maxconn 1, one booking in service and
+        // one in the queue make HAProxy shed what comes next (SLOTS_SHED_QUEUE 1), for as long as the test likes.
+        await using var upstream = HeldUpstream.Start();
+        var folder = Path.Combine(StackProcesses.LogFolder, "cache-shed");
+        Directory.CreateDirectory(folder);
+        await using var haproxy = await HaproxyServer.StartAsync([upstream.Address], new Dictionary<string, string>
+        {
+            ["SLOTS_SERVER_MAXCONN"] = "1",
+            ["SLOTS_SHED_QUEUE"] = "1",
+            ["SLOTS_SHED_PER_SERVING"] = "100000",
+            ["SLOTS_QUEUE_TIMEOUT"] = "30s",
+        }, folder, ct);
+        using var reader = Clients.From(IPAddress.Parse("127.0.0.26"), haproxy);
+        using var bookers = new Clients(haproxy, 3);
+        const string url = "/api/places/7/availability?from=2026-12-01&to=2026-12-07";
+
+        var first = await reader.GetAsync(url, ct);
+        var inService = new Booking(7, Places.BookableDay, Places.Times[0], Places.NextPerson()).SendAsync(bookers[0]);
+        await WaitUntilAsync(() => upstream.BookingsHeld == 1, ct);
+        var queued = new Booking(7, Places.BookableDay, Places.Times[1], Places.NextPerson()).SendAsync(bookers[1]);
+        await WaitUntilAsync(async () => await haproxy.QueuedAsync(ct) == 1, ct);
+        var shedBooking = await new Booking(7, Places.BookableDay, Places.Times[2], Places.NextPerson()).SendAsync(bookers[2]);
+        // The week twice more on one kept-alive connection, by hand: HttpClient would quietly replace a closed one.
+        await using var connection = await RawHttps.ConnectAsync(haproxy, ct);
+        var again = new List<string>();
+        for (var i = 0; i < 2; i++)
+        {
+            await connection.WriteAsync($"GET {url} HTTP/1.1\r\nHost: {connection.Host}\r\n\r\n", ct);
+            again.Add(await connection.ReadStatusAsync(ct));
+        }
+
+        Figures.Report($"cache while shedding: booking {(int?)shedBooking.Status} {shedBooking.Code}; the week again {string.Join(", ", again)}, instance reads {upstream.AvailabilityReads}");
+        Assert.Equal(HttpStatusCode.OK, first.StatusCode);
+        Assert.Equal(HttpStatusCode.TooManyRequests, shedBooking.Status);
+        Assert.Equal("overloaded", shedBooking.Code);
+        // The week is in the cache: the crowd waiting to book still sees the seats, the instance is not asked again, and
+        // the connection is kept. HAProxy 2.6 answered a cache hit that a later rule turned away with that rule's 429 and
+        // then closed the connection without saying so: the client's next request on it got no answer at all.
+        Assert.Equal(["200", "200"], again);
+        Assert.Equal(1, upstream.AvailabilityReads);
+        // HAProxy's log says what the client heard: 200 from the cache, never a 400 for it (the benchmark reads it).
+        string[] logged = [];
+        await WaitUntilAsync(() => (logged = [.. haproxy.LogTail().Split('\n').Where(l => l.Contains(url, StringComparison.Ordinal))]).Length >= 3, ct);
+        Assert.Equal(3, logged.Length);
+        Assert.Contains(logged, l => l.Contains("<CACHE>", StringComparison.Ordinal) && l.Contains(" 200 ", StringComparison.Ordinal));
+        Assert.DoesNotContain(logged, l => l.Contains(" 400 ", StringComparison.Ordinal));
+        Assert.False(inService.IsCompleted || queued.IsCompleted);
+    }
+
+    [Fact]
+    public async Task An_answer_from_the_cache_is_not_counted_against_the_clients_read_budget()
+    {
+        shared.SkipIfUnavailable();
+        var ct = TestContext.Current.CancellationToken;
+        await using var haproxy = await StackProcesses.StartHaproxyAsync(shared.Apis, new Dictionary<string, string>
+        {
+            ["SLOTS_RATE_READS"] = "3",
+        }, "cache-budget", ct);
+        var place = await Places.CreateAsync(shared.Apis, capacity: 5);
+        using var client = Clients.From(IPAddress.Parse("127.0.0.27"), haproxy);
+        var url = $"/api/places/{place}/availability?from={Places.Day(Places.BookableDay)}&to={Places.Day(Places.BookableDay)}";
+
+        var statuses = new List<HttpStatusCode>();
+        for (var i = 0; i < 8; i++)
+        {
+            using var answer = await client.GetAsync(url, ct);
+            statuses.Add(answer.StatusCode);
+        }
+
+        Figures.Report($"read budget 3 per 10 s: 8 reads of one week in a row -> {string.Join(", ", statuses.Select(s => (int)s))}");
+        // One read reached an instance (two if the cached second ended between them): far under the budget of 3.
+        Assert.All(statuses, s => Assert.Equal(HttpStatusCode.OK, s));
+    }
+
+    private static async Task WaitUntilAsync(Func<Task<bool>> condition, CancellationToken ct)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (!await condition())
+        {
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(10), "the condition did not hold within 10 s");
+            await Task.Delay(5, ct);
+        }
+    }
+
+    private static Task WaitUntilAsync(Func<bool> condition, CancellationToken ct) => WaitUntilAsync(() => Task.FromResult(condition()), ct);
 
     /// <summary>Availability answers counted by the API instances themselves (their /metrics answer loopback callers).</summary>
     private async Task<double> ReadsAsync(HttpClient metrics, CancellationToken ct)

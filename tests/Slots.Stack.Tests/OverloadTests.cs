@@ -138,49 +138,19 @@ public sealed class OverloadTests(SharedApis shared)
         // A client on a starved machine writes the headers, and the body a moment later. HAProxy must not answer before
         // the body is in: a connection answered early cannot be kept, and the client's next request on it, sent as
         // HAProxy closes it, would end without an answer (what a stampede's generator saw as "ResponseEnded").
-        using var tcp = new System.Net.Sockets.TcpClient();
-        await tcp.ConnectAsync(System.Net.IPAddress.Loopback, haproxy.FrontPort, ct);
-        await using var tls = new System.Net.Security.SslStream(tcp.GetStream());
-        await tls.AuthenticateAsClientAsync(new System.Net.Security.SslClientAuthenticationOptions
-        {
-            TargetHost = "localhost",
-            CertificateChainPolicy = Slots.Testing.HaproxyServer.ChainPolicy(haproxy.Ca),
-        }, ct);
+        await using var connection = await RawHttps.ConnectAsync(haproxy, ct);
         const string body = """{"placeId":1,"date":"2030-01-01","time":"08:00","nationalId":"000000/0000","phone":"+421900000000"}""";
         var head = $"POST /api/reservations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nIdempotency-Key: {Guid.NewGuid()}\r\nContent-Length: {body.Length}\r\n\r\n";
 
         var statuses = new List<string>();
         for (var request = 0; request < 3; request++)
         {
-            await tls.WriteAsync(System.Text.Encoding.ASCII.GetBytes(head), ct);
-            await tls.FlushAsync(ct);
+            await connection.WriteAsync(head, ct);
             await Task.Delay(300, ct);
-            await tls.WriteAsync(System.Text.Encoding.ASCII.GetBytes(body), ct);
-            await tls.FlushAsync(ct);
-            statuses.Add(await ReadResponseAsync(tls, ct));
+            await connection.WriteAsync(body, ct);
+            statuses.Add(await connection.ReadStatusAsync(ct));
         }
 
         Assert.Equal(["429", "429", "429"], statuses);
-    }
-
-    /// <summary>The status of one HTTP/1.1 response read off <paramref name="stream"/> (headers, then Content-Length bytes); "closed" at end of stream.</summary>
-    private static async Task<string> ReadResponseAsync(Stream stream, CancellationToken ct)
-    {
-        var text = new System.Text.StringBuilder();
-        var one = new byte[1];
-        while (!text.ToString().EndsWith("\r\n\r\n", StringComparison.Ordinal))
-        {
-            if (await stream.ReadAsync(one, ct) == 0)
-            {
-                return "closed";
-            }
-            text.Append((char)one[0]);
-        }
-        var lines = text.ToString().Split("\r\n");
-        var length = lines.Select(l => l.Split(':', 2)).Where(p => p.Length == 2 && p[0].Trim().Equals("content-length", StringComparison.OrdinalIgnoreCase))
-            .Select(p => int.Parse(p[1].Trim(), CultureInfo.InvariantCulture)).FirstOrDefault();
-        var rest = new byte[length];
-        await stream.ReadExactlyAsync(rest, ct);
-        return lines[0].Split(' ')[1];
     }
 }

@@ -153,15 +153,10 @@ public sealed class HaproxyServer : IAsyncDisposable
     /// <summary>Each API server's state as the stats page reports it: UP/DOWN and the sessions it has been sent.</summary>
     public async Task<IReadOnlyDictionary<string, ServerState>> ServersAsync(CancellationToken ct)
     {
-        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
-        var csv = await http.GetStringAsync($"http://127.0.0.1:{StatsPort}/stats;csv", ct);
-        var lines = csv.Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        var header = lines[0].TrimStart('#', ' ').Split(',');
-        int Column(string name) => Array.IndexOf(header, name);
+        var (rows, Column) = await StatsAsync(ct);
         var result = new Dictionary<string, ServerState>();
-        foreach (var line in lines.Skip(1))
+        foreach (var f in rows)
         {
-            var f = line.Split(',');
             if (f[Column("pxname")] == "api" && f[Column("svname")] is not ("BACKEND" or "FRONTEND"))
             {
                 // "UP 1/2" while a server is going down counts as up: it still gets traffic.
@@ -171,6 +166,23 @@ public sealed class HaproxyServer : IAsyncDisposable
             }
         }
         return result;
+    }
+
+    /// <summary>How many requests wait in backend api's queues now, its own and its servers' (the stats page's qcur), as queue(api) counts them.</summary>
+    public async Task<long> QueuedAsync(CancellationToken ct)
+    {
+        var (rows, Column) = await StatsAsync(ct);
+        return rows.Where(f => f[Column("pxname")] == "api" && f[Column("svname")] != "FRONTEND")
+            .Sum(f => long.TryParse(f[Column("qcur")], CultureInfo.InvariantCulture, out var n) ? n : 0);
+    }
+
+    private async Task<(IReadOnlyList<string[]> Rows, Func<string, int> Column)> StatsAsync(CancellationToken ct)
+    {
+        using var http = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+        var csv = await http.GetStringAsync($"http://127.0.0.1:{StatsPort}/stats;csv", ct);
+        var lines = csv.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        var header = lines[0].TrimStart('#', ' ').Split(',');
+        return ([.. lines.Skip(1).Select(l => l.Split(','))], name => Array.IndexOf(header, name));
     }
 
     /// <summary>Polls the stats page every 50 ms until <paramref name="condition"/> holds; returns how long that took.</summary>
