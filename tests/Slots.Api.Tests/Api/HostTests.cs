@@ -136,7 +136,7 @@ internal static class StoreFaults
         var real = services.Single(d => d.ServiceType == typeof(IReservationStore));
         services.RemoveAll<IReservationStore>();
         services.AddSingleton<IReservationStore>(sp =>
-            new FaultyStore((IReservationStore)ActivatorUtilities.CreateInstance(sp, real.ImplementationType!), gate, failure, throws));
+            new FaultyStore((IReservationStore)(real.ImplementationFactory?.Invoke(sp) ?? ActivatorUtilities.CreateInstance(sp, real.ImplementationType!)), gate, failure, throws));
     }
 
     private sealed class FaultyStore(IReservationStore inner, Task? gate, bool failure, Func<Exception>? throws) : IReservationStore

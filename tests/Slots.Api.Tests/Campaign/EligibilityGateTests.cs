@@ -26,7 +26,7 @@ public sealed class EligibilityGateTests : ApiTestBase
             var real = services.Single(d => d.ServiceType == typeof(IReservationStore));
             services.RemoveAll<IReservationStore>();
             services.AddSingleton<IReservationStore>(sp =>
-                new RuleBlindStore((IReservationStore)ActivatorUtilities.CreateInstance(sp, real.ImplementationType!), calls));
+                new RuleBlindStore((IReservationStore)(real.ImplementationFactory?.Invoke(sp) ?? ActivatorUtilities.CreateInstance(sp, real.ImplementationType!)), calls));
         });
         var admin = host.AdminClient();
         var place = await CreatePlaceWithSlotsAsync(admin, capacity: 5);
