@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Net;
 using Slots.Stack.Tests.Infrastructure;
-using Slots.Testing;
 
 namespace Slots.Stack.Tests;
 
@@ -49,15 +48,13 @@ public sealed class CacheTests(SharedApis shared)
         // One instance that answers a week at once and holds every booking: with maxconn 1, one booking in service and
         // one in the queue make HAProxy shed what comes next (SLOTS_SHED_QUEUE 1), for as long as the test likes.
         await using var upstream = HeldUpstream.Start();
-        var folder = Path.Combine(StackProcesses.LogFolder, "cache-shed");
-        Directory.CreateDirectory(folder);
-        await using var haproxy = await HaproxyServer.StartAsync([upstream.Address], new Dictionary<string, string>
+        await using var haproxy = await StackProcesses.StartHaproxyAsync([upstream.Address], new Dictionary<string, string>
         {
             ["SLOTS_SERVER_MAXCONN"] = "1",
             ["SLOTS_SHED_QUEUE"] = "1",
             ["SLOTS_SHED_PER_SERVING"] = "100000",
             ["SLOTS_QUEUE_TIMEOUT"] = "30s",
-        }, folder, ct);
+        }, "cache-shed", ct);
         using var reader = Clients.From(IPAddress.Parse("127.0.0.26"), haproxy);
         using var bookers = new Clients(haproxy, 3);
         const string url = "/api/places/7/availability?from=2026-12-01&to=2026-12-07";

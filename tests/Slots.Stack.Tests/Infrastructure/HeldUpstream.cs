@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -61,7 +60,7 @@ public sealed class HeldUpstream : IAsyncDisposable
         {
             while (true)
             {
-                var end = -1;
+                int end;
                 while ((end = Encoding.ASCII.GetString(buffer, 0, filled).IndexOf("\r\n\r\n", StringComparison.Ordinal)) < 0)
                 {
                     var n = await stream.ReadAsync(buffer.AsMemory(filled), _stop.Token);
@@ -72,26 +71,24 @@ public sealed class HeldUpstream : IAsyncDisposable
                     filled += n;
                 }
                 var head = Encoding.ASCII.GetString(buffer, 0, end);
-                var length = head.Split("\r\n").Select(l => l.Split(':', 2)).Where(p => p.Length == 2 && p[0].Trim().Equals("Content-Length", StringComparison.OrdinalIgnoreCase))
-                    .Select(p => int.Parse(p[1].Trim(), CultureInfo.InvariantCulture)).FirstOrDefault();
-                var total = end + 4 + length;
+                var total = end + 4 + Http1.ContentLength(head.Split("\r\n"));
                 while (filled < total)
                 {
                     filled += await stream.ReadAsync(buffer.AsMemory(filled), _stop.Token);
                 }
                 Array.Copy(buffer, total, buffer, 0, filled - total);
                 filled -= total;
-                var target = head.Split(' ')[1];
                 if (head.StartsWith("POST ", StringComparison.Ordinal))
                 {
                     Interlocked.Increment(ref _bookingsHeld);
                     await Task.Delay(Timeout.Infinite, _stop.Token);
                 }
-                var body = target.Contains("/availability", StringComparison.Ordinal) ? "{\"days\":[]}" : "ready";
-                if (target.Contains("/availability", StringComparison.Ordinal))
+                var availability = head.Split(' ')[1].Contains("/availability", StringComparison.Ordinal);
+                if (availability)
                 {
                     Interlocked.Increment(ref _availabilityReads);
                 }
+                var body = availability ? "{\"days\":[]}" : "ready";
                 var answer = $"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: public, max-age=1\r\nContent-Length: {body.Length}\r\n\r\n{body}";
                 await stream.WriteAsync(Encoding.ASCII.GetBytes(answer), _stop.Token);
             }

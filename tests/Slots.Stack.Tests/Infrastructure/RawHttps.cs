@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Net;
 using System.Net.Security;
 using System.Net.Sockets;
@@ -67,9 +66,7 @@ public sealed class RawHttps : IAsyncDisposable
             text.Append((char)one[0]);
         }
         var lines = text.ToString().Split("\r\n");
-        var length = lines.Select(l => l.Split(':', 2)).Where(p => p.Length == 2 && p[0].Trim().Equals("content-length", StringComparison.OrdinalIgnoreCase))
-            .Select(p => int.Parse(p[1].Trim(), CultureInfo.InvariantCulture)).FirstOrDefault();
-        var rest = new byte[length];
+        var rest = new byte[Http1.ContentLength(lines)];
         await _tls.ReadExactlyAsync(rest, ct);
         return lines[0].Split(' ')[1];
     }

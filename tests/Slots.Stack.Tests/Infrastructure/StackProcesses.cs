@@ -59,12 +59,16 @@ public static class StackProcesses
         }
     }
 
-    public static Task<HaproxyServer> StartHaproxyAsync(IEnumerable<ApiProcess> apis, IReadOnlyDictionary<string, string> settings, string name, CancellationToken ct)
+    public static Task<HaproxyServer> StartHaproxyAsync(IEnumerable<ApiProcess> apis, IReadOnlyDictionary<string, string> settings, string name, CancellationToken ct) =>
+        StartHaproxyAsync(apis.Select(a => a.Address).ToArray(), settings, name, ct);
+
+    /// <summary>HAProxy in front of the servers at these host:port addresses (API instances, or a test's own upstream).</summary>
+    public static Task<HaproxyServer> StartHaproxyAsync(IReadOnlyList<string> servers, IReadOnlyDictionary<string, string> settings, string name, CancellationToken ct)
     {
         var folder = Path.Combine(LogFolder, name);
         Directory.CreateDirectory(folder);
         TestContext.Current.TestOutputHelper?.WriteLine($"process logs: {LogFolder} (HAProxy's in {folder})");
-        return HaproxyServer.StartAsync(apis.Select(a => a.Address).ToArray(), settings, folder, ct);
+        return HaproxyServer.StartAsync(servers, settings, folder, ct);
     }
 }
 
