@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json.Nodes;
+using Slots.LoadTest.Reporting;
 
 namespace Slots.LoadTest.Bench;
 
@@ -103,22 +104,14 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
             Phase($"{scenario}");
             await ThroughputAsync(scenario, options.Concurrency, options.Duration, Result($"{scenario}.json"), [], ct);
         }
-        // The same crowd under an age rule that admits all of it (birth numbers of 1954-1963, the step open since 2020): what
-        // deciding who may book costs the real path, beside the run above (issue 41: at most 10 % of its booked/s).
-        Phase("reserve under an age rule");
-        await admin.WhoMayBookAsync("""{"rule":"age","steps":[{"opensAt":"2020-01-01T00:00:00Z","bornOnOrBefore":"1963-12-31"}]}""", ct);
-        await ThroughputAsync("reserve-age", options.Concurrency, options.Duration, Result("reserve-age.json"), ["--birth-years", "1954-1963"], ct);
-        // The same crowd on an invitation-only service, each person with a code of its own from the batch issued above.
-        Phase("reserve with invitation codes");
-        await admin.WhoMayBookAsync("""{"rule":"invitation"}""", ct);
-        await ThroughputAsync("reserve-invite", options.Concurrency, options.Duration, Result("reserve-invite.json"), ["--invitations", invitations, "--max-users", "100000"], ct);
-        await admin.WhoMayBookAsync("""{"rule":"everyone"}""", ct);
-        // A two-dose service: each booking takes its first dose where the crowd aims (days 0-6) and its second 28-35 days
-        // later at the same time (issue 41: pairs/s at least half the real path's bookings/s; no half pair in the audit).
-        Phase("reserve pairs (both doses in one booking)");
-        await admin.DosesAsync("""{"minDays":28,"maxDays":35}""", ct);
-        await ThroughputAsync("reserve-pair", options.Concurrency, options.Duration, Result("reserve-pair.json"), [], ct);
-        await admin.DosesAsync("null", ct);
+        // The campaign's rules against the real path just run (issue 41): round 1 here, the later rounds in alternating order.
+        for (var round = 1; round <= options.RuleRounds; round++)
+        {
+            foreach (var scenario in RuleRounds.Order(round))
+            {
+                await RuleAsync(admin, scenario, invitations, round, ct);
+            }
+        }
 
         // The sweep: the same three paths at several concurrencies, so that each is judged at the load that suits it.
         foreach (var users in options.Sweep)
@@ -154,6 +147,47 @@ internal sealed partial class BenchCommand(BenchHost host, BenchOptions options,
             Console.WriteLine($"{took.TotalSeconds,7:0} s  {title}");
         }
         return 0;
+    }
+
+    /// <summary>
+    /// One scenario of a round of the rules: the real path as it is; the same crowd under an age rule that admits all of it
+    /// (birth numbers of 1954-1963, the step open since 2020: issue 41 allows it 10 % of the real path's booked/s); on an
+    /// invitation-only service, each person with a code of its own from the batch issued after seeding; or on a two-dose
+    /// service, each booking taking its first dose where the crowd aims (days 0-6) and its second 28-35 days later at the
+    /// same time (pairs/s at least half the real path's bookings/s, no half pair in the audit). The rule is set back after.
+    /// </summary>
+    private async Task RuleAsync(BenchAdmin admin, string scenario, string invitations, int round, CancellationToken ct)
+    {
+        var json = Result(RuleRounds.File(scenario, round));
+        Directory.CreateDirectory(Path.GetDirectoryName(json)!);
+        var of = options.RuleRounds == 1 ? "" : $" (round {round} of {options.RuleRounds})";
+        switch (scenario)
+        {
+            case RuleRounds.RealPath:
+                Phase($"reserve{of}");
+                await ThroughputAsync(scenario, options.Concurrency, options.Duration, json, [], ct);
+                break;
+            case RuleRounds.AgeRule:
+                Phase($"reserve under an age rule{of}");
+                await admin.WhoMayBookAsync("""{"rule":"age","steps":[{"opensAt":"2020-01-01T00:00:00Z","bornOnOrBefore":"1963-12-31"}]}""", ct);
+                await ThroughputAsync(scenario, options.Concurrency, options.Duration, json, ["--birth-years", "1954-1963"], ct);
+                await admin.WhoMayBookAsync("""{"rule":"everyone"}""", ct);
+                break;
+            case RuleRounds.Invitations:
+                Phase($"reserve with invitation codes{of}");
+                await admin.WhoMayBookAsync("""{"rule":"invitation"}""", ct);
+                await ThroughputAsync(scenario, options.Concurrency, options.Duration, json, ["--invitations", invitations, "--max-users", "100000"], ct);
+                await admin.WhoMayBookAsync("""{"rule":"everyone"}""", ct);
+                break;
+            case RuleRounds.Pairs:
+                Phase($"reserve pairs (both doses in one booking){of}");
+                await admin.DosesAsync("""{"minDays":28,"maxDays":35}""", ct);
+                await ThroughputAsync(scenario, options.Concurrency, options.Duration, json, [], ct);
+                await admin.DosesAsync("null", ct);
+                break;
+            default:
+                throw new ArgumentOutOfRangeException(nameof(scenario), scenario, "not a scenario of the rules' rounds");
+        }
     }
 
     /// <summary>

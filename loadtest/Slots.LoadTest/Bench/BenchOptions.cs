@@ -43,6 +43,9 @@ internal sealed record BenchOptions
     public int SweepDuration { get; init; }
     public int CeilingSeconds { get; init; }
 
+    /// <summary>Rounds of the real path against the campaign's rules (age, invitation codes, pairs), the order reversed every other round.</summary>
+    public int RuleRounds { get; init; }
+
     /// <summary>An external stack to measure instead of starting one (SLOTS_BENCH_TARGET and its companions).</summary>
     public ExternalTarget? External { get; init; }
 
@@ -108,7 +111,12 @@ internal sealed record BenchOptions
             // 20 places: a longer ceiling would book most of the seats it draws from.
             CeilingSeconds = Knob("SLOTS_BENCH_CEILING_SECONDS", 10, 1),
             External = stack ? null : external,
+            RuleRounds = Knob("SLOTS_BENCH_RULE_ROUNDS", 3, 1),
         };
+        if (options.RuleRounds is < 1 or > 9)
+        {
+            errors.Add($"SLOTS_BENCH_RULE_ROUNDS must be 1 to 9 rounds; got {options.RuleRounds}.");
+        }
         if (options.GiveUp is < 1 or > 300)
         {
             errors.Add($"SLOTS_BENCH_GIVE_UP must be 1 to 300 seconds; got {options.GiveUp}.");

@@ -49,22 +49,7 @@ public static class Summary
             md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} | {CpuPerAnswer(r)} | {AtServer(r.Server)} |");
         }
         md.AppendLine();
-        if (real is not null && aged is not null && real.GoodputPerSecond > 0)
-        {
-            md.AppendLine(inv, $"- who may book (an age rule admitting the whole crowd, decided in the seat's operation): " +
-                $"**{1 - (aged.GoodputPerSecond / real.GoodputPerSecond):P1}** fewer bookings/s than the real path without a rule (target ≤ 10 %)");
-        }
-        if (real is not null && invited is not null && real.GoodputPerSecond > 0)
-        {
-            md.AppendLine(inv, $"- invitation codes (an invitation-only service, every person bringing a code of its own, read and spent in the seat's operation): " +
-                $"**{1 - (invited.GoodputPerSecond / real.GoodputPerSecond):P1}** fewer bookings/s than the real path without a rule (target ≤ 10 %)");
-        }
-        if (real is not null && paired is not null && real.GoodputPerSecond > 0)
-        {
-            var audit = paired.Audit is { } a ? string.Create(inv, $"; the audit: {a.Pairs:N0} pairs, {a.HalfPairs} half pairs, {a.UnpairedBookings} unpaired bookings, {a.PersonsWithTwoActive} persons with two") : "";
-            md.AppendLine(inv, $"- both doses in one booking (the same crowd on a two-dose service, second doses in the interval's hot and disk days): " +
-                $"**{paired.GoodputPerSecond / real.GoodputPerSecond:0.00}×** the real path's bookings/s as pairs/s (target ≥ 0.5×){audit}");
-        }
+        md.Append(RuleRounds.Markdown(RuleRounds.Read(folder)));
         if (real is not null && baseline is not null && baseline.GoodputPerSecond > 0)
         {
             md.AppendLine(inv, $"- real / baseline goodput: **{real.GoodputPerSecond / baseline.GoodputPerSecond:0.00}×** (target ≥ 10×)");

@@ -14,6 +14,7 @@ public sealed class BenchOptionsTests
         Assert.Equal("postgres", options.Backend);
         Assert.Equal((20, 5, 64, 1000, 2, 10, 20), (options.Duration, options.Warmup, options.Concurrency, options.Places, options.Instances, options.CeilingSeconds, options.StepFactor));
         Assert.Equal(30, options.GiveUp);
+        Assert.Equal(3, options.RuleRounds);
         Assert.Empty(options.Sweep);
         Assert.True(options.Durable);
         Assert.Equal("postgres", options.ResultsFolder);
@@ -27,6 +28,7 @@ public sealed class BenchOptionsTests
         Assert.Equal((7, 3, 20, 1, 1, 3, 10), (options.Duration, options.Warmup, options.Places, options.Instances, options.CeilingSeconds, options.SweepDuration,
             options.GiveUp));
         Assert.Equal([16, 64], options.Sweep);
+        Assert.Equal(1, options.RuleRounds);
         Assert.Equal("./slots bench --backend sqlite --quick --sweep (16 64 users, 3 s)", options.Command);
     }
 
@@ -38,6 +40,19 @@ public sealed class BenchOptionsTests
         Assert.True(options.Stack);
         Assert.Equal("postgres", options.Backend);
         Assert.Equal("stack-ha", options.ResultsFolder);
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("10")]
+    public void Rounds_of_the_rules_outside_one_to_nine_are_refused_by_name(string rounds)
+    {
+        List<string> errors = [];
+
+        var options = BenchOptions.From(new Args([]), Env(("SLOTS_BENCH_RULE_ROUNDS", rounds)), errors);
+
+        Assert.Null(options);
+        Assert.Contains(errors, e => e.Contains("SLOTS_BENCH_RULE_ROUNDS", StringComparison.Ordinal));
     }
 
     [Fact]
