@@ -188,7 +188,7 @@ internal static class Cli
             }
             var reset = await SeededState.RestoreAsync(provider, connection, ct);
             await Task.Delay(TimeSpan.FromSeconds(1.5), ct);
-            line += string.Create(CultureInfo.InvariantCulture, $"; its {reset.Reservations:N0} reservations cleared in {reset.Seconds:0.0} s");
+            line += string.Create(CultureInfo.InvariantCulture, $"; its {reset.Reservations:N0} reservations cleared in {reset.Seconds:0.0} s{(reset.Checkpointed ? ", then a checkpoint" : "")}");
         }
         Console.WriteLine(line);
         return warm.Started;

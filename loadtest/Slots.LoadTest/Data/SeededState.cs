@@ -3,8 +3,9 @@ using System.Diagnostics;
 
 namespace Slots.LoadTest.Data;
 
-/// <summary>What a reset took away: the bookings the scenarios before had made, and how long it took.</summary>
-public sealed record ResetResult(long Reservations, long SeatsFreed, double Seconds);
+/// <summary>What a reset took away: the bookings the scenarios before had made, and how long it took; whether it ended
+/// with a checkpoint (PostgreSQL, where the user may ask for one).</summary>
+public sealed record ResetResult(long Reservations, long SeatsFreed, double Seconds, bool Checkpointed = false);
 
 /// <summary>
 /// Puts a seeded database back the way the seeder left it, so every scenario of a benchmark
@@ -31,7 +32,27 @@ public static class SeededState
         var (reservations, freed) = await Database.AgainOnDeadlockAsync(() => ClearAsync(db, pg, ct));
         // The planner and the visibility map as after the seed: the freed seats were updated rows.
         await Database.ExecuteAsync(db, pg ? "VACUUM (ANALYZE) hot_seats" : "ANALYZE", ct);
-        return new ResetResult(reservations, freed, Math.Round(clock.Elapsed.TotalSeconds, 1));
+        var checkpointed = pg && await CheckpointAsync(db, ct);
+        return new ResetResult(reservations, freed, Math.Round(clock.Elapsed.TotalSeconds, 1), checkpointed);
+    }
+
+    /// <summary>
+    /// A checkpoint, so every measured run after a reset starts at the same point of PostgreSQL's checkpoint cycle: each
+    /// pays the full-page images of the pages it first touches, and none meets a checkpoint that the runs before it set
+    /// off (in the full benchmark one began every 3 minutes, by WAL volume, and spread its writes over the next runs).
+    /// False where the user may not checkpoint (an external stack's database).
+    /// </summary>
+    private static async Task<bool> CheckpointAsync(DbConnection db, CancellationToken ct)
+    {
+        try
+        {
+            await Database.ExecuteAsync(db, "CHECKPOINT", ct);
+            return true;
+        }
+        catch (DbException ex) when (ex.SqlState == "42501") // insufficient privilege: neither superuser nor pg_checkpoint
+        {
+            return false;
+        }
     }
 
     /// <summary>Every booking and its trail gone and every seat free again, in one transaction.</summary>
