@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Slots.LoadTest.Data;
+using Slots.LoadTest.Reporting;
 
 namespace Slots.LoadTest.Bench;
 
@@ -107,14 +108,6 @@ internal static class RemindersFigures
         return null;
     }
 
-    /// <summary>The median as Python's statistics.median takes it: the mean of the two middle values of an even count.</summary>
-    public static double Median(IReadOnlyList<double> values)
-    {
-        var sorted = values.Order().ToArray();
-        var middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
-
     /// <summary>Tomorrow and the day after at the places (Europe/Bratislava): the reminded day and the day of the new bookings.</summary>
     public static (DateOnly Tomorrow, DateOnly Later) Days(DateTimeOffset now, TimeZoneInfo zone)
     {
@@ -154,7 +147,7 @@ internal static class RemindersFigures
                 continue;
             }
             var p99 = side.Select(w => w.P99Ms).ToList();
-            md.AppendLine(inv, $"- {label}: booking p99 median {Median(p99):0.0} ms (range {p99.Min():0.0}-{p99.Max():0.0}), bookings/s median {Median([.. side.Select(w => w.PerSecond)]):N0}, CPU µs per booking median {Median([.. side.Select(w => w.ApiCpuUs)]):0} (API) / {Median([.. side.Select(w => w.MachineCpuUs)]):0} (machine)");
+            md.AppendLine(inv, $"- {label}: booking p99 median {LatencyStats.Median(p99):0.0} ms (range {p99.Min():0.0}-{p99.Max():0.0}), bookings/s median {LatencyStats.Median([.. side.Select(w => w.PerSecond)]):N0}, CPU µs per booking median {LatencyStats.Median([.. side.Select(w => w.ApiCpuUs)]):0} (API) / {LatencyStats.Median([.. side.Select(w => w.MachineCpuUs)]):0} (machine)");
         }
         if (statements is { Count: > 0 })
         {

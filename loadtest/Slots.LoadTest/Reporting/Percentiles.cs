@@ -20,6 +20,19 @@ public sealed record LatencyStats(long Count, double P50, double P95, double P99
         return new LatencyStats(sorted.Length, Percentile(sorted, 50), Percentile(sorted, 95), Percentile(sorted, 99), sorted[^1]);
     }
 
+    /// <summary>The median as Python's statistics.median takes it: the middle value, or the mean of the two middle values of
+    /// an even count (not a nearest rank: the benchmark's few rounds and windows are summed up by it).</summary>
+    public static double Median(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0)
+        {
+            throw new ArgumentException("No values to take the median of.", nameof(values));
+        }
+        var sorted = values.Order().ToArray();
+        var middle = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
     /// <summary>Nearest rank on an ascending array: index ceil(p/100 · n) − 1.</summary>
     public static double Percentile(double[] ascending, double p)
     {

@@ -59,17 +59,6 @@ public static class RuleRounds
         [.. rounds.Where(r => r.TryGetValue(rule, out _) && r[RealPath].GoodputPerSecond > 0)
             .Select(r => r[rule].GoodputPerSecond / r[RealPath].GoodputPerSecond)];
 
-    public static double Median(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0)
-        {
-            throw new ArgumentException("No values to take the median of.", nameof(values));
-        }
-        var sorted = values.Order().ToList();
-        var middle = sorted.Count / 2;
-        return sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
-
     /// <summary>The summary's lines on the rules: the age rule's and the codes' cost and the pairs' ratio as medians over the
     /// rounds with each round's figure, and, with more than one round, a table of the rounds.</summary>
     public static string Markdown(IReadOnlyList<IReadOnlyDictionary<string, RunReport>> rounds)
@@ -85,12 +74,12 @@ public static class RuleRounds
         if (Ratios(rounds, AgeRule) is { Count: > 0 } aged)
         {
             md.AppendLine(inv, $"- who may book (an age rule admitting the whole crowd, decided in the seat's operation): " +
-                $"**{Cost(Median(aged))}** fewer bookings/s than the real path without a rule{Each(aged, Cost)} (target ≤ 10 %)");
+                $"**{Cost(LatencyStats.Median(aged))}** fewer bookings/s than the real path without a rule{Each(aged, Cost)} (target ≤ 10 %)");
         }
         if (Ratios(rounds, Invitations) is { Count: > 0 } invited)
         {
             md.AppendLine(inv, $"- invitation codes (an invitation-only service, every person bringing a code of its own, read and spent in the seat's operation): " +
-                $"**{Cost(Median(invited))}** fewer bookings/s than the real path without a rule{Each(invited, Cost)} (target ≤ 10 %)");
+                $"**{Cost(LatencyStats.Median(invited))}** fewer bookings/s than the real path without a rule{Each(invited, Cost)} (target ≤ 10 %)");
         }
         if (Ratios(rounds, Pairs) is { Count: > 0 } paired)
         {
@@ -99,7 +88,7 @@ public static class RuleRounds
                 $"; the audit{(audits.Count == 1 ? "" : $"s of {audits.Count} rounds")}: {audits.Sum(a => a.Pairs):N0} pairs, {audits.Sum(a => a.HalfPairs)} half pairs, " +
                 $"{audits.Sum(a => a.UnpairedBookings)} unpaired bookings, {audits.Sum(a => a.PersonsWithTwoActive)} persons with two");
             md.AppendLine(inv, $"- both doses in one booking (the same crowd on a two-dose service, second doses in the interval's hot and disk days): " +
-                $"**{Times(Median(paired))}** the real path's bookings/s as pairs/s{Each(paired, Times)} (target ≥ 0.5×){audit}");
+                $"**{Times(LatencyStats.Median(paired))}** the real path's bookings/s as pairs/s{Each(paired, Times)} (target ≥ 0.5×){audit}");
         }
         if (rounds.Count > 1)
         {

@@ -1,4 +1,5 @@
 using Slots.LoadTest.Bench;
+using Slots.LoadTest.Reporting;
 
 namespace Slots.LoadTest.Tests.Bench;
 
@@ -96,8 +97,8 @@ public sealed class RemindersFiguresTests
     [Fact]
     public void The_median_of_an_even_count_is_the_mean_of_the_middle_two()
     {
-        Assert.Equal(50, RemindersFigures.Median([80, 20, 40, 60]));
-        Assert.Equal(40, RemindersFigures.Median([80, 20, 40]));
+        Assert.Equal(50, LatencyStats.Median([80, 20, 40, 60]));
+        Assert.Equal(40, LatencyStats.Median([80, 20, 40]));
     }
 
     [Fact]

@@ -22,9 +22,9 @@ public sealed class RuleRoundsTests
     [Fact]
     public void The_median_of_an_odd_count_is_the_middle_one_and_of_an_even_count_the_mean_of_the_middle_two()
     {
-        Assert.Equal(0.9, RuleRounds.Median([0.95, 0.8, 0.9]));
-        Assert.Equal(0.85, RuleRounds.Median([0.95, 0.8, 0.9, 0.7]), 9);
-        Assert.Throws<ArgumentException>(() => RuleRounds.Median([]));
+        Assert.Equal(0.9, LatencyStats.Median([0.95, 0.8, 0.9]));
+        Assert.Equal(0.85, LatencyStats.Median([0.95, 0.8, 0.9, 0.7]), 9);
+        Assert.Throws<ArgumentException>(() => LatencyStats.Median([]));
     }
 
     // One sequential pair of runs moved by as much as a rule costs (invitation codes 8.1-16.2 % over five runs): the figure
