@@ -93,20 +93,22 @@ public sealed partial class PostgresHotPathTests
     [Fact]
     public async Task A_refusal_of_the_eligibility_step_answers_NotEligible_and_writes_nothing_while_its_neighbours_book()
     {
-        await SeatsAsync(minute: 900, capacity: 5);
-        await SeatsAsync(minute: 700, capacity: 1); // where the booking that holds the writer goes
-        // The step's function as a rule would have it: one person may not book. The stub lets everyone book.
-        await ExecuteAsync("""
-            CREATE OR REPLACE FUNCTION slots_eligibility(p_service integer, p_person text, p_birth date, p_invite text, p_now bigint)
-            RETURNS integer LANGUAGE sql STABLE AS $$ SELECT CASE WHEN p_person = 'too-young' THEN 1 ELSE 0 END $$
+        await OfferPcrAsync();
+        await SeatsAsync(minute: 900, capacity: 5, service: Pcr);
+        await SeatsAsync(minute: 700, capacity: 1); // where the booking that holds the writer goes (the default service, open to all)
+        // PCR under an age rule, open to people born on or before 1960-12-31 since long before the test's clock.
+        await ExecuteAsync($"""
+            INSERT INTO service_eligibility (service_id, rule) VALUES ({Pcr}, 1);
+            INSERT INTO service_age_steps (service_id, opens_at, born_on_or_before) VALUES ({Pcr}, 0, DATE '1960-12-31')
             """);
         var single = Instance(_first!);
 
         var answers = await InOneBatchAsync(single,
-            Command(900, person: "too-young", key: "young"),
-            Command(900, person: "old-enough", key: "old"));
+            Command(900, person: "too-young", key: "young", service: Pcr) with { BornOn = new DateOnly(1990, 5, 1) },
+            Command(900, person: "old-enough", key: "old", service: Pcr) with { BornOn = new DateOnly(1950, 5, 1) });
 
         Assert.Equal(new[] { ReservationStatus.NotEligible, ReservationStatus.Reserved }, answers.Select(a => a.Status).ToArray());
+        Assert.Equal((int)Eligibility.NotEligibleReason.TooYoung, answers[0].Detail);
         // Like a slot full: no seat, no person row, no key remembered, so the same request may be answered anew.
         Assert.Equal(0L, await ScalarAsync<long>("""
             SELECT (SELECT count(*) FROM active_persons WHERE person_hash = 'too-young')

@@ -6,7 +6,7 @@
 -- reserved slot's length, so the 201 needs nothing read back.
 -- The campaign's arrays, NULL (or NULL elements) where a booking does not use them:
 --   p_birth, p_invite: the birth date read from the birth number and the invitation code's hash,
---   for slots_eligibility (o_status 11 NotEligible with its reason in o_detail);
+--   for who may book, judged in step 3 (o_status 11 NotEligible with its reason in o_detail);
 --   p_code2, p_day2_from, p_day2_to, p_minute2: a pair's second dose, for slots_seat_second_doses
 --   (o_code2, o_day2, o_minute2, o_minutes2: where it was seated, and the slot's length);
 --   p_by, p_sms: a booking made by site staff and whether it sends its SMS, for slots_write_walk_ins.

@@ -4,8 +4,8 @@
 --   a ReservationStatus that needs no seat: a replay (the key is known; 0 when it came with another
 --   request), 3 already booked (the same person holds the same service), 4 unknown slot, 5 slot
 --   started;
---   -11: not eligible (slots_eligibility's refusal, its reason in o_detail): like a slot full it
---   writes nothing and remembers no key;
+--   -11: not eligible (who may book refused, the reason in o_detail): like a slot full it writes
+--   nothing and remembers no key;
 --   -2: slot full, the slot is open, no seat is free and the person holds nothing: NOTHING is
 --   written, not even the key;
 --   -1: goes for a person row and a seat (slots_apply's steps 4 and 5); those are listed in o_try,
@@ -16,6 +16,21 @@
 -- Seats are read before keys: a booking under this key holds a seat, so when every seat was seen
 -- taken that booking had committed and its key is visible. An active reservation answers before
 -- the slot's state; its code only to the phone that made it.
+--
+-- Who may book is judged in the same read (refusal): 0 when the person may book by the rule, -1
+-- when only the booking's invitation code admits them (the rule alone would refuse: the code is
+-- spent with the seat, step 5b of slots_apply), else the refusal's NotEligibleReason: 1 too young,
+-- 2 no birth date, 3 invitation required, 4 invitation unknown, 5 invitation used (bound to another
+-- person), 6 invitation revoked. p_birth is the birth date read from the person's birth number
+-- (NULL when there is none): a parameter only, never stored; p_invite is the keyed hash of the code
+-- the booking brought (NULL when none came). The order is EligibilityDecision.For's: everyone; the
+-- age rule (the cut-off in force is the greatest born_on_or_before of the steps already open); a
+-- valid code where the service takes codes; else the code's own failure, then the rule's.
+-- Joined, not a function called per operation: a PL/pgSQL call starts an executor (and an index
+-- scan) for each operation, about 16 us a booking more than the join's probe of the code
+-- (docs/benchmarks.md, "Who may book, joined").
+DROP FUNCTION IF EXISTS slots_eligibility(integer, text, date, text, bigint);
+
 CREATE OR REPLACE FUNCTION slots_apply_decide(
     p_op integer[], p_place integer[], p_day date[], p_minute integer[],
     p_service integer[], p_person text[], p_phone text[], p_key text[], p_fingerprint text[], p_now bigint[],
@@ -58,8 +73,24 @@ BEGIN
               FROM unnest(p_op, p_place, p_day, p_minute, p_service, p_person, p_phone, p_key, p_fingerprint, p_now,
                           p_birth, p_invite)
                    WITH ORDINALITY AS u(op, place, day, minute, service, person, phone, key, fingerprint, now, birth, invite, ord)
-              -- Once per operation: flattened into the expressions above, the call would run once for each mention.
-              CROSS JOIN LATERAL (SELECT slots_eligibility(u.service, u.person, u.birth, u.invite, u.now) AS refusal OFFSET 0) e
+              -- Who may book (issue 41, D4), joined here: a service without a service_eligibility row is open to
+              -- everyone; an age rule reads the cut-off in force; a code is read where a rule takes one.
+              LEFT JOIN service_eligibility r ON r.service_id = u.service
+              LEFT JOIN invitation_codes c ON (r.rule = 2 OR r.accepts_invitations) AND c.hash = u.invite AND c.service_id = u.service
+              LEFT JOIN LATERAL (SELECT max(a.born_on_or_before) AS cutoff FROM service_age_steps a
+                                 WHERE r.rule = 1 AND a.service_id = u.service AND a.opens_at <= u.now) a ON true
+              CROSS JOIN LATERAL (SELECT CASE
+                                             WHEN r.service_id IS NULL OR r.rule = 0 THEN 0
+                                             WHEN r.rule = 1 AND u.birth <= a.cutoff THEN 0
+                                             WHEN (r.rule = 2 OR r.accepts_invitations) AND u.invite IS NOT NULL THEN
+                                                 CASE WHEN c.hash IS NULL THEN 4
+                                                      WHEN c.revoked THEN 6
+                                                      WHEN c.spent_at IS NOT NULL AND c.person_hash IS DISTINCT FROM u.person THEN 5
+                                                      ELSE -1 END
+                                             WHEN r.rule = 2 THEN 3
+                                             WHEN u.birth IS NULL THEN 2
+                                             ELSE 1
+                                         END AS refusal) e
               LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
                                  WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
                                    AND s.service_id = u.service

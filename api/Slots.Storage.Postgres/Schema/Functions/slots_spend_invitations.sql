@@ -10,24 +10,28 @@ CREATE OR REPLACE FUNCTION slots_spend_invitations(p_ops integer[], p_service in
                                                    p_code text[], p_now bigint[])
 RETURNS integer[] LANGUAGE plpgsql AS $$
 DECLARE
-    v_won integer[];
+    v_lost integer[];
 BEGIN
-    PERFORM 1 FROM invitation_codes c
-    WHERE c.hash IN (SELECT p_invite[t] FROM unnest(p_ops) AS t)
-    ORDER BY c.hash
-    FOR UPDATE;
-
-    WITH wanted AS (
+    -- One statement: the codes are locked in hash order before the update reaches any of them (the
+    -- update's filter reads the locked set whole first, or walks it in order), and the operations
+    -- whose code was not spent are the answer.
+    WITH locked AS (
+        SELECT c.hash FROM invitation_codes c
+        WHERE c.hash IN (SELECT p_invite[t] FROM unnest(p_ops) AS t)
+        ORDER BY c.hash
+        FOR UPDATE),
+    wanted AS (
         SELECT DISTINCT ON (p_invite[t]) t FROM unnest(p_ops) AS t ORDER BY p_invite[t], t),
     spent AS (
         UPDATE invitation_codes c
         SET person_hash = p_person[w.t], spent_code = p_code[w.t], spent_at = coalesce(c.spent_at, p_now[w.t])
         FROM wanted w
-        WHERE c.hash = p_invite[w.t] AND c.service_id = p_service[w.t] AND NOT c.revoked
+        WHERE c.hash = p_invite[w.t] AND c.hash IN (SELECT l.hash FROM locked l)
+          AND c.service_id = p_service[w.t] AND NOT c.revoked
           AND (c.spent_at IS NULL OR c.person_hash = p_person[w.t])
         RETURNING w.t)
-    SELECT coalesce(array_agg(s.t), '{}') INTO v_won FROM spent s;
-
-    RETURN coalesce((SELECT array_agg(t ORDER BY t) FROM unnest(p_ops) AS t WHERE t <> ALL (v_won)), '{}');
+    SELECT coalesce(array_agg(t ORDER BY t), '{}') INTO v_lost
+    FROM unnest(p_ops) AS t WHERE t NOT IN (SELECT s.t FROM spent s);
+    RETURN v_lost;
 END;
 $$;
