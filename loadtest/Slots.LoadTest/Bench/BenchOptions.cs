@@ -38,6 +38,9 @@ internal sealed record BenchOptions
     /// <summary>fsync and synchronous_commit on in the benchmark's own PostgreSQL.</summary>
     public bool Durable { get; init; }
 
+    /// <summary>The benchmark's own PostgreSQL on huge pages reserved for the run (SLOTS_BENCH_HUGE_PAGES, on unless 0).</summary>
+    public bool HugePages { get; init; }
+
     /// <summary>Users in flight of the sweep's runs; empty: no sweep.</summary>
     public IReadOnlyList<int> Sweep { get; init; } = [];
     public int SweepDuration { get; init; }
@@ -106,6 +109,7 @@ internal sealed record BenchOptions
             StepFactor = Knob("SLOTS_BENCH_STEP_FACTOR", 20, 20),
             Instances = stack ? Knob("SLOTS_API_COUNT", 2, 2) : Knob("SLOTS_BENCH_INSTANCES", backend == "postgres" ? 2 : 1, backend == "postgres" ? 2 : 1),
             Durable = env("SLOTS_BENCH_PG_DURABLE") is not "0",
+            HugePages = env("SLOTS_BENCH_HUGE_PAGES") is not "0",
             Sweep = sweepUsers,
             SweepDuration = Knob("SLOTS_BENCH_SWEEP_DURATION", 10, 3),
             // 20 places: a longer ceiling would book most of the seats it draws from.

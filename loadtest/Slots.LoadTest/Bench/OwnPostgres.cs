@@ -12,13 +12,17 @@ internal sealed class OwnPostgres : IAsyncDisposable
 {
     private readonly Command _pgCtl;
 
-    private OwnPostgres(string bin, string data, int port, Command pgCtl)
+    private OwnPostgres(string bin, string data, int port, Command pgCtl, HugePages? hugePages)
     {
         Bin = bin;
         Data = data;
         Port = port;
         _pgCtl = pgCtl;
+        HugePages = hugePages;
     }
+
+    /// <summary>The huge pages its shared memory runs on; null on 4 kB pages.</summary>
+    public HugePages? HugePages { get; }
 
     /// <summary>The newest installed server's binaries (pgbench, psql beside them).</summary>
     public string Bin { get; }
@@ -35,9 +39,10 @@ internal sealed class OwnPostgres : IAsyncDisposable
 
     /// <summary>
     /// Starts one. <paramref name="settings"/> are the server's -c settings beyond the address, port and socket folder
-    /// (max_connections, shared_buffers, durability); <paramref name="pin"/> its taskset prefix.
+    /// (max_connections, shared_buffers, durability); <paramref name="pin"/> its taskset prefix; with
+    /// <paramref name="hugePages"/>, its shared memory on huge pages reserved for it (<see cref="Bench.HugePages"/>).
     /// </summary>
-    public static async Task<OwnPostgres> StartAsync(string work, IReadOnlyList<string> settings, IReadOnlyList<string> pin)
+    public static async Task<OwnPostgres> StartAsync(string work, IReadOnlyList<string> settings, IReadOnlyList<string> pin, bool hugePages = false)
     {
         var bin = NewestBin() ?? throw new InvalidOperationException("PostgreSQL's server binaries were not found (apt-get install postgresql).");
         var folder = Path.Combine(work, "pg-home");
@@ -50,15 +55,18 @@ internal sealed class OwnPostgres : IAsyncDisposable
         {
             throw new InvalidOperationException($"initdb failed: {init.Stderr}{init.Stdout}");
         }
+        var huge = hugePages ? await Bench.HugePages.ReserveAsync(bin, data, settings) : null;
+        settings = huge is null ? settings : [.. settings, "huge_pages=on"];
         var options = string.Join(' ', ["-c listen_addresses=127.0.0.1", $"-p {port}", $"-c unix_socket_directories={folder}", .. settings.Select(s => $"-c {s}")]);
         var pgCtl = new Command(Path.Combine(bin, "pg_ctl"), [], [], RunAs: RunAs.Postgres);
-        var server = new OwnPostgres(bin, data, port, pgCtl);
+        var server = new OwnPostgres(bin, data, port, pgCtl, huge);
         // pg_ctl forks the postmaster, which keeps taskset's CPUs: the prefix goes in front of runuser.
         var (file, args) = Launcher.AsUser(pgCtl with { Args = ["-D", data, "-w", "-t", "60", "-l", Path.Combine(folder, "server.log"), "start", "-o", options] }, longRunning: false);
         IReadOnlyList<string> start = [.. pin, file, .. args];
         var started = await Tool.TryRunAsync(start[0], [.. start.Skip(1)], TimeSpan.FromSeconds(90));
         if (started.Code != 0)
         {
+            await (huge?.ReleaseAsync() ?? Task.CompletedTask);
             throw new InvalidOperationException($"PostgreSQL did not start: {started.Stderr}{Tail(Path.Combine(folder, "server.log"))}");
         }
         await server.PsqlAsync("postgres", "CREATE DATABASE slots");
@@ -95,6 +103,7 @@ internal sealed class OwnPostgres : IAsyncDisposable
         {
             await Tool.TryRunAsync(_pgCtl with { Args = ["-D", Data, "stop", "-m", "fast", "-w", "-t", "30"] }, TimeSpan.FromSeconds(60));
         }
+        await (HugePages?.ReleaseAsync() ?? Task.CompletedTask);
     }
 
     /// <summary>The newest installed server's bin folder (/usr/lib/postgresql/VERSION/bin), by version; null when there is none.</summary>

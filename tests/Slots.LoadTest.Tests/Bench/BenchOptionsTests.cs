@@ -17,7 +17,14 @@ public sealed class BenchOptionsTests
         Assert.Equal(3, options.RuleRounds);
         Assert.Empty(options.Sweep);
         Assert.True(options.Durable);
+        Assert.True(options.HugePages);
         Assert.Equal("postgres", options.ResultsFolder);
+    }
+
+    [Fact]
+    public void Huge_pages_are_left_alone_when_the_knob_says_0()
+    {
+        Assert.False(Parse([], ("SLOTS_BENCH_HUGE_PAGES", "0")).HugePages);
     }
 
     [Fact]

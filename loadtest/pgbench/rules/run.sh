@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What invitation codes cost the database alone (issue 41): slots_apply with 16 bookings a call, on the real
+# path (real.sql) and with a code each on an invitation-only service (invite.sql), one pgbench client, in
+# alternating runs after a pair not counted (the caches), the codes given back and vacuumed before each. Prints
+# each run's transactions per second, where pg_stat_statements is loaded (track = all) each run's costliest
+# statements inside the functions, and at the end the medians and what the codes cost.
+# On a seeded database (Slots.LoadTest seed), which it leaves as it found it but for the bookings made.
+#   loadtest/pgbench/rules/run.sh "host=127.0.0.1 port=5432 user=postgres dbname=slots" [seconds=6] [pairs=4]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+db=${1:?a libpq connection string of a seeded database}
+seconds=${2:-6}
+pairs=${3:-4}
+psql() { command psql "$db" -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+psql -f "$here/setup.sql"
+trap 'psql -f "$here/teardown.sql"' EXIT
+statements=$(psql -c "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'")
+real_tps=(); invite_tps=()
+for pair in $(seq 0 "$pairs"); do
+  for path in real invite; do
+    psql -c "UPDATE invitation_codes SET person_hash = NULL, spent_code = NULL, spent_at = NULL WHERE spent_at IS NOT NULL"
+    psql -c "VACUUM invitation_codes"
+    if [ "$path" = invite ]; then
+      psql -c "INSERT INTO service_eligibility (service_id, rule) VALUES (1, 2) ON CONFLICT (service_id) DO UPDATE SET rule = 2"
+    else
+      psql -c "DELETE FROM service_eligibility WHERE service_id = 1"
+    fi
+    [ "$statements" = 1 ] && psql -c "SELECT pg_stat_statements_reset()" >/dev/null
+    tps=$(pgbench -n -M prepared -c 1 -j 1 -T "$seconds" -f "$here/$path.sql" "$db" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+    if [ "$pair" = 0 ]; then
+      echo "warm-up $path: $tps transactions/s (not counted)"
+      continue
+    fi
+    echo "pair $pair $path: $tps transactions/s (16 bookings each)"
+    if [ "$path" = real ]; then real_tps+=("$tps"); else invite_tps+=("$tps"); fi
+    if [ "$statements" = 1 ]; then
+      psql -F ' | ' -c "SELECT round((total_exec_time / calls)::numeric, 3) AS ms, calls, left(regexp_replace(query, '\s+', ' ', 'g'), 70)
+                        FROM pg_stat_statements WHERE NOT toplevel ORDER BY total_exec_time DESC LIMIT 6"
+    fi
+  done
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+real=$(median "${real_tps[@]}")
+invite=$(median "${invite_tps[@]}")
+awk -v r="$real" -v i="$invite" -v n="$pairs" \
+  'BEGIN {printf "median of %d: real path %.1f, invitation codes %.1f transactions/s: the codes cost %.1f %%\n", n, r, i, 100 * (1 - i / r)}'
