@@ -50,14 +50,15 @@ internal sealed class HugePages
         }
         var before = Field(await File.ReadAllTextAsync("/proc/meminfo"), "HugePages_Total");
         var target = Target(before, Available(await File.ReadAllTextAsync("/proc/meminfo")), needed);
-        if (target != before)
+        if (target != before && !await TryReserveAsync(target))
         {
-            await File.WriteAllTextAsync(Reservation, target.ToString(CultureInfo.InvariantCulture));
+            Console.WriteLine($"PostgreSQL on 4 kB pages: {Reservation} cannot be written here (a container's read-only /proc?)");
+            return null;
         }
         var free = Available(await File.ReadAllTextAsync("/proc/meminfo"));
         if (free < needed)
         {
-            await File.WriteAllTextAsync(Reservation, before.ToString(CultureInfo.InvariantCulture));
+            await TryReserveAsync(before);
             Console.WriteLine($"PostgreSQL on 4 kB pages: {needed} huge pages asked for, {free} free after reserving");
             return null;
         }
@@ -66,7 +67,20 @@ internal sealed class HugePages
     }
 
     /// <summary>Gives the reservation back as it was before the run.</summary>
-    public Task ReleaseAsync() => After == _before ? Task.CompletedTask : File.WriteAllTextAsync(Reservation, _before.ToString(CultureInfo.InvariantCulture));
+    public Task ReleaseAsync() => After == _before ? Task.CompletedTask : TryReserveAsync(_before);
+
+    private static async Task<bool> TryReserveAsync(long pages)
+    {
+        try
+        {
+            await File.WriteAllTextAsync(Reservation, pages.ToString(CultureInfo.InvariantCulture));
+            return true;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
 
     /// <summary>The reservation that leaves <paramref name="needed"/> pages free beside what others hold.</summary>
     internal static long Target(long total, long free, long needed) => free >= needed ? total : total + needed - free;
