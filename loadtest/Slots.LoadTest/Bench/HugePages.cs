@@ -15,19 +15,13 @@ internal sealed class HugePages
 {
     private const string Reservation = "/proc/sys/vm/nr_hugepages";
     private readonly long _before;
+    private readonly long _during;
 
-    private HugePages(long pages, long before, long after)
+    private HugePages(long before, long during)
     {
-        Pages = pages;
         _before = before;
-        After = after;
+        _during = during;
     }
-
-    /// <summary>The 2 MB pages the server's shared memory takes.</summary>
-    public long Pages { get; }
-
-    /// <summary>The machine's reservation while the server runs.</summary>
-    public long After { get; }
 
     /// <summary>
     /// Reserves what the server started with <paramref name="settings"/> on <paramref name="data"/> needs; null with the
@@ -48,8 +42,9 @@ internal sealed class HugePages
             Console.WriteLine($"PostgreSQL on 4 kB pages: the server did not say how many huge pages it needs ({asked.Stderr.Trim()})");
             return null;
         }
-        var before = Field(await File.ReadAllTextAsync("/proc/meminfo"), "HugePages_Total");
-        var target = Target(before, Available(await File.ReadAllTextAsync("/proc/meminfo")), needed);
+        var meminfo = await File.ReadAllTextAsync("/proc/meminfo");
+        var before = Field(meminfo, "HugePages_Total");
+        var target = Target(before, Available(meminfo), needed);
         if (target != before && !await TryReserveAsync(target))
         {
             Console.WriteLine($"PostgreSQL on 4 kB pages: {Reservation} cannot be written here (a container's read-only /proc?)");
@@ -63,11 +58,11 @@ internal sealed class HugePages
             return null;
         }
         Console.WriteLine($"PostgreSQL on huge pages: {needed} of 2 MB (the machine's reservation {before} → {target} while it runs)");
-        return new HugePages(needed, before, target);
+        return new HugePages(before, target);
     }
 
     /// <summary>Gives the reservation back as it was before the run.</summary>
-    public Task ReleaseAsync() => After == _before ? Task.CompletedTask : TryReserveAsync(_before);
+    public Task ReleaseAsync() => _during == _before ? Task.CompletedTask : TryReserveAsync(_before);
 
     private static async Task<bool> TryReserveAsync(long pages)
     {

@@ -12,17 +12,17 @@ internal sealed class OwnPostgres : IAsyncDisposable
 {
     private readonly Command _pgCtl;
 
+    // The huge pages its shared memory runs on, given back when it stops; null on 4 kB pages.
+    private readonly HugePages? _hugePages;
+
     private OwnPostgres(string bin, string data, int port, Command pgCtl, HugePages? hugePages)
     {
         Bin = bin;
         Data = data;
         Port = port;
         _pgCtl = pgCtl;
-        HugePages = hugePages;
+        _hugePages = hugePages;
     }
-
-    /// <summary>The huge pages its shared memory runs on; null on 4 kB pages.</summary>
-    public HugePages? HugePages { get; }
 
     /// <summary>The newest installed server's binaries (pgbench, psql beside them).</summary>
     public string Bin { get; }
@@ -40,7 +40,7 @@ internal sealed class OwnPostgres : IAsyncDisposable
     /// <summary>
     /// Starts one. <paramref name="settings"/> are the server's -c settings beyond the address, port and socket folder
     /// (max_connections, shared_buffers, durability); <paramref name="pin"/> its taskset prefix; with
-    /// <paramref name="hugePages"/>, its shared memory on huge pages reserved for it (<see cref="Bench.HugePages"/>).
+    /// <paramref name="hugePages"/>, its shared memory on huge pages reserved for it (<see cref="HugePages"/>).
     /// </summary>
     public static async Task<OwnPostgres> StartAsync(string work, IReadOnlyList<string> settings, IReadOnlyList<string> pin, bool hugePages = false)
     {
@@ -55,7 +55,7 @@ internal sealed class OwnPostgres : IAsyncDisposable
         {
             throw new InvalidOperationException($"initdb failed: {init.Stderr}{init.Stdout}");
         }
-        var huge = hugePages ? await Bench.HugePages.ReserveAsync(bin, data, settings) : null;
+        var huge = hugePages ? await HugePages.ReserveAsync(bin, data, settings) : null;
         settings = huge is null ? settings : [.. settings, "huge_pages=on"];
         var options = string.Join(' ', ["-c listen_addresses=127.0.0.1", $"-p {port}", $"-c unix_socket_directories={folder}", .. settings.Select(s => $"-c {s}")]);
         var pgCtl = new Command(Path.Combine(bin, "pg_ctl"), [], [], RunAs: RunAs.Postgres);
@@ -103,7 +103,7 @@ internal sealed class OwnPostgres : IAsyncDisposable
         {
             await Tool.TryRunAsync(_pgCtl with { Args = ["-D", Data, "stop", "-m", "fast", "-w", "-t", "30"] }, TimeSpan.FromSeconds(60));
         }
-        await (HugePages?.ReleaseAsync() ?? Task.CompletedTask);
+        await (_hugePages?.ReleaseAsync() ?? Task.CompletedTask);
     }
 
     /// <summary>The newest installed server's bin folder (/usr/lib/postgresql/VERSION/bin), by version; null when there is none.</summary>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What invitation codes cost the database alone (issue 41): slots_apply with 16 bookings a call, on the real
-# path (real.sql) and with a code each on an invitation-only service (invite.sql), one pgbench client, in
+# path and with a code each on an invitation-only service (book.sql, -D codes=0 and 1), one pgbench client, in
 # alternating runs after a pair not counted (the caches), the codes given back and vacuumed before each. Prints
 # each run's transactions per second, where pg_stat_statements is loaded (track = all) each run's costliest
 # statements inside the functions, and at the end the medians and what the codes cost.
@@ -26,7 +26,7 @@ for pair in $(seq 0 "$pairs"); do
       psql -c "DELETE FROM service_eligibility WHERE service_id = 1"
     fi
     [ "$statements" = 1 ] && psql -c "SELECT pg_stat_statements_reset()" >/dev/null
-    tps=$(pgbench -n -M prepared -c 1 -j 1 -T "$seconds" -f "$here/$path.sql" "$db" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+    tps=$(pgbench -n -M prepared -c 1 -j 1 -T "$seconds" -D codes="$([ "$path" = invite ] && echo 1 || echo 0)" -f "$here/book.sql" "$db" 2>&1 | sed -n 's/^tps = \([0-9.]*\).*/\1/p')
     if [ "$pair" = 0 ]; then
       echo "warm-up $path: $tps transactions/s (not counted)"
       continue
