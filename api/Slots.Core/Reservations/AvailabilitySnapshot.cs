@@ -9,7 +9,11 @@ namespace Slots.Reservations;
 /// <list type="bullet">
 /// <item>a place is held only once it is popular: the first read of a place (none in the last
 /// <see cref="MaxAge"/>) asks the database for its own days only, so readers spread over many places
-/// pay for a week, not for the whole hot window; a second read within that age loads the window;</item>
+/// pay for a week, not for the whole hot window; a second read within that age loads the place;</item>
+/// <item>an entry holds the hot days from today up to the last whole week its readers reached since it
+/// was loaded, not the whole window: a stampede reads the first week, and a reload of 30 days a second per
+/// popular place and instance was a sixth of the database's time on the booking path; a read beyond
+/// the entry's days loads as far as it reaches;</item>
 /// <item>a place's entry is read again when it is older than <see cref="MaxAge"/>, by one query
 /// that every concurrent miss shares (single flight); a read in the last quarter of that age
 /// starts the query behind it and is answered from the entry, so a place read all the time never
@@ -45,33 +49,54 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         {
             return await store.GetAvailabilityAsync(placeId, from, to, ct);
         }
-        if (!_entries.TryGetValue(placeId, out var entry) || entry.From != hotFrom || entry.To != hotTo || IsOld(entry))
+        if (!_entries.TryGetValue(placeId, out var entry) || !entry.Holds(hotFrom, hotTo, to) || IsOld(entry))
         {
             if (entry is null && !_loading.ContainsKey(placeId) && FirstAskSince(placeId))
             {
                 return await store.GetAvailabilityAsync(placeId, from, to, ct);
             }
-            entry = await LoadAsync(placeId, hotFrom, hotTo);
+            // A load already under way may stop short of this read's days; the one after it reaches them.
+            for (var load = 0; entry is null || !entry.Holds(hotFrom, hotTo, to) || IsOld(entry); load++)
+            {
+                if (load == 2)
+                {
+                    return await store.GetAvailabilityAsync(placeId, from, to, ct);
+                }
+                entry = await LoadAsync(placeId, hotFrom, hotTo, Reach(entry, hotFrom, hotTo, to));
+            }
         }
         else if (clock.GetElapsedTime(entry.LoadedAt) >= RefreshAge && !_loading.ContainsKey(placeId))
         {
             // Its failure is met by the reader that finds the entry past its age and waits for a load of its own.
-            _ = LoadAsync(placeId, hotFrom, hotTo).ContinueWith(static load => _ = load.Exception, CancellationToken.None,
+            _ = LoadAsync(placeId, hotFrom, hotTo, Reach(entry, hotFrom, hotTo, to)).ContinueWith(static load => _ = load.Exception, CancellationToken.None,
                 TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         }
+        entry.Reached(to);
         return entry.Slice(from, to);
     }
 
     /// <summary>
-    /// What the place's hot days look like to this instance right now, as a value that changes
-    /// whenever an answer read from them could: the entry is reloaded, dropped, or one of its
-    /// counts changes. Null when the place has no fresh entry (its next read asks the database).
-    /// Answers built from the entry may be reused while the stamp stays the same.
+    /// What the place's days up to <paramref name="to"/> look like to this instance right now, as a value that changes
+    /// whenever an answer read from them could: the entry is reloaded, dropped, or one of its counts changes. Null when
+    /// the place has no fresh entry holding those days (the next read asks the database). Answers built from the entry
+    /// may be reused while the stamp stays the same.
     /// </summary>
-    public SnapshotStamp? Stamp(int placeId, DateOnly hotFrom, DateOnly hotTo) =>
-        _entries.TryGetValue(placeId, out var entry) && entry.From == hotFrom && entry.To == hotTo && !IsOld(entry)
+    public SnapshotStamp? Stamp(int placeId, DateOnly hotFrom, DateOnly hotTo, DateOnly to) =>
+        _entries.TryGetValue(placeId, out var entry) && entry.Holds(hotFrom, hotTo, to) && !IsOld(entry)
             ? new SnapshotStamp(entry, entry.Version)
             : null;
+
+    /// <summary>
+    /// The last day a load of the place holds: the end of the whole week (from <paramref name="hotFrom"/>) that takes in
+    /// <paramref name="to"/> and the days the entry's readers reached since it was loaded, at most <paramref name="hotTo"/>.
+    /// </summary>
+    private static DateOnly Reach(Entry? entry, DateOnly hotFrom, DateOnly hotTo, DateOnly to)
+    {
+        var last = entry is not null && entry.From == hotFrom && entry.Reach > to ? entry.Reach : to;
+        var weeks = (last.DayNumber - hotFrom.DayNumber) / 7 + 1;
+        var end = hotFrom.AddDays(weeks * 7 - 1);
+        return end < hotTo ? end : hotTo;
+    }
 
     /// <summary>This instance booked a seat of the slot.</summary>
     public void Taken(SlotKey slot) => Change(slot, free => Math.Max(0, free - 1));
@@ -111,7 +136,8 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         return previous == long.MinValue || clock.GetElapsedTime(previous, now) >= MaxAge;
     }
 
-    private Task<Entry> LoadAsync(int placeId, DateOnly from, DateOnly to)
+    /// <summary>Loads the place's days [hotFrom, last] of the hot window [hotFrom, hotTo]; concurrent loads of the place share one query.</summary>
+    private Task<Entry> LoadAsync(int placeId, DateOnly hotFrom, DateOnly hotTo, DateOnly last)
     {
         var mine = new TaskCompletionSource<Entry>(TaskCreationOptions.RunContinuationsAsynchronously);
         var loading = _loading.GetOrAdd(placeId, mine.Task);
@@ -119,18 +145,18 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         {
             return loading;
         }
-        _ = FillAsync(placeId, from, to, mine);
+        _ = FillAsync(placeId, hotFrom, hotTo, last, mine);
         return mine.Task;
     }
 
-    private async Task FillAsync(int placeId, DateOnly from, DateOnly to, TaskCompletionSource<Entry> done)
+    private async Task FillAsync(int placeId, DateOnly hotFrom, DateOnly hotTo, DateOnly last, TaskCompletionSource<Entry> done)
     {
         try
         {
             // Not a caller's token: the query is shared by every reader waiting for it.
             var started = clock.GetTimestamp();
-            var slots = await store.GetAvailabilityAsync(placeId, from, to, CancellationToken.None);
-            var entry = new Entry(from, to, [.. slots], started);
+            var slots = await store.GetAvailabilityAsync(placeId, hotFrom, last, CancellationToken.None);
+            var entry = new Entry(hotFrom, hotTo, last, [.. slots], started);
             if (_entries.Count >= MaxPlaces)
             {
                 foreach (var (id, old) in _entries)
@@ -142,30 +168,52 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
                 }
             }
             _entries[placeId] = entry;
+            // Done loading before its readers go on: one that needs more days starts the next load, not this one again.
+            _loading.TryRemove(placeId, out _);
             done.SetResult(entry);
         }
         catch (Exception ex)
         {
-            done.SetException(ex);
-        }
-        finally
-        {
             _loading.TryRemove(placeId, out _);
+            done.SetException(ex);
         }
     }
 
-    /// <summary>One place's hot days: the slots in (day, time) order and their free seats, which own answers change in place.</summary>
-    private sealed class Entry(DateOnly from, DateOnly to, SlotAvailability[] slots, long loadedAt)
+    /// <summary>
+    /// One place's hot days [from, to] of its hot window [from, hotTo]: the slots in (day, time) order and their free
+    /// seats, which own answers change in place; and the last day its readers reached.
+    /// </summary>
+    private sealed class Entry(DateOnly from, DateOnly hotTo, DateOnly to, SlotAvailability[] slots, long loadedAt)
     {
         private readonly int[] _free = Array.ConvertAll(slots, s => s.Free);
         private long _version;
+        private int _reach = from.DayNumber;
 
         /// <summary>Counts the changes of a free count (a change to the same value is none).</summary>
         public long Version => Interlocked.Read(ref _version);
 
         public DateOnly From => from;
-        public DateOnly To => to;
         public long LoadedAt => loadedAt;
+
+        /// <summary>The last day read from the entry since it was loaded.</summary>
+        public DateOnly Reach => DateOnly.FromDayNumber(Volatile.Read(ref _reach));
+
+        /// <summary>Whether it holds the days from the hot window's first up to <paramref name="last"/>, of that window.</summary>
+        public bool Holds(DateOnly hotFrom, DateOnly windowTo, DateOnly last) => from == hotFrom && hotTo == windowTo && last <= to;
+
+        public void Reached(DateOnly last)
+        {
+            var seen = Volatile.Read(ref _reach);
+            while (seen < last.DayNumber)
+            {
+                var was = Interlocked.CompareExchange(ref _reach, last.DayNumber, seen);
+                if (was == seen)
+                {
+                    return;
+                }
+                seen = was;
+            }
+        }
 
         public List<SlotAvailability> Slice(DateOnly first, DateOnly last)
         {

@@ -93,7 +93,7 @@ public sealed partial class ReservationService
     /// else null: an answer built for the same range under the same stamp is still true.
     /// </summary>
     public SnapshotStamp? AvailabilityStamp(PlaceInfo place, DateOnly to) =>
-        HotDays(place) is var (hotFrom, hotTo) && to <= hotTo ? snapshot.Stamp(place.Id, hotFrom, hotTo) : null;
+        HotDays(place) is var (hotFrom, hotTo) && to <= hotTo ? snapshot.Stamp(place.Id, hotFrom, hotTo, to) : null;
 
     /// <summary>The place's days the snapshot holds: today in its time zone up to the cached horizon.</summary>
     private (DateOnly From, DateOnly To) HotDays(PlaceInfo place) =>
