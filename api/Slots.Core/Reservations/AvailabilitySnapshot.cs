@@ -55,14 +55,16 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
             {
                 return await store.GetAvailabilityAsync(placeId, from, to, ct);
             }
-            // A load already under way may stop short of this read's days; the one after it reaches them.
-            for (var load = 0; entry is null || !entry.Holds(hotFrom, hotTo, to) || IsOld(entry); load++)
+            // Its readers take what the load read, even when the query outlasted the entry's age (a slow database).
+            entry = await LoadAsync(placeId, hotFrom, hotTo, Reach(entry, hotFrom, hotTo, to));
+            if (!entry.Holds(hotFrom, hotTo, to))
             {
-                if (load == 2)
+                // A load already under way stopped short of this read's days; the next one reaches them.
+                entry = await LoadAsync(placeId, hotFrom, hotTo, Reach(entry, hotFrom, hotTo, to));
+                if (!entry.Holds(hotFrom, hotTo, to))
                 {
                     return await store.GetAvailabilityAsync(placeId, from, to, ct);
                 }
-                entry = await LoadAsync(placeId, hotFrom, hotTo, Reach(entry, hotFrom, hotTo, to));
             }
         }
         else if (clock.GetElapsedTime(entry.LoadedAt) >= RefreshAge && !_loading.ContainsKey(placeId))
