@@ -29,6 +29,9 @@
 -- Joined, not a PL/pgSQL function called per operation: each call started an executor of its own.
 -- Step 3 of a batch of 16 took 1.17 ms with the calls and 1.01 ms joined on the real path
 -- (loadtest/pgbench/rules, docs/benchmarks.md "Who may book, joined").
+-- The slot's seats are read once where a seat is free: a first free seat, else any seat, instead of a
+-- first seat and a search for a free one (274 against 214 buffers a batch of 16 on the real path,
+-- docs/benchmarks.md "Step 3 reads the slot's seats once").
 DROP FUNCTION IF EXISTS slots_eligibility(integer, text, date, text, bigint);
 
 CREATE OR REPLACE FUNCTION slots_apply_decide(
@@ -65,10 +68,7 @@ BEGIN
                      coalesce(i.fingerprint, k.fingerprint) AS key_fingerprint,
                      coalesce(i.outcome, CASE WHEN k.code IS NOT NULL THEN 1 END) AS key_outcome,
                      coalesce(i.code, k.code) AS key_code,
-                     EXISTS (SELECT 1 FROM hot_seats f
-                             WHERE f.place_id = u.place AND f.day = u.day AND f.start_minute = u.minute
-                               AND f.service_id = u.service
-                               AND f.code IS NULL AND f.hold = 0 AND f.starts_at > u.now) AS free,
+                     s.free,
                      e.refusal, h.code AS held_code, h.same_phone
               FROM unnest(p_op, p_place, p_day, p_minute, p_service, p_person, p_phone, p_key, p_fingerprint, p_now,
                           p_birth, p_invite)
@@ -91,9 +91,18 @@ BEGIN
                                              WHEN u.birth IS NULL THEN 2
                                              ELSE 1
                                          END AS refusal) e
-              LEFT JOIN LATERAL (SELECT s.minutes, s.starts_at FROM hot_seats s
-                                 WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
-                                   AND s.service_id = u.service
+              -- The slot's length and start, and whether a seat is free, from one descent of the seats' index when
+              -- one is (the common case): the first free seat, else any seat of the slot (free false), else none
+              -- (unknown slot).
+              LEFT JOIN LATERAL ((SELECT s.minutes, s.starts_at, true AS free FROM hot_seats s
+                                  WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
+                                    AND s.service_id = u.service AND s.code IS NULL AND s.hold = 0 AND s.starts_at > u.now
+                                  LIMIT 1)
+                                 UNION ALL
+                                 (SELECT s.minutes, s.starts_at, false FROM hot_seats s
+                                  WHERE s.place_id = u.place AND s.day = u.day AND s.start_minute = u.minute
+                                    AND s.service_id = u.service
+                                  LIMIT 1)
                                  LIMIT 1) s ON true
               LEFT JOIN idempotency i ON i.key = u.key
               LEFT JOIN hot_reservations k ON k.idem_key = u.key
