@@ -25,7 +25,9 @@ public static class EfRegistration
     {
         services.AddSingleton<TDialect>();
         services.AddSingleton<EfDialect>(sp => sp.GetRequiredService<TDialect>());
-        services.AddDbContext<SlotsDbContext>((sp, db) => sp.GetRequiredService<EfDialect>().UseProvider(db, connectionString));
+        // Pooled: a scope takes a context that is already built. Built afresh, each one made its options and its own scope
+        // of EF Core's services again, a fifth of the API's CPU at the door's check-in (docs/benchmarks.md).
+        services.AddDbContextPool<SlotsDbContext>((sp, db) => sp.GetRequiredService<EfDialect>().UseProvider(db, connectionString));
         services.AddScoped<ICatalogStore, EfCatalogStore>();
         services.AddScoped<Slots.Eligibility.IInvitationStore, Slots.Storage.Ef.Eligibility.EfInvitationStore>();
         services.AddSingleton<IColdReservationStore, EfColdReservationStore>();

@@ -20,6 +20,9 @@ public sealed class PostgresBackend : StorageBackend
     /// <summary>Connections one process may hold when the connection string names no Maximum Pool Size.</summary>
     public const int DefaultMaxPoolSize = 20;
 
+    /// <summary>Statements each connection keeps prepared when the connection string names no Max Auto Prepare.</summary>
+    public const int DefaultMaxAutoPrepare = 64;
+
     public override StorageProvider Provider => StorageProvider.Postgres;
 
     public override bool Embedded => false;
@@ -60,6 +63,10 @@ public sealed class PostgresBackend : StorageBackend
     /// server's max_connections (checked at start: <see cref="PostgresConnectionBudget"/>);</item>
     /// <item>No Reset On Close: Slots changes no session state, so the reset Npgsql would send at
     /// every rental of a pooled connection buys nothing. Prepared statements survive either way.</item>
+    /// <item>Max Auto Prepare 64: a statement a connection has run 5 times is prepared on it, so the server neither parses
+    /// nor plans it again. The hot path prepares its own; this is for EF Core's (the door's check-in, the roster, the
+    /// admins'), which PostgreSQL otherwise parsed and planned at every call: at the door that was half the server's CPU
+    /// (docs/benchmarks.md).</item>
     /// </list>
     /// </summary>
     private static string ConnectionString(string? configured)
@@ -90,6 +97,10 @@ public sealed class PostgresBackend : StorageBackend
         if (!given.ContainsKey("No Reset On Close"))
         {
             csb.NoResetOnClose = true;
+        }
+        if (!given.ContainsKey("Max Auto Prepare"))
+        {
+            csb.MaxAutoPrepare = DefaultMaxAutoPrepare;
         }
         return csb.ConnectionString;
     }

@@ -81,7 +81,7 @@ public sealed class SqlServerBackend : StorageBackend
         // its interpreted statements reach the memory-optimized tables): retention and a person's own
         // view and erasure of their data (their cancel first goes through the procs), the per-code
         // guessing limit's wrong proofs (sql/090), the day-before reminders (sql/070) and the machine keys (sql/110).
-        builder.Services.AddDbContext<SlotsDbContext>(db => SqlServerModel.Use(db, csb.ConnectionString));
+        builder.Services.AddDbContextPool<SlotsDbContext>(db => SqlServerModel.Use(db, csb.ConnectionString));
         builder.Services.AddScoped<IPersonalDataEraser, EfPersonalDataEraser>();
         builder.Services.AddScoped<IPersonalDataStore, EfPersonalDataStore>();
         builder.Services.AddSingleton<IWrongProofStore, Slots.Storage.Ef.Reservations.EfWrongProofStore>();

@@ -24,13 +24,21 @@ internal sealed class BaselineDbContext(DbContextOptions<BaselineDbContext> opti
         modelBuilder.Entity<ActivePerson>().Property(x => x.EndsAt).IsConcurrencyToken();
     }
 
-    /// <summary>Options for the same database and provider as the application's SlotsDbContext.</summary>
+    /// <summary>
+    /// Options for the same database and provider as the application's SlotsDbContext, less the statements Slots has
+    /// PostgreSQL keep prepared (Max Auto Prepare, the product's default): the baseline is EF Core as a plain application
+    /// gets it, as it was measured from the start.
+    /// </summary>
     public static DbContextOptions<BaselineDbContext> OptionsLike(SlotsDbContext app, EfDialect dialect)
     {
-        var connectionString = app.Database.GetConnectionString()
-            ?? throw new InvalidOperationException("The application's database has no connection string.");
+        var connection = new System.Data.Common.DbConnectionStringBuilder
+        {
+            ConnectionString = app.Database.GetConnectionString()
+                ?? throw new InvalidOperationException("The application's database has no connection string."),
+        };
+        connection.Remove("Max Auto Prepare");
         var builder = new DbContextOptionsBuilder<BaselineDbContext>();
-        dialect.UseProvider(builder, connectionString);
+        dialect.UseProvider(builder, connection.ConnectionString);
         return builder.Options;
     }
 }

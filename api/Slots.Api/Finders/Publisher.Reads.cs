@@ -131,8 +131,9 @@ internal sealed partial class Publisher
         if (days.Count == 0 && previous is not null && PublishedPlace.SameLocation(previous.Place, place) && SameSchedules(previous, offered)
             && previous.Slots.All(s => s.StartsAtUnix > nowUnix && s.Day >= today.DayNumber && s.Day <= last.DayNumber))
         {
-            // Nothing about the place changed: the publication before holds it as it is.
-            return previous with { Place = place };
+            // Nothing about the place changed: the publication before holds it as it is (the same one where the directory's
+            // copy of the place is equal: its region's files may then be kept whole).
+            return previous.Place == place ? previous : previous with { Place = place };
         }
         var slots = rows.Where(s => s.Slot.Day >= today && s.Slot.Day <= last).ToList();
         if (held)

@@ -39,7 +39,8 @@ internal sealed partial class Publisher(
     private Task<Publication>? _running;
     private long _number;
 
-    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions, Digests Digests);
+    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions,
+        Dictionary<string, NdjsonFile[]> Files, Digests Digests);
 
     /// <summary>The latest publication; waits only for the very first one.</summary>
     public async Task<Publication> CurrentAsync(CancellationToken ct)
@@ -103,7 +104,8 @@ internal sealed partial class Publisher(
                 (r, c) =>
                 {
                     var region = regions[r][0].Place.Region;
-                    written[r] = WriteRegion(folder, number, region, slugs[region], regions[r], state?.Regions.GetValueOrDefault(region), o.CompactShare, c);
+                    written[r] = Kept(state, region, slugs[region], regions[r])
+                        ?? WriteRegion(folder, number, region, slugs[region], regions[r], state?.Regions.GetValueOrDefault(region), o.CompactShare, c);
                     return ValueTask.CompletedTask;
                 });
             var placesNow = written.SelectMany(w => w.Places).ToDictionary(p => p.Place.Id);
@@ -113,7 +115,8 @@ internal sealed partial class Publisher(
             var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
             var transaction = Math.Max((started - AvailabilitySnapshot.MaxAge).ToUnixTimeMilliseconds(), latest);
             var publication = new Publication(number, DateTimeOffset.FromUnixTimeMilliseconds(transaction), [.. written.SelectMany(w => w.Files)]);
-            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots), digests);
+            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots),
+                written.ToDictionary(w => w.Files[2].Region, w => w.Files), digests);
             Swap(publication, _state);
             Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
@@ -129,6 +132,23 @@ internal sealed partial class Publisher(
             }
             throw;
         }
+    }
+
+    /// <summary>
+    /// The region as the publication before wrote it, when each of its places is the very one that publication held (nothing
+    /// about it changed, <see cref="Changed"/>) and no place came or went: its three files are kept as they are, nothing is
+    /// written. A quiet minute then costs the reads alone.
+    /// </summary>
+    private static (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots)? Kept(State? state, string region, string slug,
+        PublishedPlace[] group)
+    {
+        if (state is null || !state.Files.TryGetValue(region, out var files) || files[0].Name != $"Location-{slug}.ndjson"
+            || state.Places.Values.Count(p => p.Place.Region == region) != group.Length
+            || !group.All(p => state.Places.TryGetValue(p.Place.Id, out var before) && ReferenceEquals(before, p)))
+        {
+            return null;
+        }
+        return (files, group, 0, state.Regions[region]);
     }
 
     private static long Latest(PublishedPlace p) =>

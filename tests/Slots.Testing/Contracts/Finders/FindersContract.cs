@@ -202,6 +202,52 @@ public abstract class FindersContract<TBackend>(TBackend backend) : BackendContr
         Assert.Contains($"Schedule {place}-pcr", incremental);
     }
 
+    /// <summary>
+    /// A region none of whose places changed keeps the files the publication before wrote; a region whose seats changed is
+    /// written again beside it. The quiet region's files must read as they did, and the whole as a publication made afresh.
+    /// </summary>
+    [Fact]
+    public async Task A_quiet_region_reads_as_before_while_a_busy_region_beside_it_is_written_again()
+    {
+        var (client, admin) = await StartAsync();
+        var busy = await CreatePlaceWithSlotsAsync(admin, capacity: 2); // Bratislavský kraj
+        var quiet = await CreatePlaceInAsync(admin, "Košický kraj");
+        var day = Today.AddDays(2);
+        await GenerateSlotsAsync(admin, quiet, day, day.AddDays(1), 1);
+        var first = await PublicationAfterAsync(client, DateTimeOffset.MinValue);
+        var before = await PublicationAfterAsync(client, first.AddSeconds(4)); // nothing changed since the first
+        var quietFiles = await RegionFilesAsync(client, "Košický kraj");
+        var busyFiles = await RegionFilesAsync(client, "Bratislavský kraj");
+
+        Assert.Equal(HttpStatusCode.Created, (await client.SendAsync(Reserve(busy, day, "08:10", People.Next()))).StatusCode);
+        await PublicationAfterAsync(client, DateTimeOffset.UtcNow);
+
+        Assert.Equal(quietFiles, await RegionFilesAsync(client, "Košický kraj"));
+        Assert.NotEqual(busyFiles["Slot"], (await RegionFilesAsync(client, "Bratislavský kraj"))["Slot"]);
+        Assert.Equal([$"{busy}-default-{day:yyyyMMdd}-0810"], (await SinceAsync(client, before)).Select(r => r.Id).ToList());
+        var incremental = await EverythingAsync(client);
+        Assert.Equal(await EverythingAsync(NewHost(_database!, new Dictionary<string, string?>(Settings) { ["Slots:Finders:RefreshSeconds"] = "3600" }).Client()),
+            incremental);
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {busy}-default-{day:yyyyMMdd}-0810 free 1 |", StringComparison.Ordinal));
+        Assert.Contains(incremental, l => l.StartsWith($"Slot {quiet}-default-{day:yyyyMMdd}-0810 free 1 |", StringComparison.Ordinal));
+    }
+
+    /// <summary>The current publication's files of one region (the manifest's extension.state), by type, as served.</summary>
+    private static async Task<Dictionary<string, string>> RegionFilesAsync(HttpClient client, string region)
+    {
+        var manifest = await client.GetFromJsonAsync<JsonObject>("/fhir/$bulk-publish");
+        var files = new Dictionary<string, string>();
+        foreach (var o in manifest!["output"]!.AsArray())
+        {
+            if (o!["extension"]?["state"]?.AsArray().Any(s => s!.GetValue<string>() == region) == true)
+            {
+                files.Add(o["type"]!.GetValue<string>(), await client.GetStringAsync(o["url"]!.GetValue<string>()));
+            }
+        }
+        Assert.Equal(3, files.Count);
+        return files;
+    }
+
     /// <summary>Every resource of the current publication as one line of text each (type, id, and for a Slot its status and capacity), sorted.</summary>
     private static async Task<List<string>> EverythingAsync(HttpClient client)
     {
