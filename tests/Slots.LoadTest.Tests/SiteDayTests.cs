@@ -6,8 +6,10 @@ namespace Slots.LoadTest.Tests;
 /// <summary>The site's day against the real API host: every booking made, read on the roster, checked in once, and the next day cancelled as a block.</summary>
 public sealed class SiteDayTests
 {
-    [Fact]
-    public async Task A_small_site_day_books_checks_in_and_block_cancels_every_seat_with_a_staff_token()
+    [Theory]
+    [InlineData("0", 0)]
+    [InlineData("1", 5)] // a place of the warm-up's own: 5 slots × max(1, 3 / 4) seats, each checked in before the measured ones
+    public async Task A_small_site_day_books_checks_in_and_block_cancels_every_seat_with_a_staff_token(string warmupSeconds, int warmups)
     {
         var key = RandomNumberGenerator.GetBytes(32);
         await using var host = new ApiHost(settings: new Dictionary<string, string?>
@@ -21,7 +23,7 @@ public sealed class SiteDayTests
         });
         var target = host.Start();
         var args = new Args(["--target", target.ToString(), "--admin-key", AdminKey, "--staff-signing-key", Convert.ToBase64String(key),
-            "--seats", "3", "--seconds", "1", "--warmup-seconds", "0", "--concurrency", "4", "--json", Path.Combine(host.Folder, "site.json")]);
+            "--seats", "3", "--seconds", "1", "--warmup-seconds", warmupSeconds, "--concurrency", "4", "--json", Path.Combine(host.Folder, "site.json")]);
 
         Assert.Equal(0, await SiteCommand.RunAsync(args, [], TestContext.Current.CancellationToken));
 
@@ -33,6 +35,7 @@ public sealed class SiteDayTests
         Assert.Equal(0, report.Roster.NotOk);             // a token the API would not take answers 401 here
         Assert.Equal(15, report.CheckIn.Ok.Count);        // each code once
         Assert.Equal(0, report.CheckIn.NotOk);
+        Assert.Equal(warmups, report.CheckInWarmups);
         Assert.Equal(new RosterCounts(0, 15, 0, 0), report.After);
         Assert.Equal(15, report.BlockBooked);
         Assert.Equal(15, report.Block.Cancelled);

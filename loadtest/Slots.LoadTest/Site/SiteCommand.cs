@@ -51,10 +51,13 @@ public static class SiteCommand
     public static string Line(SiteReport r) => string.Create(CultureInfo.InvariantCulture,
         $"the site's day ({r.Booked:N0} bookings at one place, {r.SignIn}): roster (a page of 100 with the day's counts, {r.Roster.Concurrency} at a time) " +
         $"{r.Roster.PerSecond:0.#}/s, p50 {r.Roster.Ok.P50:0.00} ms, p99 {r.Roster.Ok.P99:0.00} ms, other answers {r.Roster.NotOk}{Cpu(r.Roster)}; " +
-        $"check-in (each code once, {r.CheckIn.Concurrency} at a time) {r.CheckIn.Ok.Count:N0} in {r.CheckIn.Seconds:0.0} s = {r.CheckIn.PerSecond:0.#}/s, " +
+        $"check-in (each code once, {r.CheckIn.Concurrency} at a time{Warmed(r)}) {r.CheckIn.Ok.Count:N0} in {r.CheckIn.Seconds:0.0} s = {r.CheckIn.PerSecond:0.#}/s, " +
         $"p50 {r.CheckIn.Ok.P50:0.00} ms, p99 {r.CheckIn.Ok.P99:0.00} ms, other answers {r.CheckIn.NotOk}{Cpu(r.CheckIn)}; roster afterwards: " +
         $"{r.After.Booked} booked, {r.After.CheckedIn} checked in; block cancel of the next day's {r.BlockBooked:N0} bookings in one request: " +
         $"{r.BlockMilliseconds:0} ms, cancelled {r.Block.Cancelled}, kept {r.Block.Kept}, finished {r.Block.Finished.ToString().ToLowerInvariant()}");
+
+    private static string Warmed(SiteReport r) =>
+        r.CheckInWarmups > 0 ? string.Create(CultureInfo.InvariantCulture, $", after {r.CheckInWarmups:N0} uncounted at a place of their own") : "";
 
     private static string Cpu(SitePhase phase) => phase.ApiCpuMicrosPerAnswer is { } us ? string.Create(CultureInfo.InvariantCulture, $", API CPU {us:0} µs per answer") : "";
 

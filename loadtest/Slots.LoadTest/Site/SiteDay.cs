@@ -16,7 +16,8 @@ namespace Slots.LoadTest.Site;
 /// <list type="bullet">
 /// <item>the roster of that day (a page of 100, with the day's counts) read by <c>concurrency</c> staff at once
 /// for <c>seconds</c>, after an uncounted warm-up of the same reads;</item>
-/// <item>check-in at the door: every booking's code once, <c>concurrency</c> at a time;</item>
+/// <item>check-in at the door: every booking's code once, <c>concurrency</c> at a time, after an uncounted warm-up of
+/// the same check-ins at a place of its own (a quarter as many bookings), as the roster's reads are warmed up;</item>
 /// <item>a block cancel of the next day's 1,200 bookings (other people) in one request.</item>
 /// </list>
 /// Staff sign in with <see cref="SiteOptions.StaffToken"/> when one is given (the bearer path of a real
@@ -53,6 +54,20 @@ public static class SiteDay
         await TimedAsync(http, o, "roster", pids, _ => Get(roster), warmup: true, ct); // warm-up, uncounted
         var rosterPhase = await TimedAsync(http, o, "roster", pids, _ => Get(roster), warmup: false, ct);
 
+        // The door's code is as new to the instances as the roster's was: a place of the warm-up's own checks its bookings
+        // in first, uncounted, within the warm-up's time.
+        long warmups = 0;
+        if (o.WarmupSeconds > 0)
+        {
+            var warm = o with { SeatsPerSlot = Math.Max(1, o.SeatsPerSlot / 4) };
+            var warmPlace = await admin.AddPlaceAsync(new NewPlaceBody($"Site day warm-up {o.RunId}", "Hlavná 2, 040 01 Košice", "loadtest-site", zone, true), ct);
+            await admin.GenerateAsync(warmPlace, Catalog.Day(today), Catalog.Day(today), new TemplateBody(times[0], times[^1], 10, 10), warm.SeatsPerSlot, Times, ct);
+            var warmQueue = new ConcurrentQueue<string>(await BookAsync(http, warmPlace, today, times, "W", warm, ct));
+            var warmed = await TimedAsync(http, o, "check-in", pids,
+                _ => warmQueue.TryDequeue(out var code) ? Post($"/api/staff/places/{warmPlace}/check-ins", JsonSerializer.SerializeToUtf8Bytes(new CheckInBody(code), SiteJson.Default.CheckInBody)) : null,
+                warmup: true, ct);
+            warmups = warmed.Ok.Count;
+        }
         var queue = new ConcurrentQueue<string>(codes);
         var checkIns = await TimedAsync(http, o, "check-in", pids,
             _ => queue.TryDequeue(out var code) ? Post($"/api/staff/places/{placeId}/check-ins", JsonSerializer.SerializeToUtf8Bytes(new CheckInBody(code), SiteJson.Default.CheckInBody)) : null,
@@ -70,7 +85,7 @@ public static class SiteDay
         var block = await Answers.ReadAsync(answer, SiteJson.Default.BlockCancelAnswer, ct);
 
         return new SiteReport(o.Target.ToString(), o.StaffToken is null ? "admin machine key" : "staff bearer token", placeId, codes.Count,
-            rosterPhase, checkIns, after.Counts, blockBooked, Math.Round(blockMs, 1), block);
+            rosterPhase, checkIns, after.Counts, blockBooked, Math.Round(blockMs, 1), block, warmups);
 
         HttpRequestMessage Get(string path) => new(HttpMethod.Get, path);
     }

@@ -30,8 +30,9 @@ public sealed record SitePhase(string Name, int Concurrency, double Seconds, Lat
 /// A site's day at one place: the day's bookings, the roster read while the door checks them in, each once,
 /// and a block cancel of the next day's bookings in one request.
 /// </summary>
+/// <param name="CheckInWarmups">Check-ins at a place of the warm-up's own before the measured ones, uncounted (0: no warm-up).</param>
 public sealed record SiteReport(string Target, string SignIn, int PlaceId, int Booked, SitePhase Roster, SitePhase CheckIn, RosterCounts After,
-    int BlockBooked, double BlockMilliseconds, BlockCancelAnswer Block);
+    int BlockBooked, double BlockMilliseconds, BlockCancelAnswer Block, long CheckInWarmups = 0);
 
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
 [JsonSerializable(typeof(CheckInBody))]
