@@ -46,10 +46,13 @@ public sealed class CacheTests(SharedApis shared)
         shared.SkipIfUnavailable();
         var ct = TestContext.Current.CancellationToken;
         // One instance that answers a week at once and holds every booking: with maxconn 1, one booking in service and
-        // one in the queue make HAProxy shed what comes next (SLOTS_SHED_QUEUE 1), for as long as the test likes.
-        await using var upstream = HeldUpstream.Start();
+        // one in the queue make HAProxy shed what comes next (SLOTS_SHED_QUEUE 1), for as long as the test likes. The week
+        // stays in the cache for 30 s, not the shipped second: on a loaded machine setting the queue up took longer than a
+        // second, the entry expired, and the reads after it were misses, shed as they should be.
+        await using var upstream = HeldUpstream.Start(maxAge: 30);
         await using var haproxy = await StackProcesses.StartHaproxyAsync([upstream.Address], new Dictionary<string, string>
         {
+            ["SLOTS_CACHE_MAX_AGE"] = "30",
             ["SLOTS_SERVER_MAXCONN"] = "1",
             ["SLOTS_SHED_QUEUE"] = "1",
             ["SLOTS_SHED_PER_SERVING"] = "100000",

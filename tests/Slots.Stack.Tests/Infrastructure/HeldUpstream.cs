@@ -18,13 +18,17 @@ public sealed class HeldUpstream : IAsyncDisposable
     private int _availabilityReads;
     private int _bookingsHeld;
 
-    private HeldUpstream()
+    private readonly int _maxAge;
+
+    private HeldUpstream(int maxAge)
     {
+        _maxAge = maxAge;
         _listener.Start();
         _accepting = AcceptAsync();
     }
 
-    public static HeldUpstream Start() => new();
+    /// <param name="maxAge">The availability answer's Cache-Control max-age in seconds (the API's is 1).</param>
+    public static HeldUpstream Start(int maxAge = 1) => new(maxAge);
 
     /// <summary>host:port, as haproxy.cfg's SLOTS_API_n takes it.</summary>
     public string Address => $"127.0.0.1:{((IPEndPoint)_listener.LocalEndpoint).Port}";
@@ -89,7 +93,7 @@ public sealed class HeldUpstream : IAsyncDisposable
                     Interlocked.Increment(ref _availabilityReads);
                 }
                 var body = availability ? "{\"days\":[]}" : "ready";
-                var answer = $"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: public, max-age=1\r\nContent-Length: {body.Length}\r\n\r\n{body}";
+                var answer = $"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: public, max-age={_maxAge}\r\nContent-Length: {body.Length}\r\n\r\n{body}";
                 await stream.WriteAsync(Encoding.ASCII.GetBytes(answer), _stop.Token);
             }
         }
