@@ -23,6 +23,12 @@ public abstract class EfDialect
     /// <summary>Points an EF Core context at this backend's database.</summary>
     public abstract void UseProvider(DbContextOptionsBuilder options, string connectionString);
 
+    /// <summary>
+    /// The connection string as a plain EF Core application would give it, less what Slots adds by default (the
+    /// benchmark's EF Core baseline, BaselineDbContext).
+    /// </summary>
+    public virtual string PlainConnectionString(string connectionString) => connectionString;
+
     /// <summary>True when the driver's exception says a unique index refused a row.</summary>
     public abstract bool IsUniqueViolation(Exception exception);
 

@@ -20,6 +20,10 @@ public sealed class PostgresDialect : EfDialect
         ON CONFLICT DO NOTHING
         """;
 
+    /// <summary>Less the statements each connection keeps prepared (PostgresBackend.DefaultMaxAutoPrepare): Npgsql's default, none.</summary>
+    public override string PlainConnectionString(string connectionString) =>
+        new Npgsql.NpgsqlConnectionStringBuilder(connectionString) { MaxAutoPrepare = 0 }.ConnectionString;
+
     public override bool IsUniqueViolation(Exception exception) =>
         exception is Npgsql.PostgresException { SqlState: Npgsql.PostgresErrorCodes.UniqueViolation };
 

@@ -26,6 +26,19 @@ public sealed class PostgresRegistrationTests
     }
 
     [Fact]
+    public async Task The_benchmarks_plain_connection_prepares_nothing_and_keeps_the_rest()
+    {
+        await using var host = Host("Host=127.0.0.1;Database=slots;Username=slots;Command Timeout=7");
+        await using var scope = host.CreateAsyncScope();
+        var product = scope.ServiceProvider.GetRequiredService<SlotsDbContext>().Database.GetConnectionString()!;
+        var plain = Settings(host.GetRequiredService<EfDialect>().PlainConnectionString(product));
+        Assert.Equal(0, plain.MaxAutoPrepare);
+        Assert.Equal(7, plain.CommandTimeout);
+        Assert.Equal(Settings(product).MaxPoolSize, plain.MaxPoolSize);
+        Assert.Equal("slots", plain.Database);
+    }
+
+    [Fact]
     public async Task A_scope_takes_a_pooled_context_that_an_earlier_scope_gave_back()
     {
         await using var host = Host("Host=127.0.0.1;Database=slots;Username=slots");

@@ -25,20 +25,16 @@ internal sealed class BaselineDbContext(DbContextOptions<BaselineDbContext> opti
     }
 
     /// <summary>
-    /// Options for the same database and provider as the application's SlotsDbContext, less the statements Slots has
-    /// PostgreSQL keep prepared (Max Auto Prepare, the product's default): the baseline is EF Core as a plain application
-    /// gets it, as it was measured from the start.
+    /// Options for the same database and provider as the application's SlotsDbContext, less what Slots adds to the
+    /// connection by default (EfDialect.PlainConnectionString: PostgreSQL's prepared statements): the baseline is EF Core
+    /// as a plain application gets it, as it was measured from the start.
     /// </summary>
     public static DbContextOptions<BaselineDbContext> OptionsLike(SlotsDbContext app, EfDialect dialect)
     {
-        var connection = new System.Data.Common.DbConnectionStringBuilder
-        {
-            ConnectionString = app.Database.GetConnectionString()
-                ?? throw new InvalidOperationException("The application's database has no connection string."),
-        };
-        connection.Remove("Max Auto Prepare");
+        var connection = app.Database.GetConnectionString()
+            ?? throw new InvalidOperationException("The application's database has no connection string.");
         var builder = new DbContextOptionsBuilder<BaselineDbContext>();
-        dialect.UseProvider(builder, connection.ConnectionString);
+        dialect.UseProvider(builder, dialect.PlainConnectionString(connection));
         return builder.Options;
     }
 }

@@ -16,6 +16,9 @@ internal sealed partial class Publisher
         public IEnumerable<string> Paths => Changes is null ? [Base] : [Base, Changes];
     }
 
+    /// <summary>A region's three files as a publication gave them, its places, how many Slot lines it serialized, and where they lie.</summary>
+    private sealed record Written(NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots);
+
     /// <summary>
     /// A region's three files. Locations and Schedules (one per place and service) are written whole. The Slot file is
     /// newest first: the slots without a line (new, changed, or of a place read afresh) serialized, then the lines that
@@ -23,7 +26,7 @@ internal sealed partial class Publisher
     /// where they lie. When those copied lines outgrow <paramref name="compactShare"/> of the base (or there is no base),
     /// the base's lines are copied too and the file becomes the region's new base.
     /// </summary>
-    private (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots) WriteRegion(string folder, long number, string region,
+    private Written WriteRegion(string folder, long number, string region,
         string slug, PublishedPlace[] group, SlotFiles? before, double compactShare, CancellationToken ct)
     {
         var serializer = new BaseFhirJsonSerializer(ModelInfo.ModelInspector);
@@ -108,7 +111,7 @@ internal sealed partial class Publisher
                 ? new SlotFiles(Own("Slot"), files[2].Length, null, 0)
                 : new SlotFiles(before!.Base, before.BaseLength, Own("Slot"), own);
         }
-        return (files, [.. group.Select((p, k) => p with { Lines = now[k] })], fresh.Count, after);
+        return new Written(files, [.. group.Select((p, k) => p with { Lines = now[k] })], fresh.Count, after);
     }
 
     /// <summary>Lines to copy or name, with their place and slot, sorted by where they lie.</summary>

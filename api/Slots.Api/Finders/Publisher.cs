@@ -39,8 +39,7 @@ internal sealed partial class Publisher(
     private Task<Publication>? _running;
     private long _number;
 
-    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, SlotFiles> Regions,
-        Dictionary<string, NdjsonFile[]> Files, Digests Digests);
+    private sealed record State(Dictionary<int, PublishedPlace> Places, long LatestMs, Dictionary<string, Written> Regions, Digests Digests);
 
     /// <summary>The latest publication; waits only for the very first one.</summary>
     public async Task<Publication> CurrentAsync(CancellationToken ct)
@@ -99,13 +98,13 @@ internal sealed partial class Publisher(
             var folder = Directory.CreateDirectory(_root).FullName;
             var slugs = Regions.Slugs(read.Select(p => p!.Place.Region));
             var regions = read.Select(p => p!).GroupBy(p => p.Place.Region).OrderBy(g => g.Key, StringComparer.Ordinal).Select(g => g.ToArray()).ToList();
-            var written = new (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots)[regions.Count];
+            var written = new Written[regions.Count];
             await Parallel.ForEachAsync(Enumerable.Range(0, regions.Count), new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = ct },
                 (r, c) =>
                 {
                     var region = regions[r][0].Place.Region;
                     written[r] = Kept(state, region, slugs[region], regions[r])
-                        ?? WriteRegion(folder, number, region, slugs[region], regions[r], state?.Regions.GetValueOrDefault(region), o.CompactShare, c);
+                        ?? WriteRegion(folder, number, region, slugs[region], regions[r], state?.Regions.GetValueOrDefault(region)?.Slots, o.CompactShare, c);
                     return ValueTask.CompletedTask;
                 });
             var placesNow = written.SelectMany(w => w.Places).ToDictionary(p => p.Place.Id);
@@ -115,8 +114,7 @@ internal sealed partial class Publisher(
             var latest = Math.Max(floorMs - 1, placesNow.Values.Select(Latest).DefaultIfEmpty(0).Max());
             var transaction = Math.Max((started - AvailabilitySnapshot.MaxAge).ToUnixTimeMilliseconds(), latest);
             var publication = new Publication(number, DateTimeOffset.FromUnixTimeMilliseconds(transaction), [.. written.SelectMany(w => w.Files)]);
-            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region, w => w.Slots),
-                written.ToDictionary(w => w.Files[2].Region, w => w.Files), digests);
+            _state = new State(placesNow, transaction, written.ToDictionary(w => w.Files[2].Region), digests);
             Swap(publication, _state);
             Published(logger, number, read.Length, placesNow.Values.Sum(p => p.Slots.Length), written.Sum(w => w.Serialized), readSeconds,
                 (clock.GetUtcNow() - started).TotalSeconds - readSeconds);
@@ -139,16 +137,16 @@ internal sealed partial class Publisher(
     /// about it changed, <see cref="Changed"/>) and no place came or went: its three files are kept as they are, nothing is
     /// written. A quiet minute then costs the reads alone.
     /// </summary>
-    private static (NdjsonFile[] Files, PublishedPlace[] Places, int Serialized, SlotFiles Slots)? Kept(State? state, string region, string slug,
+    private static Written? Kept(State? state, string region, string slug,
         PublishedPlace[] group)
     {
-        if (state is null || !state.Files.TryGetValue(region, out var files) || files[0].Name != $"Location-{slug}.ndjson"
+        if (state is null || !state.Regions.TryGetValue(region, out var before) || before.Files[0].Name != $"Location-{slug}.ndjson"
             || state.Places.Values.Count(p => p.Place.Region == region) != group.Length
-            || !group.All(p => state.Places.TryGetValue(p.Place.Id, out var before) && ReferenceEquals(before, p)))
+            || !group.All(p => state.Places.TryGetValue(p.Place.Id, out var was) && ReferenceEquals(was, p)))
         {
             return null;
         }
-        return (files, group, 0, state.Regions[region]);
+        return before with { Places = group, Serialized = 0 };
     }
 
     private static long Latest(PublishedPlace p) =>
@@ -167,7 +165,7 @@ internal sealed partial class Publisher(
             while (_kept.Count > 2)
             {
                 var gone = _kept.Dequeue();
-                var needed = _kept.SelectMany(Paths).Concat(state.Regions.Values.SelectMany(r => r.Paths)).ToHashSet(StringComparer.Ordinal);
+                var needed = _kept.SelectMany(Paths).Concat(state.Regions.Values.SelectMany(r => r.Slots.Paths)).ToHashSet(StringComparer.Ordinal);
                 foreach (var path in Paths(gone).Where(p => !needed.Contains(p)))
                 {
                     // An open file stays readable on Linux until its reader closes it.

@@ -40,9 +40,7 @@ public static class SiteDay
         var first = local.Date.AddMinutes((((local.Hour * 60) + local.Minute) / 10 * 10) + 20);
         var today = DateOnly.FromDateTime(first);
         var times = Enumerable.Range(0, Times).Select(i => first.AddMinutes(10 * i).ToString("HH:mm", CultureInfo.InvariantCulture)).ToArray();
-        var placeId = await admin.AddPlaceAsync(new NewPlaceBody($"Site day {o.RunId}", "Hlavná 1, 040 01 Košice", "loadtest-site", zone, true), ct);
-        await admin.GenerateAsync(placeId, Catalog.Day(today), Catalog.Day(today.AddDays(1)), new TemplateBody(times[0], times[^1], 10, 10),
-            o.SeatsPerSlot, 2 * Times, ct);
+        var placeId = await PlaceAsync($"Site day {o.RunId}", "Hlavná 1", o.SeatsPerSlot, days: 2);
 
         var codes = await BookAsync(http, placeId, today, times, "D", o, ct);
         if (codes.Count < o.SeatsPerSlot * Times)
@@ -60,18 +58,12 @@ public static class SiteDay
         if (o.WarmupSeconds > 0)
         {
             var warm = o with { SeatsPerSlot = Math.Max(1, o.SeatsPerSlot / 4) };
-            var warmPlace = await admin.AddPlaceAsync(new NewPlaceBody($"Site day warm-up {o.RunId}", "Hlavná 2, 040 01 Košice", "loadtest-site", zone, true), ct);
-            await admin.GenerateAsync(warmPlace, Catalog.Day(today), Catalog.Day(today), new TemplateBody(times[0], times[^1], 10, 10), warm.SeatsPerSlot, Times, ct);
-            var warmQueue = new ConcurrentQueue<string>(await BookAsync(http, warmPlace, today, times, "W", warm, ct));
-            var warmed = await TimedAsync(http, o, "check-in", pids,
-                _ => warmQueue.TryDequeue(out var code) ? Post($"/api/staff/places/{warmPlace}/check-ins", JsonSerializer.SerializeToUtf8Bytes(new CheckInBody(code), SiteJson.Default.CheckInBody)) : null,
+            var warmPlace = await PlaceAsync($"Site day warm-up {o.RunId}", "Hlavná 2", warm.SeatsPerSlot, days: 1);
+            var warmed = await TimedAsync(http, o, "check-in", pids, CheckIns(warmPlace, await BookAsync(http, warmPlace, today, times, "W", warm, ct)),
                 warmup: true, ct);
             warmups = warmed.Ok.Count;
         }
-        var queue = new ConcurrentQueue<string>(codes);
-        var checkIns = await TimedAsync(http, o, "check-in", pids,
-            _ => queue.TryDequeue(out var code) ? Post($"/api/staff/places/{placeId}/check-ins", JsonSerializer.SerializeToUtf8Bytes(new CheckInBody(code), SiteJson.Default.CheckInBody)) : null,
-            warmup: false, ct);
+        var checkIns = await TimedAsync(http, o, "check-in", pids, CheckIns(placeId, codes), warmup: false, ct);
         var after = await ReadAsync(http, o, roster, SiteJson.Default.RosterPage, ct);
 
         var tomorrow = today.AddDays(1);
@@ -88,6 +80,24 @@ public static class SiteDay
             rosterPhase, checkIns, after.Counts, blockBooked, Math.Round(blockMs, 1), block, warmups);
 
         HttpRequestMessage Get(string path) => new(HttpMethod.Get, path);
+
+        // A place of the run's own in the zone whose clock reads noon, with the day's slots (and the next's: days 2).
+        async Task<int> PlaceAsync(string name, string street, int seats, int days)
+        {
+            var id = await admin.AddPlaceAsync(new NewPlaceBody(name, $"{street}, 040 01 Košice", "loadtest-site", zone, true), ct);
+            await admin.GenerateAsync(id, Catalog.Day(today), Catalog.Day(today.AddDays(days - 1)), new TemplateBody(times[0], times[^1], 10, 10),
+                seats, days * Times, ct);
+            return id;
+        }
+
+        // The door's check-ins at the place, each code once, until none is left.
+        static Func<long, HttpRequestMessage?> CheckIns(int place, IEnumerable<string> codes)
+        {
+            var queue = new ConcurrentQueue<string>(codes);
+            return _ => queue.TryDequeue(out var code)
+                ? Post($"/api/staff/places/{place}/check-ins", JsonSerializer.SerializeToUtf8Bytes(new CheckInBody(code), SiteJson.Default.CheckInBody))
+                : null;
+        }
     }
 
     /// <summary>
