@@ -237,6 +237,7 @@ internal static class Cli
         var days = args.Whole("days", 7, 1, 31);
         var placesToCycle = args.Whole("places", 0, 0, 1_000_000);
         var warmup = args.Whole("warmup-seconds", 0, 0, 120);
+        var wrkSeconds = args.Whole("then-wrk-seconds", 0, 0, 600);
         var json = args.Text("json");
         var pids = Pids(args);
         var server = Server(args, options?.Targets);
@@ -255,10 +256,14 @@ internal static class Cli
                 memory.Start();
             });
         report = report with { Processes = await memory.StopAsync(), Server = await server.StopAsync(ct) };
+        if (wrkSeconds > 0)
+        {
+            report = report with { AtWrkPace = await WrkPace.RunAsync(AvailabilityProbe.WeekUrl(options.Targets[0], catalog, catalog.Places[0].Id, days), concurrency, wrkSeconds, pids, ct) };
+        }
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"== availability, {days} days at one place, {report.PlacesCycled} places cycled, {concurrency} at a time: " +
             $"{report.Ok.Count} OK, p50 {report.Ok.P50:0.00} ms, p95 {report.Ok.P95:0.00} ms, p99 {report.Ok.P99:0.00} ms, max {report.Ok.Max:0.00} ms; other answers {report.NotOk}; " +
-            $"API CPU per answer {(report.ApiCpuMicrosPerAnswer is { } us ? $"{us:0.0} µs" : "not watched")}"));
+            $"API CPU per answer {(report.ApiCpuMicrosPerAnswer is { } us ? $"{us:0.0} µs" : "not watched")}{Summary.AtWrkPace(report.AtWrkPace)}"));
         foreach (var (kind, n) in report.Errors)
         {
             Console.WriteLine($"   {kind}: {n}");

@@ -106,7 +106,7 @@ public static class Summary
         {
             var cpu = probe.ApiCpuMicrosPerAnswer is { } us ? string.Create(inv, $"; API CPU {us:0.0} µs per answer") : "";
             md.AppendLine(inv, $"- availability, {probe.Days} days at one place ({probe.PlacesCycled} place{(probe.PlacesCycled == 1 ? "" : "s")} cycled, {probe.Concurrency} at a time): " +
-                $"p50 {probe.Ok.P50:0.00} ms, p99 {probe.Ok.P99:0.00} ms, max {probe.Ok.Max:0.00} ms over {probe.Ok.Count} (target p99 < 5 ms); other answers {probe.NotOk}{AvailabilityAtServer(probe.Server)}{cpu}");
+                $"p50 {probe.Ok.P50:0.00} ms, p99 {probe.Ok.P99:0.00} ms, max {probe.Ok.Max:0.00} ms over {probe.Ok.Count} (target p99 < 5 ms); other answers {probe.NotOk}{AvailabilityAtServer(probe.Server)}{cpu}{AtWrkPace(probe.AtWrkPace)}");
         }
         if (finder is not null)
         {
@@ -151,6 +151,12 @@ public static class Summary
         md.AppendLine(inv, $"  - CPU µs per decided answer (join, status, availability, booking) API / DB / proxy: {r.CpuPerAnswer()} over {r.Counts.DecidedAnswers} answers; " +
             $"CPU cores API / DB / proxy / generator {Cpu(r.Processes)}");
     }
+
+    /// <summary>The same read at wrk's pace, when it was timed so: the API's CPU per answer where the generator's pace does not set it.</summary>
+    public static string AtWrkPace(WrkPaceReport? wrk) =>
+        wrk is null ? "" : string.Create(CultureInfo.InvariantCulture,
+            $"; at wrk's pace ({wrk.Connections} connections, {wrk.Seconds:0.#} s): {wrk.PerSecond:0}/s, p99 {wrk.P99Ms:0.00} ms, non-2xx {wrk.Non2xx}, " +
+            $"API CPU {(wrk.ApiCpuMicrosPerAnswer is { } us ? $"{us:0.0} µs per answer" : "not watched")} (target ≤ 50 µs)");
 
     /// <summary>
     /// Availability reads at the server: HAProxy's "availability 200", or the API histogram's kept

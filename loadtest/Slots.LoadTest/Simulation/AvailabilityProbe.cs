@@ -12,6 +12,9 @@ public sealed record AvailabilityReport(string Target, int Requests, int Concurr
 
     /// <summary>CPU of the watched API processes per answered read, in µs; null when none was watched or nothing answered.</summary>
     public double? ApiCpuMicrosPerAnswer => ProcessCpu.ApiMicrosPerAnswer(Processes, Ok.Count);
+
+    /// <summary>The first place's read again at wrk's pace, when asked (<c>--then-wrk-seconds</c>) and wrk is there.</summary>
+    public WrkPaceReport? AtWrkPace { get; init; }
 }
 
 /// <summary>
@@ -22,14 +25,16 @@ public sealed record AvailabilityReport(string Target, int Requests, int Concurr
 /// </summary>
 public static class AvailabilityProbe
 {
+    /// <summary>A place's <paramref name="days"/> from tomorrow in the catalog's today.</summary>
+    public static Uri WeekUrl(Uri target, Catalog catalog, int placeId, int days) =>
+        new(target, $"/api/places/{placeId}/availability?from={Catalog.Day(catalog.Today.AddDays(1))}&to={Catalog.Day(catalog.Today.AddDays(days))}");
+
     public static async Task<AvailabilityReport> RunAsync(Uri target, Catalog catalog, SourceAddresses sources, int requests, int concurrency, int days, TimeSpan timeout, CancellationToken ct, int placesToCycle = 0, TimeSpan warmup = default, Func<Task>? measuring = null)
     {
         var recorder = new Recorder();
         long next = -1;
         var places = placesToCycle > 0 ? catalog.Places.Take(placesToCycle).ToList() : catalog.Places;
-        var from = Catalog.Day(catalog.Today.AddDays(1));
-        var to = Catalog.Day(catalog.Today.AddDays(days));
-        Uri Url(long n) => new(target, $"/api/places/{places[(int)(n * 7919 % places.Count)].Id}/availability?from={from}&to={to}");
+        Uri Url(long n) => WeekUrl(target, catalog, places[(int)(n * 7919 % places.Count)].Id, days);
         // Warm-up: the first requests open connections and JIT the path; they are not counted. Fifty in a row,
         // or the same reads at the same concurrency for warmup's length (a process started moments ago
         // spends seconds of CPU compiling its hot methods again: that is not what an answer costs).
