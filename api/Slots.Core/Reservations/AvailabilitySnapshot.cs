@@ -158,7 +158,11 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
             // Not a caller's token: the query is shared by every reader waiting for it.
             var started = clock.GetTimestamp();
             var slots = await store.GetAvailabilityAsync(placeId, hotFrom, last, CancellationToken.None);
-            var entry = new Entry(hotFrom, hotTo, last, [.. slots], started);
+            // The same slots read again keep their entry, so its stamp moves only if a count did: the answers built from it
+            // stay while the place's seats stay as they were (a sold-out week read by a crowd is built once, not each load).
+            var entry = _entries.TryGetValue(placeId, out var held) && held.Refresh(hotFrom, hotTo, last, slots, started)
+                ? held
+                : new Entry(hotFrom, hotTo, last, [.. slots], started);
             if (_entries.Count >= MaxPlaces)
             {
                 foreach (var (id, old) in _entries)
@@ -190,12 +194,43 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         private readonly int[] _free = Array.ConvertAll(slots, s => s.Free);
         private long _version;
         private int _reach = from.DayNumber;
+        private long _loadedAt = loadedAt;
 
         /// <summary>Counts the changes of a free count (a change to the same value is none).</summary>
         public long Version => Interlocked.Read(ref _version);
 
         public DateOnly From => from;
-        public long LoadedAt => loadedAt;
+        public long LoadedAt => Interlocked.Read(ref _loadedAt);
+
+        /// <summary>
+        /// A load of the same days that read the same slots (times, lengths, capacities) takes their free counts in place,
+        /// a change of count counted as any other, and starts the entry's age and reach again; false (nothing changed) when
+        /// the days or the slots differ, and the load makes an entry of its own.
+        /// </summary>
+        public bool Refresh(DateOnly hotFrom, DateOnly windowTo, DateOnly last, IReadOnlyList<SlotAvailability> read, long startedAt)
+        {
+            if (from != hotFrom || hotTo != windowTo || to != last || read.Count != slots.Length)
+            {
+                return false;
+            }
+            for (var i = 0; i < slots.Length; i++)
+            {
+                if (read[i] with { Free = 0 } != slots[i] with { Free = 0 })
+                {
+                    return false;
+                }
+            }
+            for (var i = 0; i < slots.Length; i++)
+            {
+                if (Interlocked.Exchange(ref _free[i], read[i].Free) != read[i].Free)
+                {
+                    Interlocked.Increment(ref _version);
+                }
+            }
+            Volatile.Write(ref _reach, from.DayNumber);
+            Interlocked.Exchange(ref _loadedAt, startedAt);
+            return true;
+        }
 
         /// <summary>The last day read from the entry since it was loaded.</summary>
         public DateOnly Reach => DateOnly.FromDayNumber(Volatile.Read(ref _reach));

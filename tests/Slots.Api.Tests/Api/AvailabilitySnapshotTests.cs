@@ -91,7 +91,7 @@ public sealed class AvailabilitySnapshotTests
     }
 
     [Fact]
-    public async Task The_stamp_stays_while_nothing_changes_and_moves_with_every_real_change_reload_or_age()
+    public async Task The_stamp_stays_while_nothing_changes_and_moves_with_every_real_change_or_age()
     {
         var store = new CountingStore();
         var clock = new ManualClock();
@@ -114,6 +114,40 @@ public sealed class AvailabilitySnapshotTests
         clock.Advance(AvailabilitySnapshot.MaxAge);
         Assert.Null(snapshot.Stamp(7, Today, Last, Today)); // too old: the next read asks the database
         Assert.Null(snapshot.Stamp(7, Today.AddDays(1), Last.AddDays(1), Today.AddDays(1))); // another window (a new day)
+    }
+
+    // Each load made a new entry, so a crowd's kept answer was built again every three quarters of a second even when
+    // nothing had changed: in the benchmark's crowd on one place's week, 66 of 30,000 answers were built, 32 at a time.
+    [Fact]
+    public async Task A_reload_that_reads_the_same_seats_keeps_the_stamp_and_one_that_reads_others_moves_it()
+    {
+        var store = new CountingStore();
+        var clock = new ManualClock();
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        await Read(snapshot, Today, Today);
+        await Read(snapshot, Today, Today);
+        var held = snapshot.Stamp(7, Today, Last, Today);
+        Assert.NotNull(held);
+
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        var queries = store.Queries;
+        await Read(snapshot, Today, Today); // too old: read again, and the database holds the same seats
+        Assert.Equal(queries + 1, store.Queries);
+        Assert.Equal(held, snapshot.Stamp(7, Today, Last, Today));
+
+        store.Rows = [new SlotAvailability(Nine, 15, 3, 2, 0), new SlotAvailability(Ten, 15, 1, 1, 0)]; // another instance booked at nine
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        Assert.Equal([2, 1], (await Read(snapshot, Today, Today)).Select(s => s.Free));
+        var moved = snapshot.Stamp(7, Today, Last, Today);
+        Assert.NotNull(moved);
+        Assert.NotEqual(held, moved);
+
+        store.Rows = [new SlotAvailability(Nine, 15, 3, 2, 0), new SlotAvailability(Ten, 20, 1, 1, 0)]; // ten o'clock lengthened
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        Assert.Equal([15, 20], (await Read(snapshot, Today, Today)).Select(s => s.Minutes));
+        Assert.NotEqual(moved, snapshot.Stamp(7, Today, Last, Today));
+        snapshot.Taken(Nine); // the entry read last is the one own answers change
+        Assert.Equal([1, 1], (await Read(snapshot, Today, Today)).Select(s => s.Free));
     }
 
     [Fact]
