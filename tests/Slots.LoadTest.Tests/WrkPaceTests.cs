@@ -48,7 +48,7 @@ public sealed class WrkPaceTests
     [Fact]
     public async Task Wrk_reads_the_api_and_the_apis_cpu_is_counted_per_answer()
     {
-        if (!(Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Any(d => File.Exists(Path.Combine(d, "wrk"))))
+        if (!WrkPace.Installed)
         {
             Unavailable.SkipOrFail("wrk is not installed (apt-get install wrk; ./slots test installs it).");
         }

@@ -23,9 +23,12 @@ public sealed record WrkPaceReport(int Connections, double Seconds, long Answers
 /// </summary>
 public static partial class WrkPace
 {
+    /// <summary>Whether wrk is on the PATH.</summary>
+    public static bool Installed => Bench.BenchHost.OnPath("wrk");
+
     public static async Task<WrkPaceReport?> RunAsync(Uri url, int connections, int seconds, IReadOnlyList<(string Role, int Pid)> watched, CancellationToken ct)
     {
-        if (!(Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries).Any(d => File.Exists(Path.Combine(d, "wrk"))))
+        if (!Installed)
         {
             Console.WriteLine("   wrk not found (apt-get install wrk): the read is not timed at wrk's pace");
             return null;
