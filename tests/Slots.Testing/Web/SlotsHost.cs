@@ -1,7 +1,10 @@
+using System.Runtime.ExceptionServices;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.AspNetCore.TestHost;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 
 namespace Slots.Testing.Web;
 
@@ -13,6 +16,7 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
 
     private readonly IReadOnlyDictionary<string, string?> _settings;
     private readonly Action<IServiceCollection>? _services;
+    private readonly StartFailureLog _startFailure = new();
 
     public SlotsHost(IReadOnlyDictionary<string, string?> backend, IReadOnlyDictionary<string, string?>? extra = null, Action<IServiceCollection>? services = null)
     {
@@ -50,6 +54,8 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
     protected override void ConfigureWebHost(IWebHostBuilder builder)
     {
         builder.UseEnvironment(Environment);
+        // The entry point starts the host on its own thread: its address is set before the build, not after it.
+        builder.UseSetting(WebHostDefaults.ServerUrlsKey, "http://127.0.0.1:0");
         foreach (var (key, value) in _settings)
         {
             builder.UseSetting(key, value);
@@ -58,14 +64,38 @@ public sealed class SlotsHost : WebApplicationFactory<Program>
         {
             builder.ConfigureTestServices(_services);
         }
+        builder.ConfigureLogging(logging => logging.AddProvider(_startFailure));
     }
+
+    // The factory's own start after the build, without its port set-up: the address is in the settings already.
+    protected override IHost CreateHost(IHostBuilder builder)
+    {
+        var host = builder.Build();
+        Thread.Sleep(PauseBeforeStart);
+        host.Start();
+        return host;
+    }
+
+    /// <summary>
+    /// A wait between the build and this factory's start, while the API's own entry point already runs the host: the
+    /// test of a refused start widens the window of that race with it.
+    /// </summary>
+    public TimeSpan PauseBeforeStart { get; init; }
 
     /// <summary>The host's environment: Testing unless a test needs Production's refusals named as such.</summary>
     public string Environment { get; init; } = "Testing";
 
     public HttpClient Client()
     {
-        StartServer();
+        try
+        {
+            StartServer();
+        }
+        catch (ObjectDisposedException) when (_startFailure.Failure is { } refusal)
+        {
+            // The entry point's run failed first and disposed the host: what the test sees is why it failed.
+            ExceptionDispatchInfo.Throw(refusal);
+        }
         var client = CreateClient();
         client.Timeout = TimeSpan.FromSeconds(60);
         return client;
