@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 
 namespace Slots.Reservations;
 
@@ -20,13 +21,19 @@ namespace Slots.Reservations;
 /// runs, up to <see cref="MaxStale"/>: a place read all the time never makes a reader wait for the
 /// database (in a stampede that wait is for a connection and a thread among the bookings, and outlasts
 /// the quarter: built answers took 300 ms at p50 at the server, then 250 ms at p99);</item>
+/// <item>while the loads are slow (<see cref="SlowLoad"/> on average: the database is busy), any entry
+/// younger than <see cref="MaxStale"/> answers at once and is read again behind its reader: a place
+/// not read in the last second no longer makes its reader wait among the bookings. With quick loads
+/// (a quiet database) a reader past the age waits for the fresh read, as before;</item>
+/// <item>a fresh instance holds the first week of every place from one read (<see cref="HoldAsync"/>),
+/// so the first read of a place is not a query among the bookings either;</item>
 /// <item>this instance's own answers are applied at once: a booking takes a seat, a "slot full"
 /// empties the slot; a cancellation or a move, whose slots the answer does not name, drops the
 /// entries so the next read asks the database;</item>
 /// <item>booking stays the authority: a pick from a stale entry gets a 409 with fresh alternatives.</item>
 /// </list>
 /// </summary>
-public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider clock)
+public sealed partial class AvailabilitySnapshot(IReservationStore store, TimeProvider clock)
 {
     /// <summary>How stale a place's entry may get before the next read asks the database again.</summary>
     public static readonly TimeSpan MaxAge = TimeSpan.FromSeconds(1);
@@ -35,10 +42,13 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
     public static readonly TimeSpan RefreshAge = MaxAge * 3 / 4;
 
     /// <summary>
-    /// Past <see cref="MaxAge"/>, an entry whose next load is under way still answers until this age; after it, readers wait
-    /// for the load. A place read less than once in the last quarter of its age has no load under way, and its reader waits.
+    /// Past <see cref="MaxAge"/>, an entry whose next load is under way, or any entry while loads are slow, still answers
+    /// until this age; after it, readers wait for a load.
     /// </summary>
-    public static readonly TimeSpan MaxStale = MaxAge * 3;
+    public static readonly TimeSpan MaxStale = TimeSpan.FromSeconds(30);
+
+    /// <summary>Loads that take this long on average mean a busy database: old entries answer rather than make readers wait.</summary>
+    public static readonly TimeSpan SlowLoad = TimeSpan.FromMilliseconds(20);
 
     // Popular places stay; once this many are held, entries past their age make room.
     private const int MaxPlaces = 2000;
@@ -46,6 +56,8 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
     private readonly ConcurrentDictionary<int, Entry> _entries = new();
     private readonly ConcurrentDictionary<int, Task<Entry>> _loading = new();
     private readonly ConcurrentDictionary<int, long> _asked = new();
+    private long _loadMicros;   // the loads' duration, a moving average
+    private Task? _held;
 
     /// <summary>
     /// Slots of a place in [from, to], all inside its hot days [hotFrom, hotTo], with their free seats.
@@ -126,11 +138,77 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
 
     private bool IsOld(Entry entry) => clock.GetElapsedTime(entry.LoadedAt) >= MaxAge;
 
-    /// <summary>Whether a read may be answered from the entry now: within its age, or its next load is under way and it is not stale.</summary>
+    /// <summary>
+    /// Whether a read may be answered from the entry now: within its age; or, not yet stale, while its next load is under
+    /// way or the loads are slow.
+    /// </summary>
     private bool Answers(int placeId, Entry entry)
     {
         var age = clock.GetElapsedTime(entry.LoadedAt);
-        return age < MaxAge || (age < MaxStale && _loading.ContainsKey(placeId));
+        return age < MaxAge || (age < MaxStale && (_loading.ContainsKey(placeId) || LoadsAreSlow));
+    }
+
+    /// <summary>Whether the loads lately took <see cref="SlowLoad"/> or more on average.</summary>
+    public bool LoadsAreSlow => Interlocked.Read(ref _loadMicros) >= (long)SlowLoad.TotalMicroseconds;
+
+    private void Timed(TimeSpan load)
+    {
+        // A quarter of each new load: a few quick loads after a busy spell make readers wait for fresh reads again.
+        var seen = Interlocked.Read(ref _loadMicros);
+        Interlocked.Exchange(ref _loadMicros, seen + ((long)load.TotalMicroseconds - seen) / 4);
+    }
+
+    /// <summary>
+    /// Holds the days of each place in <paramref name="days"/> (its hot window's first day, that window's last, and the last
+    /// day to hold) from <paramref name="rows"/>: every place's slots in (place, day, time, service) order, read once. A
+    /// place that has an entry already keeps it. Done once per instance; a failed read is tried again by the next call.
+    /// </summary>
+    public Task HoldAsync(IAsyncEnumerable<SlotAvailability> rows, IReadOnlyDictionary<int, (DateOnly HotFrom, DateOnly HotTo, DateOnly Last)> days)
+    {
+        var held = Volatile.Read(ref _held);
+        while (held is null || held.IsFaulted || held.IsCanceled)
+        {
+            var mine = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            if (Interlocked.CompareExchange(ref _held, mine.Task, held) == held)
+            {
+                _ = FillHeldAsync(rows, days, mine);
+                return mine.Task;
+            }
+            held = Volatile.Read(ref _held);
+        }
+        return held;
+    }
+
+    private async Task FillHeldAsync(IAsyncEnumerable<SlotAvailability> rows, IReadOnlyDictionary<int, (DateOnly HotFrom, DateOnly HotTo, DateOnly Last)> days,
+        TaskCompletionSource done)
+    {
+        try
+        {
+            var started = clock.GetTimestamp();
+            var read = new Dictionary<int, List<SlotAvailability>>();
+            // Not a caller's token: the read is shared by every readiness check waiting for it.
+            await foreach (var slot in rows.WithCancellation(CancellationToken.None))
+            {
+                if (days.TryGetValue(slot.Slot.PlaceId, out var d) && slot.Slot.Day >= d.HotFrom && slot.Slot.Day <= d.Last)
+                {
+                    (CollectionsMarshal.GetValueRefOrAddDefault(read, slot.Slot.PlaceId, out _) ??= []).Add(slot);
+                }
+            }
+            foreach (var (placeId, slots) in read)
+            {
+                if (_entries.Count >= MaxPlaces)
+                {
+                    break;
+                }
+                var d = days[placeId];
+                _entries.TryAdd(placeId, new Entry(d.HotFrom, d.HotTo, d.Last, [.. slots], started));
+            }
+            done.SetResult();
+        }
+        catch (Exception ex)
+        {
+            done.SetException(ex);
+        }
     }
 
     /// <summary>Whether no read of the place came within <see cref="MaxAge"/>; notes this one.</summary>
@@ -172,6 +250,7 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
             // Not a caller's token: the query is shared by every reader waiting for it.
             var started = clock.GetTimestamp();
             var slots = await store.GetAvailabilityAsync(placeId, hotFrom, last, CancellationToken.None);
+            Timed(clock.GetElapsedTime(started));
             // The same slots read again keep their entry, so its stamp moves only if a count did: the answers built from it
             // stay while the place's seats stay as they were (a sold-out week read by a crowd is built once, not each load).
             var entry = _entries.TryGetValue(placeId, out var held) && held.Refresh(hotFrom, hotTo, last, slots, started)
@@ -196,129 +275,6 @@ public sealed class AvailabilitySnapshot(IReservationStore store, TimeProvider c
         {
             _loading.TryRemove(placeId, out _);
             done.SetException(ex);
-        }
-    }
-
-    /// <summary>
-    /// One place's hot days [from, to] of its hot window [from, hotTo]: the slots in (day, time) order and their free
-    /// seats, which own answers change in place; and the last day its readers reached.
-    /// </summary>
-    private sealed class Entry(DateOnly from, DateOnly hotTo, DateOnly to, SlotAvailability[] slots, long loadedAt)
-    {
-        private readonly int[] _free = Array.ConvertAll(slots, s => s.Free);
-        private long _version;
-        private int _reach = from.DayNumber;
-        private long _loadedAt = loadedAt;
-
-        /// <summary>Counts the changes of a free count (a change to the same value is none).</summary>
-        public long Version => Interlocked.Read(ref _version);
-
-        public DateOnly From => from;
-        public long LoadedAt => Interlocked.Read(ref _loadedAt);
-
-        /// <summary>
-        /// A load of the same days that read the same slots (times, lengths, capacities) takes their free counts in place,
-        /// a change of count counted as any other, and starts the entry's age and reach again; false (nothing changed) when
-        /// the days or the slots differ, and the load makes an entry of its own.
-        /// </summary>
-        public bool Refresh(DateOnly hotFrom, DateOnly windowTo, DateOnly last, IReadOnlyList<SlotAvailability> read, long startedAt)
-        {
-            if (from != hotFrom || hotTo != windowTo || to != last || read.Count != slots.Length)
-            {
-                return false;
-            }
-            for (var i = 0; i < slots.Length; i++)
-            {
-                if (read[i] with { Free = 0 } != slots[i] with { Free = 0 })
-                {
-                    return false;
-                }
-            }
-            for (var i = 0; i < slots.Length; i++)
-            {
-                if (Interlocked.Exchange(ref _free[i], read[i].Free) != read[i].Free)
-                {
-                    Interlocked.Increment(ref _version);
-                }
-            }
-            Volatile.Write(ref _reach, from.DayNumber);
-            Interlocked.Exchange(ref _loadedAt, startedAt);
-            return true;
-        }
-
-        /// <summary>The last day read from the entry since it was loaded.</summary>
-        public DateOnly Reach => DateOnly.FromDayNumber(Volatile.Read(ref _reach));
-
-        /// <summary>Whether it holds the days from the hot window's first up to <paramref name="last"/>, of that window.</summary>
-        public bool Holds(DateOnly hotFrom, DateOnly windowTo, DateOnly last) => from == hotFrom && hotTo == windowTo && last <= to;
-
-        public void Reached(DateOnly last)
-        {
-            var seen = Volatile.Read(ref _reach);
-            while (seen < last.DayNumber)
-            {
-                var was = Interlocked.CompareExchange(ref _reach, last.DayNumber, seen);
-                if (was == seen)
-                {
-                    return;
-                }
-                seen = was;
-            }
-        }
-
-        public List<SlotAvailability> Slice(DateOnly first, DateOnly last)
-        {
-            var list = new List<SlotAvailability>();
-            for (var i = IndexOf(first, 0); i < slots.Length && slots[i].Slot.Day <= last; i++)
-            {
-                list.Add(slots[i] with { Free = Volatile.Read(ref _free[i]) });
-            }
-            return list;
-        }
-
-        public void Change(SlotKey slot, Func<int, int> free)
-        {
-            // Several services of the place may start at the same minute: the slot is among them.
-            var i = IndexOf(slot.Day, slot.StartMinute);
-            while (i < slots.Length && slots[i].Slot != slot && slots[i].Slot.Day == slot.Day && slots[i].Slot.StartMinute == slot.StartMinute)
-            {
-                i++;
-            }
-            if (i < slots.Length && slots[i].Slot == slot)
-            {
-                int seen, next;
-                do
-                {
-                    seen = Volatile.Read(ref _free[i]);
-                    next = free(seen);
-                }
-                while (Interlocked.CompareExchange(ref _free[i], next, seen) != seen);
-                if (next != seen)
-                {
-                    Interlocked.Increment(ref _version);
-                }
-            }
-        }
-
-        /// <summary>The first slot at or after (day, minute).</summary>
-        private int IndexOf(DateOnly day, int minute)
-        {
-            int lo = 0, hi = slots.Length;
-            while (lo < hi)
-            {
-                var mid = (lo + hi) >>> 1;
-                var s = slots[mid].Slot;
-                if (s.Day < day || (s.Day == day && s.StartMinute < minute))
-                {
-                    lo = mid + 1;
-                }
-                else
-                {
-                    hi = mid;
-                }
-            }
-            Debug.Assert(lo <= slots.Length);
-            return lo;
         }
     }
 }

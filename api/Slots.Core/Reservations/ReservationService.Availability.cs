@@ -73,6 +73,31 @@ public sealed partial class ReservationService
     public IAsyncEnumerable<ChangedSlot>? ChangedDays(IReadOnlyCollection<PlaceInfo> of, IReadOnlyList<DayDigest> known) =>
         EveryHotDay(of) is var (from, to) ? store.ChangedDays(from, to, known) : null;
 
+    /// <summary>
+    /// Holds the first week of every active place in the availability snapshot, read as one stream, once per instance
+    /// (nothing when the store cannot stream every place): a fresh instance answers each place's first reads from memory,
+    /// not with a query each among the bookings of a stampede.
+    /// </summary>
+    public Task HoldFirstWeeksAsync(IReadOnlyCollection<PlaceInfo> places)
+    {
+        var days = new Dictionary<int, (DateOnly HotFrom, DateOnly HotTo, DateOnly Last)>();
+        foreach (var place in places.Where(p => p.Active))
+        {
+            var (hotFrom, hotTo) = HotDays(place);
+            var last = hotFrom.AddDays(6) < hotTo ? hotFrom.AddDays(6) : hotTo;
+            if (hotFrom <= last)
+            {
+                days[place.Id] = (hotFrom, hotTo, last);
+            }
+        }
+        if (days.Count == 0)
+        {
+            return Task.CompletedTask;
+        }
+        var rows = store.EveryPlace(days.Values.Min(d => d.HotFrom), days.Values.Max(d => d.Last));
+        return rows is null ? Task.CompletedTask : snapshot.HoldAsync(rows, days);
+    }
+
     /// <summary>From the earliest place's today to the latest hot horizon; null when there are no places or no hot days.</summary>
     private (DateOnly From, DateOnly To)? EveryHotDay(IReadOnlyCollection<PlaceInfo> of)
     {

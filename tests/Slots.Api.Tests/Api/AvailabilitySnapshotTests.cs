@@ -241,6 +241,82 @@ public sealed class AvailabilitySnapshotTests
         Assert.Equal(3, store.Queries); // the one load behind them all
     }
 
+    // A place nobody read in the last second made its reader wait for a load among the bookings: of the built answers over
+    // 20 ms in a stampede on one API, 1,205 were first asks and 511 old entries with no load under way.
+    [Fact]
+    public async Task While_loads_are_slow_an_old_entry_answers_at_once_and_is_read_again_behind_and_quick_loads_make_readers_wait_again()
+    {
+        var clock = new ManualClock();
+        var store = new CountingStore { Clock = clock };
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        await Read(snapshot, Today, Today);
+        store.Takes = AvailabilitySnapshot.SlowLoad * 3; // the database is busy: each load takes 60 ms
+        await Read(snapshot, Today, Today);
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        await Read(snapshot, Today, Today);
+        Assert.True(snapshot.LoadsAreSlow);
+
+        store.Takes = TimeSpan.Zero;
+        store.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        store.Rows = [new SlotAvailability(Nine, 15, 3, 2, 0), new SlotAvailability(Ten, 15, 1, 0, 0)];
+        clock.Advance(AvailabilitySnapshot.MaxAge * 5);
+        var stale = Read(snapshot, Today, Today);
+
+        Assert.True(stale.IsCompletedSuccessfully); // answered from the entry, 5 s old
+        Assert.Equal([3, 1], (await stale).Select(s => s.Free));
+        Assert.Equal(4, store.Queries); // and read again behind it
+        var before = snapshot.Stamp(7, Today, Last, Today);
+        Assert.NotNull(before);
+        store.Gate.SetResult();
+        await WaitUntilAsync(() => snapshot.Stamp(7, Today, Last, Today) != before);
+        Assert.Equal([2, 0], (await Read(snapshot, Today, Today)).Select(s => s.Free));
+
+        // Quick loads again (the last ones took no time): past the age a reader waits for the fresh read, as on a quiet day.
+        Assert.False(snapshot.LoadsAreSlow);
+        store.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        clock.Advance(AvailabilitySnapshot.MaxAge * 2);
+        var waiting = Read(snapshot, Today, Today);
+        Assert.False(waiting.IsCompleted);
+        store.Gate.SetResult();
+        await waiting;
+    }
+
+    [Fact]
+    public async Task A_fresh_instance_holds_each_places_first_week_from_one_read_and_answers_it_without_a_query()
+    {
+        var store = new CountingStore();
+        var clock = new ManualClock();
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        var reads = 0;
+        async IAsyncEnumerable<SlotAvailability> Every()
+        {
+            reads++;
+            foreach (var place in new[] { 7, 8 })
+            {
+                for (var day = 0; day < 10; day++)
+                {
+                    yield return new SlotAvailability(new SlotKey(place, Today.AddDays(day), 9 * 60), 15, 3, 3 - day % 3, 0);
+                }
+            }
+            await Task.Yield();
+        }
+        var days = new Dictionary<int, (DateOnly, DateOnly, DateOnly)> { [7] = (Today, Last, Today.AddDays(6)), [8] = (Today, Last, Today.AddDays(6)) };
+
+        await snapshot.HoldAsync(Every(), days);
+        await snapshot.HoldAsync(Every(), days); // once per instance
+
+        var week = await Read(snapshot, Today, Today.AddDays(6));
+        var other = await snapshot.GetAsync(8, Today.AddDays(2), Today.AddDays(3), Today, Last, CancellationToken.None);
+        Assert.Equal(1, reads);
+        Assert.Equal(0, store.Queries);
+        Assert.Equal(7, week.Count);
+        Assert.Equal([1, 3], other.Select(s => s.Free)); // days 2 and 3 as read
+        Assert.NotNull(snapshot.Stamp(7, Today, Last, Today.AddDays(6)));
+
+        await Read(snapshot, Today.AddDays(7), Today.AddDays(8)); // beyond the week held: loaded as any other read beyond
+        Assert.Equal(1, store.Queries);
+    }
+
     // In a stampede the database may answer after the entry's age has passed: its readers take the answer, they do not ask again.
     [Fact]
     public async Task A_load_that_outlasts_the_entry_s_age_still_answers_its_readers_with_one_query()
