@@ -163,6 +163,9 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
     /// day to hold) from <paramref name="rows"/>: every place's slots in (place, day, time, service) order, read once. A
     /// place that has an entry already keeps it. Done once per instance; a failed read is tried again by the next call.
     /// </summary>
+    /// <summary>Whether <see cref="HoldAsync"/> has held its days (a later call reads nothing).</summary>
+    public bool Held => Volatile.Read(ref _held) is { IsCompletedSuccessfully: true };
+
     public Task HoldAsync(IAsyncEnumerable<SlotAvailability> rows, IReadOnlyDictionary<int, (DateOnly HotFrom, DateOnly HotTo, DateOnly Last)> days)
     {
         var held = Volatile.Read(ref _held);

@@ -78,10 +78,14 @@ public sealed partial class ReservationService
     /// (nothing when the store cannot stream every place): a fresh instance answers each place's first reads from memory,
     /// not with a query each among the bookings of a stampede.
     /// </summary>
-    public Task HoldFirstWeeksAsync(IReadOnlyCollection<PlaceInfo> places)
+    public async Task HoldFirstWeeksAsync(PlaceDirectory places, CancellationToken ct)
     {
+        if (snapshot.Held)
+        {
+            return;   // readiness asks every second: once held, nothing to list or read
+        }
         var days = new Dictionary<int, (DateOnly HotFrom, DateOnly HotTo, DateOnly Last)>();
-        foreach (var place in places.Where(p => p.Active))
+        foreach (var place in (await places.AllAsync(ct)).Where(p => p.Active))
         {
             var (hotFrom, hotTo) = HotDays(place);
             var last = hotFrom.AddDays(6) < hotTo ? hotFrom.AddDays(6) : hotTo;
@@ -90,12 +94,11 @@ public sealed partial class ReservationService
                 days[place.Id] = (hotFrom, hotTo, last);
             }
         }
-        if (days.Count == 0)
+        if (days.Count > 0 && store.EveryPlace(days.Values.Min(d => d.HotFrom), days.Values.Max(d => d.Last)) is { } rows)
         {
-            return Task.CompletedTask;
+            // The read is shared by every check waiting for it; each waits only as long as it may.
+            await snapshot.HoldAsync(rows, days).WaitAsync(ct);
         }
-        var rows = store.EveryPlace(days.Values.Min(d => d.HotFrom), days.Values.Max(d => d.Last));
-        return rows is null ? Task.CompletedTask : snapshot.HoldAsync(rows, days);
     }
 
     /// <summary>From the earliest place's today to the latest hot horizon; null when there are no places or no hot days.</summary>

@@ -66,7 +66,7 @@ public static class HealthProbes
             {
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
                 timeout.CancelAfter(TimeSpan.FromSeconds(5));
-                await reservations.HoldFirstWeeksAsync(await places.AllAsync(timeout.Token)).WaitAsync(timeout.Token);
+                await reservations.HoldFirstWeeksAsync(places, timeout.Token);
                 return HealthCheckResult.Healthy();
             }
             catch (Exception ex) when (ex is System.Data.Common.DbException or OperationCanceledException or TimeoutException)

@@ -1,10 +1,13 @@
 using System.Net;
+using Microsoft.Extensions.DependencyInjection;
+using Slots.Places;
+using Slots.Reservations;
 using Slots.Testing.Web;
 using static Slots.Testing.Web.Api;
 
 namespace Slots.Api.Tests.Api;
 
-/// <summary>Two API instances on one database, as behind HAProxy.</summary>
+/// <summary>API instances on one database, as behind HAProxy: one writes, a fresh one starts.</summary>
 public sealed class PlaceDirectoryTests : IAsyncDisposable
 {
     private readonly SqliteBackend _backend = new();
@@ -26,6 +29,27 @@ public sealed class PlaceDirectoryTests : IAsyncDisposable
         var booked = await second.Client().SendAsync(Reserve(place, Today.AddDays(2), "08:00", People.Next()));
 
         Assert.Equal(HttpStatusCode.Created, booked.StatusCode);
+    }
+
+    // In a stampede on one API, 1,205 of the built availability answers over 20 ms were a place's first read at that
+    // instance, each a query among the bookings: a fresh instance is ready once it holds every place's first week.
+    [Fact]
+    public async Task Ready_holds_the_first_week_of_every_place_before_anyone_reads_it()
+    {
+        var ct = TestContext.Current.CancellationToken;
+        var settings = await _backend.CreateDatabaseAsync("held", ct);
+        var place = await CreatePlaceWithSlotsAsync(Start(settings!).AdminClient(), capacity: 5, day: Today);
+        var fresh = Start(settings!);
+        var client = fresh.Client();
+        var info = (await fresh.Services.GetRequiredService<PlaceDirectory>().FindAsync(place, ct))!;
+        var reservations = fresh.Services.GetRequiredService<ReservationService>();
+        Assert.Null(reservations.AvailabilityStamp(info, Today.AddDays(6))); // nothing held yet
+
+        var ready = await client.GetAsync("/health/ready", ct);
+
+        Assert.Equal(HttpStatusCode.OK, ready.StatusCode);
+        Assert.NotNull(reservations.AvailabilityStamp(info, Today.AddDays(6))); // the week is held: a read of it is answered from memory
+        Assert.Null(reservations.AvailabilityStamp(info, Today.AddDays(7))); // beyond the first week, readers load it as before
     }
 
     private SlotsHost Start(IReadOnlyDictionary<string, string?> settings)
