@@ -158,14 +158,14 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
         Interlocked.Exchange(ref _loadMicros, seen + ((long)load.TotalMicroseconds - seen) / 4);
     }
 
+    /// <summary>Whether <see cref="HoldAsync"/> has held its days (a later call reads nothing).</summary>
+    public bool Held => Volatile.Read(ref _held) is { IsCompletedSuccessfully: true };
+
     /// <summary>
     /// Holds the days of each place in <paramref name="days"/> (its hot window's first day, that window's last, and the last
     /// day to hold) from <paramref name="rows"/>: every place's slots in (place, day, time, service) order, read once. A
     /// place that has an entry already keeps it. Done once per instance; a failed read is tried again by the next call.
     /// </summary>
-    /// <summary>Whether <see cref="HoldAsync"/> has held its days (a later call reads nothing).</summary>
-    public bool Held => Volatile.Read(ref _held) is { IsCompletedSuccessfully: true };
-
     public Task HoldAsync(IAsyncEnumerable<SlotAvailability> rows, IReadOnlyDictionary<int, (DateOnly HotFrom, DateOnly HotTo, DateOnly Last)> days)
     {
         var held = Volatile.Read(ref _held);

@@ -11,6 +11,15 @@ namespace Slots.LoadTest.Simulation;
 /// </summary>
 public sealed class SourceAddresses : IDisposable
 {
+    /// <summary>
+    /// How long a connection may wait in a pool for its next request before it is closed instead of reused: less than
+    /// the proxy's keep-alive (haproxy.cfg's "timeout http-keep-alive", 5 s), as a client's must be. A request sent on a
+    /// connection the proxy is closing at that moment gets no answer; a read is sent again on a new connection by the
+    /// handler, a booking is not (it has a body). Pooled for 30 s, 140 bookings of one stampede through the stack ended
+    /// so (ResponseEnded), among users that had waited out a Retry-After.
+    /// </summary>
+    public static readonly TimeSpan PooledIdle = TimeSpan.FromSeconds(4);
+
     private readonly HttpClient[] _clients;
 
     public SourceAddresses(int count, int maxConnectionsPerAddress, TimeSpan connectTimeout)
@@ -24,7 +33,7 @@ public sealed class SourceAddresses : IDisposable
             var handler = new SocketsHttpHandler
             {
                 MaxConnectionsPerServer = maxConnectionsPerAddress,
-                PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30),
+                PooledConnectionIdleTimeout = PooledIdle,
                 PooledConnectionLifetime = TimeSpan.FromMinutes(10),
                 ConnectTimeout = connectTimeout,
                 UseCookies = false,
