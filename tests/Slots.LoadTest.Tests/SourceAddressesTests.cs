@@ -38,7 +38,7 @@ public sealed partial class SourceAddressesTests
     /// <summary>haproxy.cfg's keep-alive: "timeout http-keep-alive", else "timeout http-request", as HAProxy reads them.</summary>
     private static TimeSpan ProxyKeepAlive()
     {
-        var config = File.ReadAllText(Path.Combine(Repository.Root, "haproxy", "haproxy.cfg"));
+        var config = File.ReadAllText(HaproxyServer.ConfigPath);
         var match = KeepAlive().Match(config) is { Success: true } keepAlive ? keepAlive : HttpRequest().Match(config);
         Assert.True(match.Success, "haproxy.cfg sets no keep-alive");
         return TimeSpan.FromSeconds(int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture));
@@ -113,7 +113,7 @@ public sealed partial class SourceAddressesTests
                     {
                         continue;
                     }
-                    var length = ContentLength().Match(text[..end]) is { Success: true } m ? int.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) : 0;
+                    var length = Http1.ContentLength(text[..end].Split("\r\n"));
                     if (text.Length < end + 4 + length)
                     {
                         continue;
@@ -140,7 +140,4 @@ public sealed partial class SourceAddressesTests
             _stop.Dispose();
         }
     }
-
-    [GeneratedRegex(@"^Content-Length:\s*(\d+)\s*$", RegexOptions.Multiline | RegexOptions.IgnoreCase)]
-    private static partial Regex ContentLength();
 }

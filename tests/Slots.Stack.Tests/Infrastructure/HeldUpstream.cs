@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using Slots.Testing;
 
 namespace Slots.Stack.Tests.Infrastructure;
 

@@ -1,9 +1,10 @@
 using System.Globalization;
 
-namespace Slots.Stack.Tests.Infrastructure;
+namespace Slots.Testing;
 
-/// <summary>What the tests' hand-written HTTP/1.1 (<see cref="RawHttps"/>, <see cref="HeldUpstream"/>) reads off a message's head.</summary>
-internal static class Http1
+/// <summary>What the tests' hand-written HTTP/1.1 (Slots.Stack.Tests' RawHttps and HeldUpstream, Slots.LoadTest.Tests'
+/// SourceAddressesTests) reads off a message's head.</summary>
+public static class Http1
 {
     /// <summary>The Content-Length of a message head (its lines, the start line first); 0 without one.</summary>
     public static int ContentLength(IEnumerable<string> headLines) =>
