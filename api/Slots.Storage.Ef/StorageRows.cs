@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Data.Common;
 using Slots.Catalogue;
 using Slots.Reservations;
@@ -22,6 +23,37 @@ public static class StorageRows
     public static SlotAvailability Availability(DbDataReader row, int placeId) => new(
         new SlotKey(placeId, row.GetFieldValue<DateOnly>(0), row.GetInt32(1), Service(row, 6)),
         row.GetInt32(2), row.GetInt32(3), row.GetInt32(4), row.GetInt64(5));
+
+    /// <summary>
+    /// Every row of <paramref name="row"/> (the columns of <see cref="Availability"/>) as a slot of the place, in an array of
+    /// exactly their count: the rows are gathered in a pooled buffer, not a list grown row by row, which was a third of an
+    /// instance's allocations in a stampede (each place's week is read again every second).
+    /// </summary>
+    public static async Task<SlotAvailability[]> AvailabilityAsync(DbDataReader row, int placeId, CancellationToken ct)
+    {
+        var pool = ArrayPool<SlotAvailability>.Shared;
+        var buffer = pool.Rent(256);
+        var count = 0;
+        try
+        {
+            while (await row.ReadAsync(ct))
+            {
+                if (count == buffer.Length)
+                {
+                    var larger = pool.Rent(count * 2);
+                    buffer.AsSpan(0, count).CopyTo(larger);
+                    pool.Return(buffer);
+                    buffer = larger;
+                }
+                buffer[count++] = Availability(row, placeId);
+            }
+            return buffer.AsSpan(0, count).ToArray();
+        }
+        finally
+        {
+            pool.Return(buffer);
+        }
+    }
 
     /// <summary>
     /// Every place's slots in [@from, @to] from the hot seats, in key order (which the primary key gives): the columns of

@@ -161,20 +161,68 @@ internal static class PlacesEndpoints
             return kept;
         }
         var slots = await reservations.AvailabilityAsync(place, chosen.Id, first < today ? today : first, last, ct);
-        var open = slots.Where(s => s.StartsAtUnix > now).ToList(); // a slot that has started cannot be booked any more
-        var days = open
-            .GroupBy(s => s.Slot.Day)
-            .Select(g => new DayDto(Formats.Day(g.Key), g.Select(s => new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free)).ToList()))
-            .ToList();
+        var days = Days(slots, now, out var firstStart);
         // The service is in the body, so each service's answer has its own ETag.
         var answer = TaggedJson.Of(new AvailabilityDto(placeId, place.TimeZone.Id, Formats.Day(first), Formats.Day(last), days, chosen.Code),
             SlotsJsonContext.Default.AvailabilityDto, maxAgeSeconds: 1);
         if (stamp is { } before && reservations.AvailabilityStamp(place, last) == before)
         {
-            answers.Keep(placeId, chosen.Id, first, last, before, open.Count > 0 ? open.Min(s => s.StartsAtUnix) : long.MaxValue, answer);
+            answers.Keep(placeId, chosen.Id, first, last, before, firstStart, answer);
         }
         metrics.AvailabilityAnswered(kept: false, Stopwatch.GetElapsedTime(started));
         return answer;
+    }
+
+    /// <summary>
+    /// The slots that have not started by <paramref name="now"/> (a started slot cannot be booked any more), day by day;
+    /// <paramref name="firstStart"/> is the earliest one's start (long.MaxValue when none). One pass over slots in day
+    /// order, each day's list sized to its slots: a stampede builds hundreds of these answers a second, and grouping
+    /// them with LINQ was a quarter of an instance's allocations.
+    /// </summary>
+    internal static List<DayDto> Days(IReadOnlyList<SlotAvailability> slots, long now, out long firstStart)
+    {
+        if (!InDayOrder(slots))
+        {
+            slots = [.. slots.OrderBy(s => s.Slot.Day)];   // stable: each day's slots keep their order
+        }
+        var days = new List<DayDto>();
+        firstStart = long.MaxValue;
+        for (var i = 0; i < slots.Count;)
+        {
+            var day = slots[i].Slot.Day;
+            var end = i;
+            while (end < slots.Count && slots[end].Slot.Day == day)
+            {
+                end++;
+            }
+            List<SlotDto>? open = null;
+            for (; i < end; i++)
+            {
+                var s = slots[i];
+                if (s.StartsAtUnix > now)
+                {
+                    (open ??= new List<SlotDto>(end - i)).Add(new SlotDto(Formats.Time(s.Slot.StartMinute), s.Minutes, s.Capacity, s.Free));
+                    firstStart = Math.Min(firstStart, s.StartsAtUnix);
+                }
+            }
+            if (open is not null)
+            {
+                days.Add(new DayDto(Formats.Day(day), open));
+            }
+        }
+        return days;
+    }
+
+    private static bool InDayOrder(IReadOnlyList<SlotAvailability> slots)
+    {
+        for (var i = 1; i < slots.Count; i++)
+        {
+            if (slots[i].Slot.Day < slots[i - 1].Slot.Day)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static ValidationProblem InvalidId() => Problem.Invalid("id", Formats.PlaceIdExpected);

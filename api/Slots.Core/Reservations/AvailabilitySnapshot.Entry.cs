@@ -71,14 +71,19 @@ public sealed partial class AvailabilitySnapshot
             }
         }
 
-        public List<SlotAvailability> Slice(DateOnly first, DateOnly last)
+        /// <summary>
+        /// The slots of the days [first, last] with their free seats now, in an array of exactly their count: a stampede reads
+        /// hundreds of weeks a second, and a list grown slot by slot was a fifth of the instance's allocations.
+        /// </summary>
+        public SlotAvailability[] Slice(DateOnly first, DateOnly last)
         {
-            var list = new List<SlotAvailability>();
-            for (var i = IndexOf(first, 0); i < slots.Length && slots[i].Slot.Day <= last; i++)
+            var start = IndexOf(first, 0);
+            var slice = new SlotAvailability[Math.Max(0, IndexAfter(last) - start)];
+            for (var k = 0; k < slice.Length; k++)
             {
-                list.Add(slots[i] with { Free = Volatile.Read(ref _free[i]) });
+                slice[k] = slots[start + k] with { Free = Volatile.Read(ref _free[start + k]) };
             }
-            return list;
+            return slice;
         }
 
         public void Change(SlotKey slot, Func<int, int> free)
@@ -103,6 +108,25 @@ public sealed partial class AvailabilitySnapshot
                     Interlocked.Increment(ref _version);
                 }
             }
+        }
+
+        /// <summary>The first slot of a day after <paramref name="last"/>.</summary>
+        private int IndexAfter(DateOnly last)
+        {
+            int lo = 0, hi = slots.Length;
+            while (lo < hi)
+            {
+                var mid = (lo + hi) >>> 1;
+                if (slots[mid].Slot.Day <= last)
+                {
+                    lo = mid + 1;
+                }
+                else
+                {
+                    hi = mid;
+                }
+            }
+            return lo;
         }
 
         /// <summary>The first slot at or after (day, minute).</summary>

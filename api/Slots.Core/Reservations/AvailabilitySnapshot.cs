@@ -258,7 +258,7 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
             // stay while the place's seats stay as they were (a sold-out week read by a crowd is built once, not each load).
             var entry = _entries.TryGetValue(placeId, out var held) && held.Refresh(hotFrom, hotTo, last, slots, started)
                 ? held
-                : new Entry(hotFrom, hotTo, last, [.. slots], started);
+                : new Entry(hotFrom, hotTo, last, slots as SlotAvailability[] ?? [.. slots], started);
             if (_entries.Count >= MaxPlaces)
             {
                 foreach (var (id, old) in _entries)

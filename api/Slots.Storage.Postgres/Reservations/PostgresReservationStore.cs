@@ -53,14 +53,8 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
         query.Parameters.Add(new NpgsqlParameter<DateOnly> { NpgsqlDbType = NpgsqlDbType.Date, TypedValue = from });
         query.Parameters.Add(new NpgsqlParameter<DateOnly> { NpgsqlDbType = NpgsqlDbType.Date, TypedValue = to });
         await query.PrepareAsync(ct);
-        var slots = new List<SlotAvailability>();
         await using var row = await query.ExecuteReaderAsync(ct);
-        while (await row.ReadAsync(ct))
-        {
-            var slot = StorageRows.Availability(row, placeId);
-            slots.Add(slot with { Slot = slot.Slot with { ServiceId = row.GetInt32(6) } });
-        }
-        return slots;
+        return await StorageRows.AvailabilityAsync(row, placeId, ct);
     }
 
     public IAsyncEnumerable<SlotAvailability>? EveryPlace(DateOnly from, DateOnly to) => EveryPlaceAsync(from, to, CancellationToken.None);

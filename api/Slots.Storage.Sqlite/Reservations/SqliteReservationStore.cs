@@ -85,13 +85,8 @@ public sealed class SqliteReservationStore(SqliteWriter writer, SqliteConnection
         query.Parameters.AddWithValue("$place", placeId);
         query.Parameters.AddWithValue("$from", from);
         query.Parameters.AddWithValue("$to", to);
-        var slots = new List<SlotAvailability>();
         await using var row = await query.ExecuteReaderAsync(ct);
-        while (await row.ReadAsync(ct))
-        {
-            slots.Add(StorageRows.Availability(row, placeId));
-        }
-        return slots;
+        return await StorageRows.AvailabilityAsync(row, placeId, ct);
     }
 
     public IAsyncEnumerable<SlotAvailability>? EveryPlace(DateOnly from, DateOnly to) => EveryPlaceAsync(from, to, CancellationToken.None);

@@ -349,6 +349,35 @@ public sealed class AvailabilitySnapshotTests
     }
 
     /// <summary>A snapshot that holds place 7 whole (read twice within its age), with its store and clock.</summary>
+    [Fact]
+    public async Task A_read_of_days_inside_the_entry_answers_exactly_their_slots_with_the_seats_taken_since()
+    {
+        // Two slots a day for a week, none on the sixth day.
+        var store = new CountingStore
+        {
+            Rows = [.. Enumerable.Range(0, 7).Where(d => d != 5).SelectMany(d => new[]
+            {
+                new SlotAvailability(Nine with { Day = Today.AddDays(d) }, 15, 3, 3, 0),
+                new SlotAvailability(Ten with { Day = Today.AddDays(d) }, 15, 1, 1, 0),
+            })],
+        };
+        var snapshot = new AvailabilitySnapshot(store, new ManualClock());
+        await Read(snapshot, Today, Today.AddDays(6));
+        await Read(snapshot, Today, Today.AddDays(6));   // the second read within its age holds the week
+        snapshot.Taken(Ten with { Day = Today.AddDays(3) });
+        var queries = store.Queries;
+
+        var middle = await Read(snapshot, Today.AddDays(2), Today.AddDays(3));
+        var none = await Read(snapshot, Today.AddDays(5), Today.AddDays(5));
+        var last = await Read(snapshot, Today.AddDays(6), Today.AddDays(6));
+
+        Assert.Equal(queries, store.Queries);
+        Assert.Equal([(2, 9 * 60, 3), (2, 10 * 60, 1), (3, 9 * 60, 3), (3, 10 * 60, 0)],
+            middle.Select(s => (s.Slot.Day.DayNumber - Today.DayNumber, s.Slot.StartMinute, s.Free)));
+        Assert.Empty(none);
+        Assert.Equal([Nine with { Day = Today.AddDays(6) }, Ten with { Day = Today.AddDays(6) }], last.Select(s => s.Slot));
+    }
+
     private static async Task<(CountingStore Store, ManualClock Clock, AvailabilitySnapshot Snapshot)> HeldAsync()
     {
         var store = new CountingStore();
