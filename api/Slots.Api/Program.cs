@@ -44,7 +44,7 @@ app.UseWebSecurity();
 app.UseExceptionHandler();
 app.UseStatusCodePages();
 app.UseFrontend();
-app.UseAuthentication();
+app.UseStaffAuthentication();   // only requests that carry a bearer token or a machine key are read
 app.UseAuthorization();
 app.UseRateLimiter();
 app.UseConcurrencyLimit();

@@ -64,4 +64,24 @@ internal static class StaffAuth
             .AddPolicy(Policy, p => p.RequireRole(StaffRoles.All));
         return builder;
     }
+
+    /// <summary>
+    /// Authentication for the requests that carry a credential: a bearer token or a machine key. A request with neither
+    /// (every person booking, every availability read) would be read by both schemes only to come out anonymous, at a
+    /// handler, a task and a dictionary or two each: a stampede's answers are mostly those. Its user is anonymous either
+    /// way, and a staff endpoint answers it 401 as before (the authorization's own check challenges the default scheme).
+    /// </summary>
+    public static IApplicationBuilder UseStaffAuthentication(this IApplicationBuilder app)
+    {
+        // WebApplication puts authentication first in the pipeline of an app that registers it and has not placed it
+        // itself, which it learns from this key; placed in a branch, only the branch's copy of the key is set. Without it
+        // every request would be authenticated anyway (StaffAuthenticationTests count it).
+        app.Properties[AuthenticationPlacedKey] = true;
+        return app.UseWhen(static http => CarriesCredential(http.Request.Headers), static branch => branch.UseAuthentication());
+    }
+
+    private const string AuthenticationPlacedKey = "__AuthenticationMiddlewareSet";
+
+    internal static bool CarriesCredential(IHeaderDictionary headers) =>
+        headers.ContainsKey(Microsoft.Net.Http.Headers.HeaderNames.Authorization) || headers.ContainsKey(AdminKeyHandler.Header);
 }
