@@ -82,6 +82,6 @@ internal static class StaffAuth
 
     private const string AuthenticationPlacedKey = "__AuthenticationMiddlewareSet";
 
-    internal static bool CarriesCredential(IHeaderDictionary headers) =>
+    private static bool CarriesCredential(IHeaderDictionary headers) =>
         headers.ContainsKey(Microsoft.Net.Http.Headers.HeaderNames.Authorization) || headers.ContainsKey(AdminKeyHandler.Header);
 }

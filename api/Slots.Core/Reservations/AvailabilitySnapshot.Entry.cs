@@ -78,7 +78,7 @@ public sealed partial class AvailabilitySnapshot
         public SlotAvailability[] Slice(DateOnly first, DateOnly last)
         {
             var start = IndexOf(first, 0);
-            var slice = new SlotAvailability[Math.Max(0, IndexAfter(last) - start)];
+            var slice = new SlotAvailability[Math.Max(0, IndexOf(last.AddDays(1), 0) - start)];
             for (var k = 0; k < slice.Length; k++)
             {
                 slice[k] = slots[start + k] with { Free = Volatile.Read(ref _free[start + k]) };
@@ -108,25 +108,6 @@ public sealed partial class AvailabilitySnapshot
                     Interlocked.Increment(ref _version);
                 }
             }
-        }
-
-        /// <summary>The first slot of a day after <paramref name="last"/>.</summary>
-        private int IndexAfter(DateOnly last)
-        {
-            int lo = 0, hi = slots.Length;
-            while (lo < hi)
-            {
-                var mid = (lo + hi) >>> 1;
-                if (slots[mid].Slot.Day <= last)
-                {
-                    lo = mid + 1;
-                }
-                else
-                {
-                    hi = mid;
-                }
-            }
-            return lo;
         }
 
         /// <summary>The first slot at or after (day, minute).</summary>

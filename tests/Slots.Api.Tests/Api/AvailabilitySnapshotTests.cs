@@ -348,7 +348,6 @@ public sealed class AvailabilitySnapshotTests
         Assert.Equal(4, store.Queries);
     }
 
-    /// <summary>A snapshot that holds place 7 whole (read twice within its age), with its store and clock.</summary>
     [Fact]
     public async Task A_read_of_days_inside_the_entry_answers_exactly_their_slots_with_the_seats_taken_since()
     {
@@ -378,6 +377,7 @@ public sealed class AvailabilitySnapshotTests
         Assert.Equal([Nine with { Day = Today.AddDays(6) }, Ten with { Day = Today.AddDays(6) }], last.Select(s => s.Slot));
     }
 
+    /// <summary>A snapshot that holds place 7 whole (read twice within its age), with its store and clock.</summary>
     private static async Task<(CountingStore Store, ManualClock Clock, AvailabilitySnapshot Snapshot)> HeldAsync()
     {
         var store = new CountingStore();
