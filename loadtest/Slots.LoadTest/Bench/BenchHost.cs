@@ -25,7 +25,7 @@ internal sealed class BenchHost : IAsyncDisposable
     /// <summary>The artifacts folder this program was built into; the Release API is there too.</summary>
     public string Artifacts { get; }
 
-    /// <summary>A scratch folder of this run (the postgres user may enter it), removed at the end.</summary>
+    /// <summary>A scratch folder of this run (the postgres user may enter it), removed at the end unless SLOTS_BENCH_KEEP is 1.</summary>
     public string Work { get; }
 
     public CpuSplit Split { get; }
@@ -127,6 +127,11 @@ internal sealed class BenchHost : IAsyncDisposable
             {
                 Console.Error.WriteLine($"   (stopping a part failed: {ex.Message})");
             }
+        }
+        if (Environment.GetEnvironmentVariable("SLOTS_BENCH_KEEP") == "1")
+        {
+            Console.Error.WriteLine($"   (the run's scratch folder kept: {Work})");
+            return;
         }
         try
         {

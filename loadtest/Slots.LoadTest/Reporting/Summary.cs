@@ -46,7 +46,7 @@ public static class Summary
                 continue;
             }
             var ok = Ok(r);
-            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} | {CpuPerAnswer(r)} | {AtServer(r.Server)} |");
+            md.AppendLine(inv, $"| {name} | {r.GoodputPerSecond:0.0} | {r.AnswersPerSecond:0.0} | {ok.P50:0.00} | {ok.P99:0.00} | {ok.Max:0.00} | {r.Share429:P1} | {r.Errors.Where(e => !e.Key.Contains("cut off", StringComparison.Ordinal) && !e.Key.EndsWith(Answers.ResentAtOnce, StringComparison.Ordinal)).Sum(e => e.Value)} | {AuditText(r.Audit)} | {MaxRss(r.Processes)} | {Cpu(r.Processes)} | {CpuPerAnswer(r)} | {AtServer(r.Server)} |");
         }
         md.AppendLine();
         md.Append(RuleRounds.Markdown(RuleRounds.Read(folder)));
@@ -83,9 +83,10 @@ public static class Summary
             var fives = stampede.Errors.Where(e => e.Key.Contains("HTTP 5", StringComparison.Ordinal)).Sum(e => e.Value);
             var timeouts = stampede.Errors.Where(e => e.Key.Contains("timeout", StringComparison.Ordinal) || e.Key.Contains("HTTP 408", StringComparison.Ordinal)).Sum(e => e.Value);
             var unanswered = stampede.Errors.Where(e => e.Key.Contains("no answer", StringComparison.Ordinal)).Sum(e => e.Value);
+            var resent = stampede.Errors.Where(e => e.Key.EndsWith(Answers.ResentAtOnce, StringComparison.Ordinal)).Sum(e => e.Value);
             var limited = stampede.Latency.TryGetValue("reserve 429", out var l429) ? l429 : LatencyStats.Empty;
             var reads = AvailabilityAtServer(stampede.Server) is { Length: > 0 } read ? read + " (target p99 < 5 ms)" : "";
-            md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0); " +
+            md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0), sent again at once after the connection closed before an answer {resent}; " +
                 $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
                 $"users the generator could not start: {stampede.Users.NotStarted}; " +
                 $"at the server{(stampede.Server is { } at ? $" ({at.Source})" : "")}, p99 ms of 201 / 409 / 429: {AtServer(stampede.Server)}{reads}");

@@ -239,13 +239,17 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
 
     /// <summary>
     /// Sends until an answer that is not "wait" comes: after Retry-After (+ jitter) on 429, 503 and
-    /// request-in-progress, after a back-off on no answer. At most MaxInFlight requests are out at
-    /// once across the crowd; the time spent waiting for that turn is not in the latency.
+    /// request-in-progress, at once the first time its connection closes before an answer (a join and a
+    /// booking are the same request again: one place in line per person, the booking's Idempotency-Key), after
+    /// a back-off on no answer. At most MaxInFlight requests are out at once across the crowd; the time spent
+    /// waiting for that turn is not in the latency.
     /// </summary>
     private async Task<Answer?> SendAsync(string operation, Func<HttpRequestMessage> create, CancellationToken ct)
     {
+        var resent = false;
         for (var attempt = 1; attempt <= 30; attempt++)
         {
+            var resendNow = false;
             TimeSpan? serverDelay = null;
             await room.InFlight.WaitAsync(ct);
             try
@@ -274,6 +278,11 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
                 _recorder.Failure(operation, "cut off in flight (run end)");
                 throw;
             }
+            catch (HttpRequestException ex) when (!resent && Answers.EndedUnanswered(ex))
+            {
+                _recorder.Failure(operation, Answers.ResentAtOnce);
+                resent = resendNow = true;
+            }
             catch (HttpRequestException ex)
             {
                 _recorder.Failure(operation, $"no answer: {ex.HttpRequestError}");
@@ -281,6 +290,10 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
             finally
             {
                 room.InFlight.Release();
+            }
+            if (resendNow)
+            {
+                continue;
             }
             await Task.Delay(RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng), ct);
         }

@@ -16,7 +16,11 @@ public sealed class SourceAddresses : IDisposable
     /// the proxy's keep-alive (haproxy.cfg's "timeout http-keep-alive", 5 s), as a client's must be. A request sent on a
     /// connection the proxy is closing at that moment gets no answer; a read is sent again on a new connection by the
     /// handler, a booking is not (it has a body). Pooled for 30 s, 140 bookings of one stampede through the stack ended
-    /// so (ResponseEnded), among users that had waited out a Retry-After.
+    /// so (ResponseEnded), among users that had waited out a Retry-After. The handler closes idle connections on a
+    /// timer (every second here), not as it takes one; the proxy's hint ("Keep-Alive: timeout=2", checked as a
+    /// connection is taken) covers that. Neither covers a generator that reads an answer seconds after it arrived and
+    /// sends the next request on that connection at once, after the proxy closed it: on shared CPUs that is most of what
+    /// remains, and such a request is sent again at once (<see cref="Answers.ResentAtOnce"/>).
     /// </summary>
     public static readonly TimeSpan PooledIdle = TimeSpan.FromSeconds(4);
 

@@ -126,14 +126,17 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
 
     /// <summary>
     /// Sends until an answer that is not "wait" comes, resending after Retry-After (+ jitter) on
-    /// 429, 503 and request-in-progress, and after a back-off on no answer at all. Null when the
+    /// 429, 503 and request-in-progress, at once the first time its connection closes before an answer
+    /// (<see cref="Answers.ResentAtOnce"/>), and after a back-off on no answer at all. Null when the
     /// user's time ran out first. One timer per request: the request timeout, or what is left of
     /// the user's give-up time when that is shorter.
     /// </summary>
     private async Task<(HttpStatusCode Status, byte[] Body)?> SendAsync(string operation, Func<HttpRequestMessage> create, CancellationToken runEnd)
     {
+        var resent = false;
         for (var attempt = 1; ; attempt++)
         {
+            var resendNow = false;
             TimeSpan? serverDelay = null;
             var left = options.GiveUp - Stopwatch.GetElapsedTime(_startedAt);
             if (left <= TimeSpan.Zero)
@@ -170,9 +173,18 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
                 recorder.Failure(operation, "cut off in flight (give-up bound or run end)");
                 throw;
             }
+            catch (HttpRequestException ex) when (!resent && Answers.EndedUnanswered(ex))
+            {
+                recorder.Failure(operation, Answers.ResentAtOnce);
+                resent = resendNow = true;
+            }
             catch (HttpRequestException ex)
             {
                 recorder.Failure(operation, $"no answer: {ex.HttpRequestError}");
+            }
+            if (resendNow)
+            {
+                continue;
             }
             var delay = RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng);
             if (Stopwatch.GetElapsedTime(_startedAt) + delay > options.GiveUp)

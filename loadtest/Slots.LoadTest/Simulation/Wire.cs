@@ -36,6 +36,18 @@ public static class Answers
         status is HttpStatusCode.TooManyRequests or HttpStatusCode.ServiceUnavailable ||
         (status == HttpStatusCode.Conflict && ReadProblem(body)?.Code == "request-in-progress");
 
+    /// <summary>
+    /// What a request that found its connection closed before any answer (ResponseEnded) is counted as when it is sent
+    /// again at once, once, with the same Idempotency-Key: a browser resends a request that fails so on a kept-alive
+    /// connection, and .NET's handler does it for a request without a body. Through the stack on shared CPUs the
+    /// generator reads answers seconds after they arrive, and a connection it takes back at once was closed by
+    /// HAProxy's keep-alive meanwhile (docs/benchmarks.md, 2026-12-01). A resend that fails so again is "no answer".
+    /// </summary>
+    public const string ResentAtOnce = "resent at once: its connection closed before an answer (ResponseEnded)";
+
+    /// <summary>Whether <paramref name="failure"/> is a request that found its connection closed before any answer.</summary>
+    public static bool EndedUnanswered(HttpRequestException failure) => failure.HttpRequestError == HttpRequestError.ResponseEnded;
+
     public static ProblemBody? ReadProblem(byte[] body)
     {
         try
