@@ -119,7 +119,7 @@ internal sealed partial class BenchCommand
         var where = (options.Stack ? " behind HAProxy (./slots stack)" : "") + (options.External is not null ? ", external stack" : "");
         var text = $"""
             Machine: {Machine()}, load average at the end {string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3))}.
-            Command: {options.Command}; duration {options.Duration} s after a {options.Warmup} s warm-up, {options.Concurrency} users at a time, {options.Instances} API instance(s){where}.
+            Command: {options.Command}; duration {options.Duration} s after a {options.Warmup} s warm-up ({options.FirstWarmup} s before each path's first run), {options.Concurrency} users at a time, {options.Instances} API instance(s){where}.
             CPUs: {host.Split.Text}.
             {memory}
             """ + "\n" + Reporting.Summary.Markdown(results, backend);

@@ -22,6 +22,12 @@ internal sealed record BenchOptions
     /// <summary>Seconds of each measured throughput run, after <see cref="Warmup"/> seconds of the same load uncounted.</summary>
     public int Duration { get; init; }
     public int Warmup { get; init; }
+
+    /// <summary>
+    /// Seconds of the uncounted warm-up before the first run of each path (the no-op, the EF baseline, the real path), on
+    /// instances that have not served it yet: the JIT takes tens of seconds on 2 cores to settle a path's code.
+    /// </summary>
+    public int FirstWarmup { get; init; }
     public int Concurrency { get; init; }
 
     /// <summary>Seconds a stampede's user waits for its answers before it gives up; every stampede ends with this wait.</summary>
@@ -102,6 +108,7 @@ internal sealed record BenchOptions
             Split = split,
             Duration = Knob("SLOTS_BENCH_DURATION", 20, 5),
             Warmup = Knob("SLOTS_BENCH_WARMUP", 5, 3),
+            FirstWarmup = Knob("SLOTS_BENCH_FIRST_WARMUP", 20, 3), // --quick checks the path and stays under 5 minutes
             Concurrency = Knob("SLOTS_BENCH_CONCURRENCY", 64, 64),
             GiveUp = Knob("SLOTS_BENCH_GIVE_UP", 30, 10),
             StampedeWarmup = Knob("SLOTS_BENCH_STAMPEDE_WARMUP", 20, 0), // --quick checks the path and stays under 5 minutes

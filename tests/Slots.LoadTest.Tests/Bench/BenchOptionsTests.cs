@@ -14,6 +14,7 @@ public sealed class BenchOptionsTests
         Assert.Equal("postgres", options.Backend);
         Assert.Equal((20, 5, 64, 1000, 2, 10, 20), (options.Duration, options.Warmup, options.Concurrency, options.Places, options.Instances, options.CeilingSeconds, options.StepFactor));
         Assert.Equal(30, options.GiveUp);
+        Assert.Equal(20, options.FirstWarmup);
         Assert.Equal(3, options.RuleRounds);
         Assert.Empty(options.Sweep);
         Assert.True(options.Durable);
@@ -35,6 +36,7 @@ public sealed class BenchOptionsTests
         Assert.Equal((7, 3, 20, 1, 1, 3, 10), (options.Duration, options.Warmup, options.Places, options.Instances, options.CeilingSeconds, options.SweepDuration,
             options.GiveUp));
         Assert.Equal([16, 64], options.Sweep);
+        Assert.Equal(3, options.FirstWarmup);
         Assert.Equal(1, options.RuleRounds);
         Assert.Equal("./slots bench --backend sqlite --quick --sweep (16 64 users, 3 s)", options.Command);
     }
