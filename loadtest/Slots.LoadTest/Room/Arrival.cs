@@ -249,7 +249,6 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
         var resent = false;
         for (var attempt = 1; attempt <= 30; attempt++)
         {
-            var resendNow = false;
             TimeSpan? serverDelay = null;
             await room.InFlight.WaitAsync(ct);
             try
@@ -281,7 +280,8 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
             catch (HttpRequestException ex) when (!resent && Answers.EndedUnanswered(ex))
             {
                 _recorder.Failure(operation, Answers.ResentAtOnce);
-                resent = resendNow = true;
+                resent = true;
+                continue;
             }
             catch (HttpRequestException ex)
             {
@@ -290,10 +290,6 @@ public sealed class Arrival(ArrivalLog log, RoomOptions options, RoomTarget room
             finally
             {
                 room.InFlight.Release();
-            }
-            if (resendNow)
-            {
-                continue;
             }
             await Task.Delay(RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng), ct);
         }

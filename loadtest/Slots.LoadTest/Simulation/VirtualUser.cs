@@ -136,7 +136,6 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
         var resent = false;
         for (var attempt = 1; ; attempt++)
         {
-            var resendNow = false;
             TimeSpan? serverDelay = null;
             var left = options.GiveUp - Stopwatch.GetElapsedTime(_startedAt);
             if (left <= TimeSpan.Zero)
@@ -176,15 +175,12 @@ public sealed class VirtualUser(long number, SimulationOptions options, Catalog 
             catch (HttpRequestException ex) when (!resent && Answers.EndedUnanswered(ex))
             {
                 recorder.Failure(operation, Answers.ResentAtOnce);
-                resent = resendNow = true;
+                resent = true;
+                continue;
             }
             catch (HttpRequestException ex)
             {
                 recorder.Failure(operation, $"no answer: {ex.HttpRequestError}");
-            }
-            if (resendNow)
-            {
-                continue;
             }
             var delay = RetryAfter.Delay(attempt, serverDelay, BaseBackoff, MaxBackoff, options.MaxJitter, _rng);
             if (Stopwatch.GetElapsedTime(_startedAt) + delay > options.GiveUp)
