@@ -91,7 +91,9 @@ internal sealed class OwnApis(BenchHost host, BenchOptions options) : SystemUnde
                 ? new[] { "fsync=on", "synchronous_commit=on" }
                 : ["fsync=off", "synchronous_commit=off", "full_page_writes=off"];
             // 400 connections: the instances' pools (40 each), the scheduler's, the generator's audit and pgbench's clients.
-            Postgres = await OwnPostgres.StartAsync(host.Work, ["max_connections=400", "shared_buffers=512MB", .. durability], host.Split.Stack, options.HugePages);
+            // Every autovacuum is logged with its CPU (server.log, kept with SLOTS_BENCH_KEEP=1): it runs beside the measured runs.
+            Postgres = await OwnPostgres.StartAsync(host.Work, ["max_connections=400", "shared_buffers=512MB", "log_autovacuum_min_duration=0", .. durability],
+                host.Split.Stack, options.HugePages);
             Db = Postgres.ConnectionString(";Maximum Pool Size=40;Timeout=5");
         }
         else
