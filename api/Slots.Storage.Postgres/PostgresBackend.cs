@@ -46,6 +46,8 @@ public sealed class PostgresBackend : StorageBackend
         // Before the server listens: a process whose pools cannot fit max_connections does not start.
         builder.Services.AddSingleton(ConnectionBudgetOptions.Read(builder.Configuration));
         builder.Services.AddHostedService<PostgresConnectionBudget>();
+        // The planner's statistics of a table that grows from empty (a campaign's first bookings) follow it within seconds.
+        builder.Services.AddHostedService<PostgresStatistics>();
         // EF gets the connection string, not the data source: a data source instance per host
         // would make EF build an internal service provider per host (tests start many hosts).
         builder.Services.AddEfColdSide<PostgresDialect>(connectionString);

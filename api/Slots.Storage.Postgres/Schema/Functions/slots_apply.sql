@@ -47,14 +47,6 @@
 --
 -- Writes per new booking: the seat, the person row and the reservation (three rows); a pair adds
 -- its second seat and reservation and the link; a slot full writes nothing.
---
--- Planned for a batch, not from the tables' statistics: every statement here (and in the functions
--- it calls) joins tens of operations to tables by their keys, so nested loops over index lookups are
--- the right plan at any table size. The statistics are wrong exactly when it matters: the person and
--- booking tables are empty when a campaign opens, an ANALYZE then (autovacuum's) says so, and a plan
--- made from that scanned each table whole for every booking while the stampede filled it (10 ms a
--- call instead of 1 at 19,000 rows, until the next ANALYZE a minute later). Scans and hash or merge
--- joins are therefore off inside the call (a table without a usable index is still scanned).
 CREATE OR REPLACE FUNCTION slots_apply(
     p_op integer[], p_place integer[], p_day date[], p_minute integer[], p_service integer[],
     p_person text[], p_phone text[], p_name text[], p_language text[],
@@ -64,9 +56,7 @@ CREATE OR REPLACE FUNCTION slots_apply(
     p_by text[], p_sms boolean[])
 RETURNS TABLE (o_status integer, o_code text, o_replayed boolean, o_minutes integer,
                o_detail integer, o_code2 text, o_day2 date, o_minute2 integer, o_minutes2 integer)
-LANGUAGE plpgsql
-SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off
-AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
     n          integer := coalesce(array_length(p_op, 1), 0);
     v_status   integer[] := array_fill(NULL::integer, ARRAY[n]);

@@ -1,0 +1,103 @@
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using Npgsql;
+
+namespace Slots.Storage.Postgres;
+
+/// <summary>
+/// Keeps the planner's statistics of a table as current as its growth, every second. The person and booking tables
+/// are empty when a campaign opens (a new database, or its last bookings erased), and an ANALYZE then (autovacuum's,
+/// which runs after any change) records them as empty. Each server session keeps the plans it made from that for the
+/// hot path's statements until the next ANALYZE, and a plan made for an empty table reads it whole: for every booking
+/// while the stampede fills it, 10 ms a batch at 19,000 rows instead of 1, up to autovacuum's next pass a minute
+/// later. Here a table is analyzed once its changes since the last ANALYZE reach its rows then (at least
+/// <see cref="MinimumChanges"/>): right after an empty table's first thousand bookings, then at each doubling, so a
+/// few times in a campaign. An ANALYZE makes every session plan those statements again.
+/// <para>
+/// Every instance runs it; <c>SKIP_LOCKED</c> lets an ANALYZE another instance (or autovacuum) is running go. A server
+/// that refuses (a read-only standby, a user that does not own the tables) is logged once and tried again each second.
+/// </para>
+/// </summary>
+public sealed partial class PostgresStatistics(NpgsqlDataSource dataSource, ILogger<PostgresStatistics> logger) : BackgroundService
+{
+    /// <summary>How often the changes are looked at.</summary>
+    public static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+
+    /// <summary>The fewest changes since the last ANALYZE that make a table's statistics stale, however few its rows.</summary>
+    public const long MinimumChanges = 1_000;
+
+    private const string Stale = """
+        SELECT format('%I.%I', s.schemaname, s.relname)
+        FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+        WHERE s.n_mod_since_analyze >= greatest($1, c.reltuples)
+        ORDER BY 1
+        """;
+
+    private bool _failing;
+
+    /// <summary>Analyzes every table whose statistics its changes have outgrown; the tables analyzed, schema-qualified.</summary>
+    public async Task<IReadOnlyList<string>> RefreshAsync(CancellationToken ct)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(ct);
+        var tables = new List<string>();
+        await using (var stale = new NpgsqlCommand(Stale, connection))
+        {
+            stale.Parameters.Add(new NpgsqlParameter<long> { TypedValue = MinimumChanges });
+            await using var rows = await stale.ExecuteReaderAsync(ct);
+            while (await rows.ReadAsync(ct))
+            {
+                tables.Add(rows.GetString(0));
+            }
+        }
+        foreach (var table in tables)
+        {
+            // The name comes from the catalogue, quoted by format(%I).
+            await using var analyze = new NpgsqlCommand($"ANALYZE (SKIP_LOCKED) {table}", connection);
+            await analyze.ExecuteNonQueryAsync(ct);
+        }
+        return tables;
+    }
+
+    protected override async Task ExecuteAsync(CancellationToken stoppingToken)
+    {
+        using var timer = new PeriodicTimer(Interval);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(stoppingToken))
+            {
+                await PassAsync(stoppingToken);
+            }
+        }
+        catch (OperationCanceledException) when (stoppingToken.IsCancellationRequested)
+        {
+            // The host is stopping.
+        }
+    }
+
+    private async Task PassAsync(CancellationToken ct)
+    {
+        try
+        {
+            var analyzed = await RefreshAsync(ct);
+            if (analyzed.Count > 0)
+            {
+                LogAnalyzed(logger, string.Join(", ", analyzed));
+            }
+            _failing = false;
+        }
+        catch (Exception ex) when (ex is NpgsqlException or TimeoutException && !ct.IsCancellationRequested)
+        {
+            if (!_failing)
+            {
+                LogFailed(logger, ex.GetType().Name, (ex as PostgresException)?.SqlState ?? "-");
+            }
+            _failing = true;
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Debug, Message = "Statistics refreshed for {Tables}")]
+    private static partial void LogAnalyzed(ILogger logger, string tables);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Refreshing the planner's statistics failed ({Error}, SQLSTATE {SqlState}); tried again every second, logged again after a success")]
+    private static partial void LogFailed(ILogger logger, string error, string sqlState);
+}
