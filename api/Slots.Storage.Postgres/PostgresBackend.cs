@@ -47,6 +47,7 @@ public sealed class PostgresBackend : StorageBackend
         builder.Services.AddSingleton(ConnectionBudgetOptions.Read(builder.Configuration));
         builder.Services.AddHostedService<PostgresConnectionBudget>();
         // The planner's statistics of a table that grows from empty (a campaign's first bookings) follow it within seconds.
+        builder.Services.AddSingleton(StatisticsOptions.Read(builder.Configuration));
         builder.Services.AddHostedService<PostgresStatistics>();
         // EF gets the connection string, not the data source: a data source instance per host
         // would make EF build an internal service provider per host (tests start many hosts).

@@ -1,8 +1,31 @@
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 using Npgsql;
 
 namespace Slots.Storage.Postgres;
+
+/// <summary>Slots:Storage:Postgres:Statistics — how the planner's statistics of a growing table are kept current (<see cref="PostgresStatistics"/>).</summary>
+public sealed class StatisticsOptions
+{
+    public const string Section = "Slots:Storage:Postgres:Statistics";
+
+    /// <summary>How often the tables' changes are looked at; zero turns the refresh off (a database whose ANALYZE runs on a schedule of its own).</summary>
+    public TimeSpan Interval { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>The fewest changes since the last ANALYZE that make a table's statistics stale, however few its rows.</summary>
+    public long MinimumChanges { get; set; } = 1_000;
+
+    public static StatisticsOptions Read(IConfiguration configuration)
+    {
+        var options = configuration.GetSection(Section).Get<StatisticsOptions>() ?? new StatisticsOptions();
+        if (options.Interval < TimeSpan.Zero || options.Interval > TimeSpan.FromHours(1) || options.MinimumChanges < 1)
+        {
+            throw new InvalidOperationException($"{Section}: Interval must be 0 (off) to 01:00:00 and MinimumChanges at least 1.");
+        }
+        return options;
+    }
+}
 
 /// <summary>
 /// Keeps the planner's statistics of a table as current as its growth, every second. The person and booking tables
@@ -11,21 +34,17 @@ namespace Slots.Storage.Postgres;
 /// hot path's statements until the next ANALYZE, and a plan made for an empty table reads it whole: for every booking
 /// while the stampede fills it, 10 ms a batch at 19,000 rows instead of 1, up to autovacuum's next pass a minute
 /// later. Here a table is analyzed once its changes since the last ANALYZE reach its rows then (at least
-/// <see cref="MinimumChanges"/>): right after an empty table's first thousand bookings, then at each doubling, so a
+/// <see cref="StatisticsOptions.MinimumChanges"/>): right after an empty table's first thousand bookings, then at each doubling, so a
 /// few times in a campaign. An ANALYZE makes every session plan those statements again.
 /// <para>
 /// Every instance runs it; <c>SKIP_LOCKED</c> lets an ANALYZE another instance (or autovacuum) is running go. A server
-/// that refuses (a read-only standby, a user that does not own the tables) is logged once and tried again each second.
+/// that refuses (a read-only standby) is logged once and tried again each second; a table the user does not own is
+/// skipped by PostgreSQL with a warning in its own log.
 /// </para>
 /// </summary>
-public sealed partial class PostgresStatistics(NpgsqlDataSource dataSource, ILogger<PostgresStatistics> logger) : BackgroundService
+public sealed partial class PostgresStatistics(NpgsqlDataSource dataSource, StatisticsOptions options, ILogger<PostgresStatistics> logger)
+    : BackgroundService
 {
-    /// <summary>How often the changes are looked at.</summary>
-    public static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
-
-    /// <summary>The fewest changes since the last ANALYZE that make a table's statistics stale, however few its rows.</summary>
-    public const long MinimumChanges = 1_000;
-
     private const string Stale = """
         SELECT format('%I.%I', s.schemaname, s.relname)
         FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
@@ -42,7 +61,7 @@ public sealed partial class PostgresStatistics(NpgsqlDataSource dataSource, ILog
         var tables = new List<string>();
         await using (var stale = new NpgsqlCommand(Stale, connection))
         {
-            stale.Parameters.Add(new NpgsqlParameter<long> { TypedValue = MinimumChanges });
+            stale.Parameters.Add(new NpgsqlParameter<long> { TypedValue = options.MinimumChanges });
             await using var rows = await stale.ExecuteReaderAsync(ct);
             while (await rows.ReadAsync(ct))
             {
@@ -60,7 +79,11 @@ public sealed partial class PostgresStatistics(NpgsqlDataSource dataSource, ILog
 
     protected override async Task ExecuteAsync(CancellationToken stoppingToken)
     {
-        using var timer = new PeriodicTimer(Interval);
+        if (options.Interval == TimeSpan.Zero)
+        {
+            return;
+        }
+        using var timer = new PeriodicTimer(options.Interval);
         try
         {
             while (await timer.WaitForNextTickAsync(stoppingToken))
@@ -85,8 +108,9 @@ public sealed partial class PostgresStatistics(NpgsqlDataSource dataSource, ILog
             }
             _failing = false;
         }
-        catch (Exception ex) when (ex is NpgsqlException or TimeoutException && !ct.IsCancellationRequested)
+        catch (Exception ex) when (!ct.IsCancellationRequested)
         {
+            // Upkeep, not the service: whatever failed, the host keeps answering and the next second tries again.
             if (!_failing)
             {
                 LogFailed(logger, ex.GetType().Name, (ex as PostgresException)?.SqlState ?? "-");

@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Configuration;
 using Npgsql;
 
 namespace Slots.Storage.Postgres.Tests;
@@ -39,7 +40,7 @@ public sealed partial class PostgresHotPathTests
         Assert.Contains("hot_reservations", stale);
         Assert.Contains("active_persons", stale);
 
-        var analyzed = await new PostgresStatistics(_first!, Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresStatistics>.Instance)
+        var analyzed = await new PostgresStatistics(_first!, new StatisticsOptions(), Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresStatistics>.Instance)
             .RefreshAsync(TestContext.Current.CancellationToken);
         Assert.Contains("public.hot_reservations", analyzed);
         Assert.Contains("public.active_persons", analyzed);
@@ -47,7 +48,7 @@ public sealed partial class PostgresHotPathTests
         Assert.DoesNotContain("hot_reservations", fresh);
         Assert.DoesNotContain("active_persons", fresh);
         // Nothing has changed since: a second pass analyzes none of them again.
-        Assert.DoesNotContain("public.hot_reservations", await new PostgresStatistics(_first!,
+        Assert.DoesNotContain("public.hot_reservations", await new PostgresStatistics(_first!, new StatisticsOptions(),
             Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresStatistics>.Instance).RefreshAsync(TestContext.Current.CancellationToken));
     }
 
@@ -88,5 +89,31 @@ public sealed partial class PostgresHotPathTests
             counts.Add(rows.GetString(0), rows.GetInt64(1));
         }
         return counts;
+    }
+
+    [Theory]
+    [InlineData("-00:00:01", "1000")]
+    [InlineData("02:00:00", "1000")]
+    [InlineData("00:00:01", "0")]
+    public void Statistics_options_out_of_range_stop_the_start_naming_the_section(string interval, string minimum)
+    {
+        var configuration = new ConfigurationBuilder().AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            [$"{StatisticsOptions.Section}:Interval"] = interval,
+            [$"{StatisticsOptions.Section}:MinimumChanges"] = minimum,
+        }).Build();
+        var error = Assert.Throws<InvalidOperationException>(() => StatisticsOptions.Read(configuration));
+        Assert.StartsWith(StatisticsOptions.Section, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Statistics_options_default_to_every_second_after_a_thousand_changes_and_zero_turns_them_off()
+    {
+        var none = StatisticsOptions.Read(new ConfigurationBuilder().Build());
+        Assert.Equal(TimeSpan.FromSeconds(1), none.Interval);
+        Assert.Equal(1_000, none.MinimumChanges);
+        var off = StatisticsOptions.Read(new ConfigurationBuilder().AddInMemoryCollection(
+            new Dictionary<string, string?> { [$"{StatisticsOptions.Section}:Interval"] = "00:00:00" }).Build());
+        Assert.Equal(TimeSpan.Zero, off.Interval);
     }
 }
