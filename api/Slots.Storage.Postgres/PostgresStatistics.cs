@@ -28,7 +28,8 @@ public sealed class StatisticsOptions
 }
 
 /// <summary>
-/// Keeps the planner's statistics of a table as current as its growth, every second. The person and booking tables
+/// Keeps the planner's statistics of a table as current as its growth (looked at every
+/// <see cref="StatisticsOptions.Interval"/>, a second by default). The person and booking tables
 /// are empty when a campaign opens (a new database, or its last bookings erased), and an ANALYZE then (autovacuum's,
 /// which runs after any change) records them as empty. Each server session keeps the plans it made from that for the
 /// hot path's statements until the next ANALYZE, and a plan made for an empty table reads it whole: for every booking
