@@ -40,16 +40,15 @@ public sealed partial class PostgresHotPathTests
         Assert.Contains("hot_reservations", stale);
         Assert.Contains("active_persons", stale);
 
-        var analyzed = await new PostgresStatistics(_first!, new StatisticsOptions(), Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresStatistics>.Instance)
-            .RefreshAsync(TestContext.Current.CancellationToken);
+        var statistics = new PostgresStatistics(_first!, new StatisticsOptions(), Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresStatistics>.Instance);
+        var analyzed = await statistics.RefreshAsync(TestContext.Current.CancellationToken);
         Assert.Contains("public.hot_reservations", analyzed);
         Assert.Contains("public.active_persons", analyzed);
         var fresh = await ScansOfOneBatchAsync(session, "c");
         Assert.DoesNotContain("hot_reservations", fresh);
         Assert.DoesNotContain("active_persons", fresh);
         // Nothing has changed since: a second pass analyzes none of them again.
-        Assert.DoesNotContain("public.hot_reservations", await new PostgresStatistics(_first!, new StatisticsOptions(),
-            Microsoft.Extensions.Logging.Abstractions.NullLogger<PostgresStatistics>.Instance).RefreshAsync(TestContext.Current.CancellationToken));
+        Assert.DoesNotContain("public.hot_reservations", await statistics.RefreshAsync(TestContext.Current.CancellationToken));
     }
 
     /// <summary>
