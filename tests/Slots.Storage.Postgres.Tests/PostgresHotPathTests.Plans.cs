@@ -52,6 +52,48 @@ public sealed partial class PostgresHotPathTests
     }
 
     /// <summary>
+    /// The batch's statements over its arrays looked cheaper planned with the arrays' values than generic at every
+    /// call, so the plan cache planned them again at every call (the reservation's insert, the second dose's seat
+    /// search). Each session plans them once: a plan that refers to the parameters, not one with the values folded in.
+    /// </summary>
+    [Fact]
+    public async Task The_batch_plans_its_statements_once_per_session_instead_of_at_every_call()
+    {
+        await SeatsAsync(minute: 900, capacity: 5);
+        await using var session = await _first!.OpenConnectionAsync();
+        var plans = new List<string>();
+        session.Notice += (_, e) =>
+        {
+            if (e.Notice.MessageText.Contains("INSERT INTO idempotency", StringComparison.Ordinal))
+            {
+                plans.Add(e.Notice.MessageText);
+            }
+        };
+        // Every executed statement's plan, nested ones too, sent to this session as a notice.
+        await ExecuteAsync(session, """
+            LOAD 'auto_explain';
+            SET auto_explain.log_min_duration = 0;
+            SET auto_explain.sample_rate = 1;
+            SET auto_explain.log_nested_statements = on;
+            SET auto_explain.log_level = notice
+            """);
+
+        // Past the plan cache's five plans with the values before it weighs a generic one.
+        for (var call = 0; call < 8; call++)
+        {
+            await ScansOfOneBatchAsync(session, $"once{call}");
+        }
+
+        Assert.Equal(8, plans.Count);
+        Assert.All(plans, plan =>
+        {
+            // A custom plan shows an array's value in place of the parameter: ('{...}'::integer[])[t].
+            Assert.DoesNotContain("[])[", plan, StringComparison.Ordinal);
+            Assert.Matches(@"\(\$\d+\)\[", plan);
+        });
+    }
+
+    /// <summary>
     /// One booking at minute 900 through slots_apply in a transaction of its own on <paramref name="session"/>, rolled back;
     /// the booking tables it read whole, with how many times ("" for none). The session's counts not yet sent to the
     /// stats system include its earlier transactions', so the call's are the difference.
