@@ -65,6 +65,7 @@ internal static class Cli
                    [--step-rate R | --capacity C --step-factor N] [--max-in-flight N] [--max-users N] [--give-up S]
                    [--request-timeout S] [--max-jitter-ms MS] [--sources N] [--hot-places N] [--hot-days N] [--hot-share F]
                    [--booking-attempts N] [--seed N] [--run-id LETTERS] [--watch-pids P,…] [--watch-db-pid P] [--watch-proxy-pid P]
+                   [--server-metrics true | --proxy-log FILE] [--socket-timings true (tcpdump on the loopback)]
                    [--audit-provider sqlite|postgres --audit-connection CS] [--birth-years FIRST-LAST [--eligible-share F]]
                    [--invitations PATH (an issued batch's CSV: person k brings code k)] [--json PATH]
                Slots.LoadTest room --target http[s]://127.0.0.1:PORT[,…] --admin-key KEY [--seats 340] [--arrivals 20×seats] [--arrival-seconds 10]
@@ -108,6 +109,7 @@ internal static class Cli
         var json = args.Text("json");
         var pids = Pids(args);
         var server = Server(args, options?.Targets);
+        var sockets = args.Bool("socket-timings");
         args.RejectUnknown();
         if (options is { Prime.Ticks: > 0, Endpoint: not Endpoint.Noop } && audit is null)
         {
@@ -121,7 +123,7 @@ internal static class Cli
         {
             InlineSocketCompletions();
         }
-        var report = await SimulateAsync(options, audit, pids, ct, server);
+        var report = await SimulateAsync(options, audit, pids, ct, server, sockets);
         Console.Write(report.ToTable());
         Write(json, report);
         return report.Audit is { Passed: false } ? 1 : 0;
@@ -144,26 +146,43 @@ internal static class Cli
 
     /// <summary>One scenario end to end: catalogue, warm-up, crowd, memory samples, audit. Public to the smoke test.</summary>
     public static async Task<RunReport> SimulateAsync(SimulationOptions options, (Provider, string)? audit, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct,
-        ServerWatch? server = null)
+        ServerWatch? server = null, bool sockets = false)
     {
         server ??= ServerWatch.None;
         var perAddress = Math.Max(2, (options.MaxInFlight / options.Sources) + 2);
         using var sources = new SourceAddresses(options.Sources, perAddress, TimeSpan.FromSeconds(5));
         var catalog = await Catalog.LoadAsync(sources.For(0), options.Targets[0], options, ct);
         var firstUser = await WarmUpAsync(options, sources, catalog, audit, ct);
-        await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId)]);
+        var (socket, atSocket) = sockets ? await CaptureAsync(options.Targets, ct) : (null, null);
+        await using var capture = socket;
+        await using var memory = new ProcessSampler([.. pids, ("generator", Environment.ProcessId), .. socket is null ? [] : (IEnumerable<(string, int)>)[("capture", socket.Pid)]]);
         await server.StartAsync(ct);
         memory.Start();
         var startedAt = DateTimeOffset.UtcNow;
         var recorder = await new Simulator(options).RunAsync(sources, catalog, ct, firstUser);
         var rss = await memory.StopAsync();
+        atSocket ??= socket is null ? null : await socket.StopAsync(ct);
         var atServer = await server.StopAsync(ct);
         AuditResult? result = null;
         if (audit is var (provider, connection))
         {
             result = await Audit.RunAsync(provider, connection, recorder.Confirmations, ct);
         }
-        return RunReport.From(options, startedAt, recorder, rss, result) with { Server = atServer, PrimeSeconds = options.Prime.TotalSeconds };
+        return RunReport.From(options, startedAt, recorder, rss, result) with { Server = atServer, Socket = atSocket, PrimeSeconds = options.Prime.TotalSeconds };
+    }
+
+    /// <summary>The capture for --socket-timings, or why there is none (said in the report, not skipped in silence).</summary>
+    private static async Task<(SocketWatch?, ServerLatency?)> CaptureAsync(IReadOnlyList<Uri> targets, CancellationToken ct)
+    {
+        try
+        {
+            return (await SocketWatch.StartAsync(targets, ct), null);
+        }
+        catch (InvalidOperationException ex)
+        {
+            Console.WriteLine($"   at the socket: not measured ({ex.Message})");
+            return (null, new ServerLatency($"not measured: {ex.Message}", new Dictionary<string, LatencyStats>()));
+        }
     }
 
     /// <summary>

@@ -49,6 +49,9 @@ public sealed record RunReport(
     /// <summary>The same answers timed at the server (HAProxy's log or the API's histogram), apart from the generator's own queueing.</summary>
     public ServerLatency? Server { get; init; }
 
+    /// <summary>The same answers timed at the targets' sockets (--socket-timings): the time before the handler runs included, the generator's excluded.</summary>
+    public ServerLatency? Socket { get; init; }
+
     /// <summary>Seconds of the same crowd before the run, not measured (0: none).</summary>
     public double PrimeSeconds { get; init; }
 
@@ -119,10 +122,14 @@ public sealed record RunReport(
         {
             t.AppendLine(inv, $"   {key,-26} {s.Count,9} {s.P50,9:0.00} {s.P95,8:0.00} {s.P99,8:0.00} {s.Max,8:0.00}");
         }
-        if (Server is { } server)
+        foreach (var (where, latency) in (ReadOnlySpan<(string, ServerLatency?)>)[("at the server", Server), ("at the socket", Socket)])
         {
-            t.AppendLine(inv, $"   at the server ({server.Source}):");
-            foreach (var (key, s) in server.Answers)
+            if (latency is null)
+            {
+                continue;
+            }
+            t.AppendLine(inv, $"   {where} ({latency.Source}):");
+            foreach (var (key, s) in latency.Answers)
             {
                 t.AppendLine(inv, $"   {key,-26} {s.Count,9} {s.P50,9:0.00} {s.P95,8:0.00} {s.P99,8:0.00} {s.Max,8:0.00}");
             }

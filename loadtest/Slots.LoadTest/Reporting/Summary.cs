@@ -89,7 +89,7 @@ public static class Summary
             md.AppendLine(inv, $"- stampede: step from {stampede.WarmupRate:0}/s to {stampede.StepRate:0}/s users; 5xx {fives}, timeouts {timeouts}, no answer {unanswered} (target 0), sent again at once after the connection closed before an answer {resent}; " +
                 $"p99 of 201 {Ok(stampede).P99:0.00} ms (target < 100); 429 max {limited.Max:0.00} ms, p99 {limited.P99:0.00} ms over {limited.Count} (target: every one < 10 ms); " +
                 $"users the generator could not start: {stampede.Users.NotStarted}; " +
-                $"at the server{(stampede.Server is { } at ? $" ({at.Source})" : "")}, p99 ms of 201 / 409 / 429: {AtServer(stampede.Server)}{reads}");
+                $"at the server{(stampede.Server is { } at ? $" ({at.Source})" : "")}, p99 ms of 201 / 409 / 429: {AtServer(stampede.Server)}{reads}{AtSocket(stampede.Socket)}");
         }
         if (soldOut is not null)
         {
@@ -97,7 +97,7 @@ public static class Summary
             var answers = string.Join(", ", soldOut.Latency.OrderByDescending(kv => kv.Value.Count)
                 .Select(kv => $"{kv.Key} {kv.Value.Count} (p99 {kv.Value.P99:0.0} ms)"));
             md.AppendLine(inv, $"- sold-out stampede (one place, a week's seats, the same step): booked {soldOut.Confirmed}; answers at the client: {answers}; " +
-                $"users: {string.Join(", ", soldOut.Users.Outcomes.Select(kv => $"{kv.Key} {kv.Value}"))}, not started {soldOut.Users.NotStarted}; CPU µs per decided answer API / DB {CpuPerAnswer(soldOut)}");
+                $"users: {string.Join(", ", soldOut.Users.Outcomes.Select(kv => $"{kv.Key} {kv.Value}"))}, not started {soldOut.Users.NotStarted}; CPU µs per decided answer API / DB {CpuPerAnswer(soldOut)}{AtSocket(soldOut.Socket)}");
         }
         if (room is not null)
         {
@@ -172,6 +172,27 @@ public static class Summary
             .Select(r => string.Create(inv, $"{r.Outcome} p50 {r.Stats!.P50:0.00} ms, p99 {r.Stats.P99:0.00} ms over {r.Stats.Count}"))
             .ToList();
         return reads.Count == 0 ? "" : $"; availability at the server: {string.Join("; ", reads)}";
+    }
+
+    /// <summary>
+    /// The same at the targets' sockets (tcpdump): p99 of 201 / 409 / 429 and of availability reads, with their counts; empty
+    /// when not asked for, the reason when asked for and not measured.
+    /// </summary>
+    public static string AtSocket(ServerLatency? socket)
+    {
+        if (socket is null)
+        {
+            return "";
+        }
+        if (socket.Answers.Count == 0)
+        {
+            return $"; at the socket: {socket.Source}";
+        }
+        var reads = socket.Answers.GetValueOrDefault("availability 200") is { Count: > 0 } read
+            ? string.Create(CultureInfo.InvariantCulture, $"; availability 200 p50 {read.P50:0.00} ms, p99 {read.P99:0.00} ms over {read.Count}")
+            : "";
+        var counts = string.Join(" / ", ((string[])["reserve 201", "reserve 409", "reserve 429"]).Select(k => socket.Answers.GetValueOrDefault(k)?.Count ?? 0));
+        return $"; at the socket ({socket.Source}), p99 ms of 201 / 409 / 429: {AtServer(socket)} (over {counts}){reads}";
     }
 
     /// <summary>p99 at the server of bookings, slot-full and 429 answers ("—" where none or not watched); 429s answered by HAProxy itself, and the API's overloaded ones, count.</summary>
