@@ -6,14 +6,18 @@ public sealed partial class AvailabilitySnapshot
 {
     /// <summary>
     /// One place's hot days [from, to] of its hot window [from, hotTo]: the slots in (day, time) order and their free
-    /// seats, which own answers change in place; and the last day its readers reached.
+    /// seats, which own answers change in place; the last day its readers reached, and when it was last read.
     /// </summary>
-    private sealed class Entry(DateOnly from, DateOnly hotTo, DateOnly to, SlotAvailability[] slots, long loadedAt)
+    private sealed class Entry(DateOnly from, DateOnly hotTo, DateOnly to, SlotAvailability[] slots, long loadedAt, long readAt = Entry.NeverRead)
     {
+        /// <summary><see cref="ReadAt"/> of an entry no one has read yet (held for a fresh instance).</summary>
+        public const long NeverRead = long.MinValue;
+
         private readonly int[] _free = Array.ConvertAll(slots, s => s.Free);
         private long _version;
         private int _reach = from.DayNumber;
         private long _loadedAt = loadedAt;
+        private long _readAt = readAt;
 
         /// <summary>Counts the changes of a free count (a change to the same value is none).</summary>
         public long Version => Interlocked.Read(ref _version);
@@ -50,6 +54,11 @@ public sealed partial class AvailabilitySnapshot
             Interlocked.Exchange(ref _loadedAt, startedAt);
             return true;
         }
+
+        /// <summary>When the entry was last read (a timestamp), or <see cref="NeverRead"/>; kept across its loads.</summary>
+        public long ReadAt => Interlocked.Read(ref _readAt);
+
+        public void Read(long at) => Interlocked.Exchange(ref _readAt, at);
 
         /// <summary>The last day read from the entry since it was loaded.</summary>
         public DateOnly Reach => DateOnly.FromDayNumber(Volatile.Read(ref _reach));

@@ -25,6 +25,12 @@ namespace Slots.Reservations;
 /// younger than <see cref="MaxStale"/> answers at once and is read again behind its reader: a place
 /// not read in the last second no longer makes its reader wait among the bookings. With quick loads
 /// (a quiet database) a reader past the age waits for the fresh read, as before;</item>
+/// <item>while the loads are many (<see cref="ManyLoads"/> or more a second: every reader of a place not
+/// read in the last second makes a query), the same: an entry younger than <see cref="MaxStale"/>
+/// answers at once. An entry read rarely (no read in the <see cref="MaxAge"/> before this one) is then
+/// read again behind its reader only from <see cref="RarelyReadAge"/> on: in a stampede most places are
+/// read once in several seconds, and a load for each of those readers was most of the database's work.
+/// A quiet instance makes few loads, and its readers past the age wait for the fresh read;</item>
 /// <item>a fresh instance holds the first week of every place from one read (<see cref="HoldAsync"/>),
 /// so the first read of a place is not a query among the bookings either;</item>
 /// <item>this instance's own answers are applied at once: a booking takes a seat, a "slot full"
@@ -45,7 +51,23 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
     /// Past <see cref="MaxAge"/>, an entry whose next load is under way, or any entry while loads are slow, still answers
     /// until this age; after it, readers wait for a load.
     /// </summary>
-    public static readonly TimeSpan MaxStale = TimeSpan.FromSeconds(30);
+    public static readonly TimeSpan MaxStale = TimeSpan.FromSeconds(60);
+
+    /// <summary>
+    /// An entry whose last read came longer than <see cref="MaxAge"/> before is read again behind its reader only from this
+    /// age on (one read often is read again from <see cref="RefreshAge"/>). In a stampede the places outside the popular
+    /// few were each read once in 10 s or so per instance, and each of those reads loaded its place again behind it: 94 % of
+    /// the loads, the database's largest statement, 2.7 times the bookings' (docs/benchmarks.md, "The stampede timed at the
+    /// socket"). Well short of <see cref="MaxStale"/>, so a place read every few tens of seconds never makes a reader wait.
+    /// </summary>
+    public static readonly TimeSpan RarelyReadAge = TimeSpan.FromSeconds(20);
+
+    /// <summary>
+    /// Loads started in a second (this one or the one before) from which old entries answer rather than make readers wait:
+    /// each costs the database a millisecond or two, and a stampede's readers spread over the places started a hundred a
+    /// second per instance. A quiet day's few readers stay current to the second.
+    /// </summary>
+    public const int ManyLoads = 20;
 
     /// <summary>Loads that take this long on average mean a busy database: old entries answer rather than make readers wait.</summary>
     public static readonly TimeSpan SlowLoad = TimeSpan.FromMilliseconds(20);
@@ -57,6 +79,9 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
     private readonly ConcurrentDictionary<int, Task<Entry>> _loading = new();
     private readonly ConcurrentDictionary<int, long> _asked = new();
     private long _loadMicros;   // the loads' duration, a moving average
+    private long _loadSecond;   // the second (of the clock's timestamps) whose loads _loadsInSecond counts
+    private int _loadsInSecond;
+    private int _loadsSecondBefore;
     private Task? _held;
 
     /// <summary>
@@ -68,6 +93,7 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
         {
             return await store.GetAvailabilityAsync(placeId, from, to, ct);
         }
+        var now = clock.GetTimestamp();
         if (!_entries.TryGetValue(placeId, out var entry) || !entry.Holds(hotFrom, hotTo, to) || !Answers(placeId, entry))
         {
             if (entry is null && !_loading.ContainsKey(placeId) && FirstAskSince(placeId))
@@ -86,15 +112,19 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
                 }
             }
         }
-        else if (clock.GetElapsedTime(entry.LoadedAt) >= RefreshAge && !_loading.ContainsKey(placeId))
+        else if (clock.GetElapsedTime(entry.LoadedAt, now) >= (ReadLately(entry, now) ? RefreshAge : RarelyReadAge) && !_loading.ContainsKey(placeId))
         {
             // Its failure is met by the reader that finds the entry past its age and waits for a load of its own.
             _ = LoadAsync(placeId, hotFrom, hotTo, Reach(entry, hotFrom, hotTo, to)).ContinueWith(static load => _ = load.Exception, CancellationToken.None,
                 TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         }
+        entry.Read(now);
         entry.Reached(to);
         return entry.Slice(from, to);
     }
+
+    /// <summary>Whether the entry's last read (before this one) came within <see cref="MaxAge"/>: a place read often.</summary>
+    private bool ReadLately(Entry entry, long now) => entry.ReadAt is var at && at != Entry.NeverRead && clock.GetElapsedTime(at, now) < MaxAge;
 
     /// <summary>
     /// What the place's days up to <paramref name="to"/> look like to this instance right now, as a value that changes
@@ -145,11 +175,36 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
     private bool Answers(int placeId, Entry entry)
     {
         var age = clock.GetElapsedTime(entry.LoadedAt);
-        return age < MaxAge || (age < MaxStale && (_loading.ContainsKey(placeId) || LoadsAreSlow));
+        return age < MaxAge || (age < MaxStale && (_loading.ContainsKey(placeId) || LoadsAreSlow || LoadsAreMany));
     }
 
     /// <summary>Whether the loads lately took <see cref="SlowLoad"/> or more on average.</summary>
     public bool LoadsAreSlow => Interlocked.Read(ref _loadMicros) >= (long)SlowLoad.TotalMicroseconds;
+
+    /// <summary>Whether <see cref="ManyLoads"/> or more loads started in this second or the one before.</summary>
+    public bool LoadsAreMany
+    {
+        get
+        {
+            var second = clock.GetTimestamp() / clock.TimestampFrequency;
+            var counted = Interlocked.Read(ref _loadSecond);
+            return second == counted ? Math.Max(Volatile.Read(ref _loadsInSecond), Volatile.Read(ref _loadsSecondBefore)) >= ManyLoads
+                : second == counted + 1 && Volatile.Read(ref _loadsInSecond) >= ManyLoads;
+        }
+    }
+
+    private void Counted(long now)
+    {
+        var second = now / clock.TimestampFrequency;
+        var counted = Interlocked.Read(ref _loadSecond);
+        if (second > counted && Interlocked.CompareExchange(ref _loadSecond, second, counted) == counted)
+        {
+            // A second with no load between them leaves nothing before this one.
+            var before = Interlocked.Exchange(ref _loadsInSecond, 0);
+            Volatile.Write(ref _loadsSecondBefore, second == counted + 1 ? before : 0);
+        }
+        Interlocked.Increment(ref _loadsInSecond);
+    }
 
     private void Timed(TimeSpan load)
     {
@@ -252,13 +307,14 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
         {
             // Not a caller's token: the query is shared by every reader waiting for it.
             var started = clock.GetTimestamp();
+            Counted(started);
             var slots = await store.GetAvailabilityAsync(placeId, hotFrom, last, CancellationToken.None);
             Timed(clock.GetElapsedTime(started));
             // The same slots read again keep their entry, so its stamp moves only if a count did: the answers built from it
             // stay while the place's seats stay as they were (a sold-out week read by a crowd is built once, not each load).
             var entry = _entries.TryGetValue(placeId, out var held) && held.Refresh(hotFrom, hotTo, last, slots, started)
                 ? held
-                : new Entry(hotFrom, hotTo, last, slots as SlotAvailability[] ?? [.. slots], started);
+                : new Entry(hotFrom, hotTo, last, slots as SlotAvailability[] ?? [.. slots], started, held?.ReadAt ?? Entry.NeverRead);
             if (_entries.Count >= MaxPlaces)
             {
                 foreach (var (id, old) in _entries)
