@@ -174,6 +174,11 @@ internal static class Cli
     /// <summary>The capture for --socket-timings, or why there is none (said in the report, not skipped in silence).</summary>
     private static async Task<(SocketWatch?, ServerLatency?)> CaptureAsync(IReadOnlyList<Uri> targets, CancellationToken ct)
     {
+        if (SocketWatch.Unreadable(targets) is { } why)
+        {
+            Console.WriteLine($"   at the socket: not measured ({why})");
+            return (null, new ServerLatency($"not measured: {why}", new Dictionary<string, LatencyStats>()));
+        }
         try
         {
             return (await SocketWatch.StartAsync(targets, ct), null);

@@ -41,6 +41,13 @@ public sealed class SocketWatchTests
     }
 
     [Fact]
+    public void Targets_behind_TLS_are_not_captured_and_the_reason_is_given()
+    {
+        Assert.Null(SocketWatch.Unreadable([new Uri("http://127.0.0.1:5080"), new Uri("http://127.0.0.1:5081")]));
+        Assert.Contains("TLS", SocketWatch.Unreadable([new Uri("https://127.0.0.1:8443")]), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void A_file_that_is_not_a_capture_is_refused_by_name()
     {
         var error = Assert.Throws<InvalidDataException>(() => SocketWatch.Exchanges(new MemoryStream(new byte[24]), new HashSet<int> { Api }));

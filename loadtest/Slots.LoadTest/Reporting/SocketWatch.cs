@@ -38,6 +38,13 @@ public sealed class SocketWatch : IAsyncDisposable
     /// <summary>The capture's process id (its CPU is watched as the role "capture").</summary>
     public int Pid => _tcpdump.Id;
 
+    /// <summary>
+    /// Why a capture of these targets could not be read, or null: an exchange is found by its request line and status
+    /// line, which TLS hides (the stack's front speaks HTTPS; HAProxy's log times its answers there).
+    /// </summary>
+    public static string? Unreadable(IReadOnlyList<Uri> targets) =>
+        targets.Any(t => t.Scheme != Uri.UriSchemeHttp) ? "the targets speak TLS, which hides the request and status lines" : null;
+
     /// <summary>Starts tcpdump on the loopback for the targets' ports and waits until it captures; throws with tcpdump's own words when it cannot.</summary>
     public static async Task<SocketWatch> StartAsync(IReadOnlyList<Uri> targets, CancellationToken ct)
     {
