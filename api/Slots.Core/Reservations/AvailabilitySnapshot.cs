@@ -94,7 +94,7 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
             return await store.GetAvailabilityAsync(placeId, from, to, ct);
         }
         var now = clock.GetTimestamp();
-        if (!_entries.TryGetValue(placeId, out var entry) || !entry.Holds(hotFrom, hotTo, to) || !Answers(placeId, entry))
+        if (!_entries.TryGetValue(placeId, out var entry) || !entry.Holds(hotFrom, hotTo, to) || !Answers(placeId, entry, now))
         {
             if (entry is null && !_loading.ContainsKey(placeId) && FirstAskSince(placeId))
             {
@@ -133,7 +133,7 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
     /// from the entry may be reused while the stamp stays the same.
     /// </summary>
     public SnapshotStamp? Stamp(int placeId, DateOnly hotFrom, DateOnly hotTo, DateOnly to) =>
-        _entries.TryGetValue(placeId, out var entry) && entry.Holds(hotFrom, hotTo, to) && Answers(placeId, entry)
+        _entries.TryGetValue(placeId, out var entry) && entry.Holds(hotFrom, hotTo, to) && Answers(placeId, entry, clock.GetTimestamp())
             ? new SnapshotStamp(entry, entry.Version)
             : null;
 
@@ -172,25 +172,24 @@ public sealed partial class AvailabilitySnapshot(IReservationStore store, TimePr
     /// Whether a read may be answered from the entry now: within its age; or, not yet stale, while its next load is under
     /// way or the loads are slow.
     /// </summary>
-    private bool Answers(int placeId, Entry entry)
+    private bool Answers(int placeId, Entry entry, long now)
     {
-        var age = clock.GetElapsedTime(entry.LoadedAt);
-        return age < MaxAge || (age < MaxStale && (_loading.ContainsKey(placeId) || LoadsAreSlow || LoadsAreMany));
+        var age = clock.GetElapsedTime(entry.LoadedAt, now);
+        return age < MaxAge || (age < MaxStale && (_loading.ContainsKey(placeId) || LoadsAreSlow || ManyLoadsAt(now)));
     }
 
     /// <summary>Whether the loads lately took <see cref="SlowLoad"/> or more on average.</summary>
     public bool LoadsAreSlow => Interlocked.Read(ref _loadMicros) >= (long)SlowLoad.TotalMicroseconds;
 
     /// <summary>Whether <see cref="ManyLoads"/> or more loads started in this second or the one before.</summary>
-    public bool LoadsAreMany
+    public bool LoadsAreMany => ManyLoadsAt(clock.GetTimestamp());
+
+    private bool ManyLoadsAt(long now)
     {
-        get
-        {
-            var second = clock.GetTimestamp() / clock.TimestampFrequency;
-            var counted = Interlocked.Read(ref _loadSecond);
-            return second == counted ? Math.Max(Volatile.Read(ref _loadsInSecond), Volatile.Read(ref _loadsSecondBefore)) >= ManyLoads
-                : second == counted + 1 && Volatile.Read(ref _loadsInSecond) >= ManyLoads;
-        }
+        var second = now / clock.TimestampFrequency;
+        var counted = Interlocked.Read(ref _loadSecond);
+        return second == counted ? Math.Max(Volatile.Read(ref _loadsInSecond), Volatile.Read(ref _loadsSecondBefore)) >= ManyLoads
+            : second == counted + 1 && Volatile.Read(ref _loadsInSecond) >= ManyLoads;
     }
 
     private void Counted(long now)

@@ -246,15 +246,7 @@ public sealed class AvailabilitySnapshotTests
     [Fact]
     public async Task While_loads_are_slow_an_old_entry_answers_at_once_and_is_read_again_behind_and_quick_loads_make_readers_wait_again()
     {
-        var clock = new ManualClock();
-        var store = new CountingStore { Clock = clock };
-        var snapshot = new AvailabilitySnapshot(store, clock);
-        await Read(snapshot, Today, Today);
-        store.Takes = AvailabilitySnapshot.SlowLoad * 3; // the database is busy: each load takes 60 ms
-        await Read(snapshot, Today, Today);
-        clock.Advance(AvailabilitySnapshot.MaxAge);
-        await Read(snapshot, Today, Today);
-        Assert.True(snapshot.LoadsAreSlow);
+        var (store, clock, snapshot) = await SlowAsync();
 
         store.Takes = TimeSpan.Zero;
         store.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -286,15 +278,7 @@ public sealed class AvailabilitySnapshotTests
     [Fact]
     public async Task While_loads_are_slow_a_rarely_read_entry_is_read_again_behind_its_reader_only_from_its_age_and_one_read_often_every_second()
     {
-        var clock = new ManualClock();
-        var store = new CountingStore { Clock = clock };
-        var snapshot = new AvailabilitySnapshot(store, clock);
-        await Read(snapshot, Today, Today);
-        store.Takes = AvailabilitySnapshot.SlowLoad * 3; // the database is busy: each load takes 60 ms
-        await Read(snapshot, Today, Today);
-        clock.Advance(AvailabilitySnapshot.MaxAge);
-        await Read(snapshot, Today, Today);
-        Assert.True(snapshot.LoadsAreSlow);
+        var (store, clock, snapshot) = await SlowAsync();
         Assert.Equal(3, store.Queries);
 
         // Read once in a while: answered from the entry, and nothing loaded behind it until the entry is 20 s old.
@@ -471,6 +455,21 @@ public sealed class AvailabilitySnapshotTests
         var snapshot = new AvailabilitySnapshot(store, clock);
         await Read(snapshot, Today, Today);
         await Read(snapshot, Today, Today);
+        return (store, clock, snapshot);
+    }
+
+    /// <summary>A place held after three reads whose loads took 60 ms each: the loads are slow (three queries so far).</summary>
+    private static async Task<(CountingStore Store, ManualClock Clock, AvailabilitySnapshot Snapshot)> SlowAsync()
+    {
+        var clock = new ManualClock();
+        var store = new CountingStore { Clock = clock };
+        var snapshot = new AvailabilitySnapshot(store, clock);
+        await Read(snapshot, Today, Today);
+        store.Takes = AvailabilitySnapshot.SlowLoad * 3; // the database is busy: each load takes 60 ms
+        await Read(snapshot, Today, Today);
+        clock.Advance(AvailabilitySnapshot.MaxAge);
+        await Read(snapshot, Today, Today);
+        Assert.True(snapshot.LoadsAreSlow);
         return (store, clock, snapshot);
     }
 
