@@ -176,8 +176,7 @@ internal static class Cli
     {
         if (SocketWatch.Unreadable(targets) is { } why)
         {
-            Console.WriteLine($"   at the socket: not measured ({why})");
-            return (null, new ServerLatency($"not measured: {why}", new Dictionary<string, LatencyStats>()));
+            return NotMeasured(why);
         }
         try
         {
@@ -185,8 +184,13 @@ internal static class Cli
         }
         catch (InvalidOperationException ex)
         {
-            Console.WriteLine($"   at the socket: not measured ({ex.Message})");
-            return (null, new ServerLatency($"not measured: {ex.Message}", new Dictionary<string, LatencyStats>()));
+            return NotMeasured(ex.Message);
+        }
+
+        static (SocketWatch?, ServerLatency?) NotMeasured(string why)
+        {
+            Console.WriteLine($"   at the socket: not measured ({why})");
+            return (null, new ServerLatency($"not measured: {why}", new Dictionary<string, LatencyStats>()));
         }
     }
 
