@@ -1,3 +1,4 @@
+using System.Globalization;
 using Slots.LoadTest.WaitingList;
 
 namespace Slots.LoadTest.Tests;
@@ -30,6 +31,12 @@ public sealed class WaitingListRunTests
         Assert.Equal(100, report.Claimed + report.OffersOpenAtEnd);
         Assert.True(report.Declined > 0, line);                    // one in five passes the seat on: the path is taken
         Assert.Equal(0, report.HeldTwice);
+        // The slowest claims, slowest first, each with its moment inside the run: the p99 is among them.
+        Assert.Equal(Math.Min(5, report.Claimed), report.SlowestClaims.Count);
+        Assert.Equal(report.SlowestClaims.OrderByDescending(c => c.Ms), report.SlowestClaims);
+        Assert.True(report.SlowestClaims[0].Ms >= report.Claims.P99 - 0.05, line); // both rounded
+        Assert.All(report.SlowestClaims, c => Assert.InRange(c.AtSeconds, 0, report.Seconds));
+        Assert.Contains(string.Create(CultureInfo.InvariantCulture, $"the slowest {report.SlowestClaims[0].Ms:0.0} ms at"), line, StringComparison.Ordinal);
     }
 
     [Fact]

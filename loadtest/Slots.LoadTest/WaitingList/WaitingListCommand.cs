@@ -39,10 +39,13 @@ public static class WaitingListCommand
     {
         var refused = r.Refused.Count == 0 ? "none" : string.Join(", ", r.Refused.Select(kv => $"{kv.Key} × {kv.Value}"));
         var cpu = r.Processes.Where(p => p.Role == "api").Sum(p => p.CpuCoreShare);
+        var slowest = r.SlowestClaims is { Count: > 0 } s
+            ? string.Create(CultureInfo.InvariantCulture, $", the slowest {string.Join(", ", s.Select(c => $"{c.Ms:0.0} ms at {c.AtSeconds:0.0} s"))}")
+            : "";
         return string.Create(CultureInfo.InvariantCulture,
             $"the waiting list ({r.Seats} booked seats cancelled over the run, a line of {r.Line:N0}, the head of the line read every 100 ms): " +
             $"cancel to first offer p50 {r.CancelToOffer.P50 / 1000:0.00} s, p99 {r.CancelToOffer.P99 / 1000:0.00} s over {r.CancelToOffer.Count}; " +
-            $"{r.Offered} offers, {r.Claimed} claimed (p50 {r.Claims.P50:0.0} ms, p99 {r.Claims.P99:0.0} ms), {r.Declined} declined by leaving; refused {refused}; " +
+            $"{r.Offered} offers, {r.Claimed} claimed (p50 {r.Claims.P50:0.0} ms, p99 {r.Claims.P99:0.0} ms{slowest}), {r.Declined} declined by leaving; refused {refused}; " +
             $"at the end {r.BookedAtEnd} booked, {r.OffersOpenAtEnd} held, {r.HeldTwice} held twice: {(r.Passed ? "passed" : "FAILED")}; " +
             $"API CPU {cpu:0.00} cores over {r.Seconds:0} s");
     }

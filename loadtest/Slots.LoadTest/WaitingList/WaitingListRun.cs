@@ -23,6 +23,7 @@ public static class WaitingListRun
     private const int Seats = 100;
     private const int Watched = 20; // entries at the head of the line read on each look
     private static readonly TimeSpan Look = TimeSpan.FromMilliseconds(100);
+    private const int SlowestShown = 5; // the slowest claims named with their moment: a p99 of 100 is the slowest but one
     private static readonly MediaTypeHeaderValue Json = new("application/json");
 
     public static async Task<WaitingListReport> RunAsync(WaitingListOptions o, IReadOnlyList<(string Role, int Pid)> pids, CancellationToken ct)
@@ -58,7 +59,7 @@ public static class WaitingListRun
         var people = new Random(o.Seed + 1);      // who claims and when: the watcher's own
         var cancelledAt = new ConcurrentDictionary<string, long>();   // slot time -> when its cancel was answered
         var toOffer = new ConcurrentDictionary<string, double>();     // slot time -> ms from its cancel to its first offer seen
-        var claims = new ConcurrentBag<double>();
+        var claims = new ConcurrentBag<(long Sent, double Ms)>();
         var claimedTimes = new ConcurrentBag<string>();
         var refused = new ConcurrentDictionary<string, long>();
         var decisions = new ConcurrentBag<Task>();
@@ -140,6 +141,8 @@ public static class WaitingListRun
         await watcher.ContinueWith(_ => { }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
         await Task.WhenAll(decisions);
         var seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
+        var slowest = claims.OrderByDescending(c => c.Ms).Take(SlowestShown)
+            .Select(c => new TimedClaim(Math.Round((c.Sent - started) / (double)Stopwatch.Frequency, 1), Math.Round(c.Ms, 1))).ToList();
         var processes = await cpu.StopAsync();
 
         var states = await Task.WhenAll(tokens.Select(t => EntryAsync(http, t, ct)));
@@ -148,11 +151,11 @@ public static class WaitingListRun
         using var rosterAnswer = await SendAsync(http, HttpMethod.Get, $"/api/staff/places/{placeId}/roster?day={day}&pageSize=100", null, ("X-Api-Key", o.AdminKey), ct);
         var roster = await Answers.ReadAsync(rosterAnswer, Site.SiteJson.Default.RosterPage, ct);
         return new WaitingListReport(o.Target.ToString(), Seats, o.Line, Math.Round(seconds, 1), cancelledAt.Count, offered, claims.Count, declined,
-            LatencyStats.Of(toOffer.Values.ToList()).Rounded(), LatencyStats.Of(claims.ToList()).Rounded(), refused, roster.Counts.Booked, open.Count,
-            held.Count - held.Distinct().Count(), processes);
+            LatencyStats.Of(toOffer.Values.ToList()).Rounded(), LatencyStats.Of(claims.Select(c => c.Ms).ToList()).Rounded(), refused, roster.Counts.Booked, open.Count,
+            held.Count - held.Distinct().Count(), processes, slowest);
     }
 
-    private static async Task DecideAsync(HttpClient http, string token, string time, bool claim, TimeSpan after, ConcurrentBag<double> claims,
+    private static async Task DecideAsync(HttpClient http, string token, string time, bool claim, TimeSpan after, ConcurrentBag<(long Sent, double Ms)> claims,
         ConcurrentBag<string> claimedTimes, ConcurrentDictionary<string, long> refused, CancellationToken ct)
     {
         await Task.Delay(after, ct);
@@ -162,7 +165,7 @@ public static class WaitingListRun
         var took = Stopwatch.GetElapsedTime(sent).TotalMilliseconds;
         if (claim && answer.StatusCode == HttpStatusCode.Created)
         {
-            claims.Add(took);
+            claims.Add((sent, took));
             claimedTimes.Add(time);
         }
         else if (!answer.IsSuccessStatusCode)

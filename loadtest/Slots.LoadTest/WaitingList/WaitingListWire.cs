@@ -18,7 +18,7 @@ public sealed record EntryBody(string? Token, string State, int Position, OfferB
 /// </summary>
 public sealed record WaitingListReport(string Target, int Seats, int Line, double Seconds, int Cancelled, int Offered, int Claimed, int Declined,
     LatencyStats CancelToOffer, LatencyStats Claims, IReadOnlyDictionary<string, long> Refused, int BookedAtEnd, int OffersOpenAtEnd,
-    int HeldTwice, IReadOnlyList<ProcessStats> Processes)
+    int HeldTwice, IReadOnlyList<ProcessStats> Processes, IReadOnlyList<TimedClaim> SlowestClaims)
 {
     /// <summary>
     /// Every claim booked its seat and nobody else's; every cancelled seat ended booked through the line or held for one
@@ -26,6 +26,9 @@ public sealed record WaitingListReport(string Target, int Seats, int Line, doubl
     /// </summary>
     public bool Passed => Refused.Count == 0 && BookedAtEnd == Claimed && Claimed + OffersOpenAtEnd == Cancelled && HeldTwice == 0;
 }
+
+/// <summary>One claim: when it was sent, in seconds from the first cancel, and how long its answer took.</summary>
+public sealed record TimedClaim(double AtSeconds, double Ms);
 
 [JsonSourceGenerationOptions(JsonSerializerDefaults.Web)]
 [JsonSerializable(typeof(JoinBody))]
