@@ -72,6 +72,21 @@ internal sealed partial class BenchCommand
         await TryAsync("the site's day", ["site", "--target", system.FirstUrl, "--admin-key", BenchSecrets.AdminKey, .. signIn, "--seconds", options.Quick ? "3" : "10",
             "--warmup-seconds", options.Quick ? "3" : "30", .. system.OneApiWatch, "--json", Result("site.json")], ct);
 
+        // The database's own commit time right before the waiting list, whose claim is one durable commit: on a virtual
+        // machine's disk the WAL's flush has a tail of tens to hundreds of milliseconds in some hours, not in others.
+        if (options.Backend == "postgres")
+        {
+            Phase($"the database's commit pace: one pgbench client, {CommitPace.PerSecond} one-row commits a second");
+            try
+            {
+                await CommitPace.RunAsync(host, system.Db, system.Postgres?.Bin, options.Quick ? 5 : 10, Result("commit.json"), ct);
+            }
+            catch (InvalidOperationException ex)
+            {
+                Console.WriteLine($"commit pace FAILED: {ex.Message}");
+            }
+        }
+
         // The waiting list with the product's job intervals (issue 40): 100 booked seats at a place of its own cancelled over
         // 30 s, each offered to the next of a line of 1,000, claimed or declined. Its jobs run in the first API.
         if (system is OwnApis)

@@ -30,6 +30,7 @@ public static class Summary
         var finder = Read<FinderProbe.FinderReport>(folder, "finder");
         var site = Read<Site.SiteReport>(folder, "site");
         var waitlist = Read<WaitingList.WaitingListReport>(folder, "waitlist");
+        var commits = Read<CommitYardstick>(folder, "commit");
         var seed = Read<SeedResult>(folder, "seed");
         var calibration = Read<Calibration>(folder, "calibration");
         var ceiling = Read<Ceiling>(folder, "ceiling");
@@ -116,6 +117,10 @@ public static class Summary
         if (site is not null)
         {
             md.AppendLine($"- {Site.SiteCommand.Line(site)}");
+        }
+        if (commits is not null)
+        {
+            md.AppendLine($"- {Bench.CommitPace.Line(commits)}");
         }
         if (waitlist is not null)
         {

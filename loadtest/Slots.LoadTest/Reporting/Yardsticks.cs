@@ -14,3 +14,9 @@ public sealed record Calibration(string Tool, double AnswersPerSecond, int Conne
 /// </summary>
 public sealed record Ceiling(string Tool, double BookingsPerSecond, long Bookings, double Seconds, int Clients, int Batch,
     double TransactionsPerSecond, long SeatsInRange, bool Durable);
+
+/// <summary>
+/// One pgbench client's one-row commits at a fixed rate on the same PostgreSQL server, right before the waiting list
+/// (commit.json): the database's own commit time on this machine, which a latency that waits for a commit cannot beat.
+/// </summary>
+public sealed record CommitYardstick(string Tool, int PerSecond, double Seconds, bool Durable, LatencyStats Commits);
