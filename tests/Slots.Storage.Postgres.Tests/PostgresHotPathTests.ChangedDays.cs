@@ -72,6 +72,42 @@ public sealed partial class PostgresHotPathTests
         }
     }
 
+    [Fact]
+    public async Task A_first_read_gives_each_day_the_digest_a_read_against_digests_gives_it()
+    {
+        // 40 seats a slot: the sums of their hashes run far past a bigint, either way of zero.
+        for (var m = 0; m < 4; m++)
+        {
+            await SeatsAsync(minute: 480 + (30 * m), capacity: 40);
+        }
+        await SeatsAsync(minute: 600, capacity: 40, day: Day.AddDays(1));
+        await ExecuteAsync($"UPDATE hot_seats SET hold = 1 WHERE place_id = {_place} AND day = '{Day:yyyy-MM-dd}' AND start_minute = 510 AND seat_no <= 7");
+
+        // No digest given: one pass gives the slots and their days' digests.
+        var first = await OursAsync([]);
+        // A digest given for each day that matches none: each day read again, with the digest the database sums for it.
+        var again = await OursAsync([.. first.Select(r => new DayDigest(r.PlaceId, r.Day, 0)).Distinct()]);
+
+        Assert.Equal(5, first.Count);
+        Assert.Equal(33, first.Single(r => r.Slot!.Value.Slot.StartMinute == 510).Slot!.Value.Free);
+        Assert.Equal(first.Select(r => (r.Day, r.Slot)), again.Select(r => (r.Day, r.Slot)));
+        Assert.Equal(Digests(again), Digests(first));
+        Assert.Equal(2, Digests(first).Select(d => d.Digest).Distinct().Count());
+
+        async Task<List<ChangedSlot>> OursAsync(List<DayDigest> given)
+        {
+            var rows = new List<ChangedSlot>();
+            await foreach (var row in Instances[0].ChangedDays(Day, Day.AddDays(5), given)!)
+            {
+                if (row.PlaceId == _place)
+                {
+                    rows.Add(row);
+                }
+            }
+            return rows;
+        }
+    }
+
     private static List<DayDigest> Digests(IEnumerable<ChangedSlot> rows) =>
         [.. rows.Where(r => r.Slot is not null).Select(r => new DayDigest(r.PlaceId, r.Day, r.Digest)).Distinct()];
 }

@@ -72,7 +72,47 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
     }
 
     public IAsyncEnumerable<ChangedSlot>? ChangedDays(DateOnly from, DateOnly to, IReadOnlyList<DayDigest> known) =>
-        ChangedDaysAsync(from, to, known, CancellationToken.None);
+        known.Count == 0 ? EveryDayAsync(from, to, CancellationToken.None) : ChangedDaysAsync(from, to, known, CancellationToken.None);
+
+    /// <summary>
+    /// With no digest given (the first publication, or a full read) every day is read, so each day's digest comes from the
+    /// same pass over the seats as its slots: each slot's row carries the sum of its seats' hashes, and a day's rows are
+    /// answered when the day ends, with the digest <see cref="Sql.DayDigests"/> would give it. One aggregation of the hot
+    /// seats instead of two.
+    /// </summary>
+    private async IAsyncEnumerable<ChangedSlot> EveryDayAsync(DateOnly from, DateOnly to, [EnumeratorCancellation] CancellationToken ct)
+    {
+        await using var connection = await dataSource.OpenConnectionAsync(ct);
+        await using var query = new NpgsqlCommand(Sql.EveryPlaceDigested, connection);
+        Range(query, from, to);
+        await using var row = await query.ExecuteReaderAsync(ct);
+        var day = new List<SlotAvailability>();
+        Int128 sum = 0;
+        while (await row.ReadAsync(ct))
+        {
+            var slot = StorageRows.AvailabilityOfAnyPlace(row);
+            if (day.Count > 0 && (day[0].Slot.PlaceId, day[0].Slot.Day) != (slot.Slot.PlaceId, slot.Slot.Day))
+            {
+                var digest = Digest(sum);
+                foreach (var s in day)
+                {
+                    yield return new ChangedSlot(s.Slot.PlaceId, s.Slot.Day, digest, s);
+                }
+                day.Clear();
+                sum = 0;
+            }
+            day.Add(slot);
+            sum += (Int128)row.GetDecimal(8);
+        }
+        var last = Digest(sum);
+        foreach (var s in day)
+        {
+            yield return new ChangedSlot(s.Slot.PlaceId, s.Slot.Day, last, s);
+        }
+    }
+
+    /// <summary>A day's digest from the sum of its seats' hashes, as PostgreSQL's numeric remainder and cast take it.</summary>
+    internal static long Digest(Int128 sum) => (long)(sum % long.MaxValue);
 
     /// <summary>
     /// Every place-day's digest first, then the slots of the days whose digests differ from the ones given, in one snapshot
@@ -165,13 +205,24 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
     {
         // A day's digest sums a hash of each seat: its slot's start, length and service, its number, and whether it is free.
         // Any seat taken, freed, held, added or cut changes the sum.
-        public const string DayDigests = """
-            SELECT place_id, day,
-                   (sum(hashint8extended(starts_at * 2048 + minutes, (service_id::bigint * 65536 + seat_no) * 2
-                       + (code IS NULL AND hold = 0)::integer)) % 9223372036854775807)::bigint
+        private const string SeatHash =
+            "hashint8extended(starts_at * 2048 + minutes, (service_id::bigint * 65536 + seat_no) * 2 + (code IS NULL AND hold = 0)::integer)";
+
+        public const string DayDigests = $"""
+            SELECT place_id, day, (sum({SeatHash}) % 9223372036854775807)::bigint
             FROM hot_seats
             WHERE day >= @from AND day <= @to
             GROUP BY place_id, day
+            """;
+
+        // StorageRows.EveryPlaceSql's columns and order, then the sum of the slot's seats' hashes (a numeric).
+        public const string EveryPlaceDigested = $"""
+            SELECT day, start_minute, min(minutes), count(*)::integer, (count(*) FILTER (WHERE code IS NULL AND hold = 0))::integer,
+                   min(starts_at), service_id, place_id, sum({SeatHash})
+            FROM hot_seats
+            WHERE day >= @from AND day <= @to
+            GROUP BY place_id, day, start_minute, service_id
+            ORDER BY place_id, day, start_minute, service_id
             """;
 
         // The slots of the place-days named, with the columns of StorageRows.EveryPlaceSql and in its order.
