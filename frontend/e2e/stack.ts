@@ -26,14 +26,27 @@ export function assertBuilt(): void {
   if (!existsSync(join(frontendDir, 'dist', 'index.html'))) throw new Error('Run `npm run build` before `npm run e2e`.');
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/**
+ * Ports for the tests' servers, below Linux's ephemeral range (ip_local_port_range, 32768 and up): a port from that
+ * range, as listening on port 0 gives, can be taken as the source port of an outgoing connection in the seconds before
+ * its server starts (the provider of the staff tests starts after the SPA's build and the API). Below it only another
+ * listener can take it.
+ */
+export const testPorts = { from: 20_000, to: 32_000 };
+
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = testPorts.from + Math.floor(Math.random() * (testPorts.to - testPorts.from));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${testPorts.from}–${testPorts.to}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
   });
 }
 
