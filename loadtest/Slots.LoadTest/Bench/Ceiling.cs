@@ -16,8 +16,7 @@ internal static class Ceiling
     public static async Task RunAsync(BenchHost host, string db, string? pgBin, int seconds, int clients, int batch, string output, CancellationToken ct)
     {
         var folder = Path.Combine(host.Root, "loadtest", "ceiling");
-        var bin = pgBin ?? OwnPostgres.NewestBin();
-        var pgbench = bin is null ? "pgbench" : Path.Combine(bin, "pgbench");
+        var pgbench = Pgbench(pgBin);
         var cs = new NpgsqlConnectionStringBuilder(db) { Pooling = false };
         await using var connection = new NpgsqlConnection(cs.ConnectionString);
         await connection.OpenAsync(ct);
@@ -31,15 +30,8 @@ internal static class Ceiling
         try
         {
             var log = Path.Combine(host.Work, "pgbench.log");
-            var environment = new Dictionary<string, string>
-            {
-                ["PGHOST"] = cs.Host ?? "127.0.0.1",
-                ["PGPORT"] = cs.Port.ToString(CultureInfo.InvariantCulture),
-                ["PGDATABASE"] = cs.Database ?? "slots",
-                ["PGUSER"] = cs.Username ?? "postgres",
-                ["PGPASSWORD"] = cs.Password ?? "",
-                ["PGOPTIONS"] = "-c synchronous_commit=on",
-            };
+            var environment = Libpq(cs);
+            environment["PGOPTIONS"] = "-c synchronous_commit=on";
             var code = await host.RunAsync([.. host.Split.Generator, pgbench, "-n", "-M", "prepared", "-c", $"{clients}", "-j", "2", "-T", $"{seconds}",
                 "-D", $"first={first}", "-D", $"last={last}", "-D", $"batch={batch}", "-f", Path.Combine(folder, "book.sql")], ct, log, environment);
             var report = await File.ReadAllTextAsync(log, ct);
@@ -50,7 +42,7 @@ internal static class Ceiling
             var bookings = await CountAsync(connection, "SELECT count(*) FROM ceiling_bookings", ct);
             // The seats book.sql draws from: a run that books a large share of them measures "slot full" more than booking.
             var inRange = await CountAsync(connection, $"SELECT count(*) FROM hot_seats WHERE place_id BETWEEN {first} AND {last} AND day BETWEEN current_date + 1 AND current_date + 28", ct);
-            var durable = await CountAsync(connection, "SELECT (current_setting('fsync') = 'on' AND current_setting('synchronous_commit') = 'on')::int", ct) == 1;
+            var durable = await DurableAsync(connection, ct);
             var figures = Figures(report, bookings, seconds, clients, batch, last.Value - first.Value + 1, inRange, durable);
             await File.WriteAllTextAsync(output, figures.ToJsonString(new JsonSerializerOptions { WriteIndented = true }), ct);
             Console.WriteLine($"ceiling: {bookings} bookings in {figures["transactions"]} transactions, {figures["bookingsPerSecond"]}/s ({clients} clients, {batch} per transaction, {figures["transactionsPerSecond"]} transactions/s, durable {(durable ? "on" : "off")})");
@@ -89,6 +81,23 @@ internal static class Ceiling
         };
     }
 
+    /// <summary>pgbench of the server's own binaries where they are known, else the one on the PATH.</summary>
+    internal static string Pgbench(string? pgBin) => (pgBin ?? OwnPostgres.NewestBin()) is { } bin ? Path.Combine(bin, "pgbench") : "pgbench";
+
+    /// <summary>libpq's environment for a client of the server the connection string names.</summary>
+    internal static Dictionary<string, string> Libpq(NpgsqlConnectionStringBuilder cs) => new()
+    {
+        ["PGHOST"] = cs.Host ?? "127.0.0.1",
+        ["PGPORT"] = cs.Port.ToString(CultureInfo.InvariantCulture),
+        ["PGDATABASE"] = cs.Database ?? "slots",
+        ["PGUSER"] = cs.Username ?? "postgres",
+        ["PGPASSWORD"] = cs.Password ?? "",
+    };
+
+    /// <summary>Whether the server flushes each commit: fsync and synchronous_commit both on.</summary>
+    internal static async Task<bool> DurableAsync(NpgsqlConnection connection, CancellationToken ct) =>
+        await CountAsync(connection, "SELECT (current_setting('fsync') = 'on' AND current_setting('synchronous_commit') = 'on')::int", ct) == 1;
+
     private static async Task<long> CountAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(sql, connection);
@@ -104,7 +113,7 @@ internal static class Ceiling
             reader.IsDBNull(1) ? null : Convert.ToInt64(reader.GetValue(1), CultureInfo.InvariantCulture));
     }
 
-    private static async Task ExecuteAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
+    internal static async Task ExecuteAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
     {
         await using var command = new NpgsqlCommand(sql, connection);
         await command.ExecuteNonQueryAsync(ct);

@@ -17,42 +17,33 @@ internal static class CommitPace
 
     public static async Task RunAsync(BenchHost host, string db, string? pgBin, int seconds, string output, CancellationToken ct)
     {
-        var bin = pgBin ?? OwnPostgres.NewestBin();
-        var pgbench = bin is null ? "pgbench" : Path.Combine(bin, "pgbench");
+        var pgbench = Ceiling.Pgbench(pgBin);
         var cs = new NpgsqlConnectionStringBuilder(db) { Pooling = false };
         await using var connection = new NpgsqlConnection(cs.ConnectionString);
         await connection.OpenAsync(ct);
         var folder = Directory.CreateDirectory(Path.Combine(host.Work, "commit-pace")).FullName;
-        var script = Path.Combine(folder, "commit.sql");
+        var script = Path.Combine(folder, "insert.sql");
         await File.WriteAllTextAsync(script, "INSERT INTO commit_pace DEFAULT VALUES;\n", ct);
-        await ExecuteAsync(connection, "DROP TABLE IF EXISTS commit_pace; CREATE TABLE commit_pace (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY)", ct);
+        await Ceiling.ExecuteAsync(connection, "DROP TABLE IF EXISTS commit_pace; CREATE TABLE commit_pace (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY)", ct);
         try
         {
-            var environment = new Dictionary<string, string>
-            {
-                ["PGHOST"] = cs.Host ?? "127.0.0.1",
-                ["PGPORT"] = cs.Port.ToString(CultureInfo.InvariantCulture),
-                ["PGDATABASE"] = cs.Database ?? "slots",
-                ["PGUSER"] = cs.Username ?? "postgres",
-                ["PGPASSWORD"] = cs.Password ?? "",
-            };
             var report = Path.Combine(folder, "pgbench.txt");
             var code = await host.RunAsync([.. host.Split.Generator, pgbench, "-n", "-c", "1", "-R", $"{PerSecond}", "-T", $"{seconds}", "-l",
-                "--log-prefix", Path.Combine(folder, "commit"), "-f", script], ct, report, environment);
+                "--log-prefix", Path.Combine(folder, "commit"), "-f", script], ct, report, Ceiling.Libpq(cs));
             if (code != 0)
             {
                 throw new InvalidOperationException($"pgbench failed:\n{await File.ReadAllTextAsync(report, ct)}");
             }
-            var logs = Directory.GetFiles(folder, "commit.*").Where(f => f != script);
-            var durable = Convert.ToInt32(await ScalarAsync(connection, "SELECT (current_setting('fsync') = 'on' AND current_setting('synchronous_commit') = 'on')::int", ct),
-                CultureInfo.InvariantCulture) == 1;
-            var yardstick = new CommitYardstick("pgbench", PerSecond, seconds, durable, LatencyStats.Of(Latencies(logs.SelectMany(File.ReadLines))).Rounded());
+            // pgbench's log: commit.<pid>, one file for its one thread.
+            var logs = Directory.GetFiles(folder, "commit.*");
+            var yardstick = new CommitYardstick("pgbench", PerSecond, seconds, await Ceiling.DurableAsync(connection, ct),
+                LatencyStats.Of(Latencies(logs.SelectMany(File.ReadLines))).Rounded());
             await File.WriteAllTextAsync(output, JsonSerializer.Serialize(yardstick, RunReport.Json), ct);
             Console.WriteLine(Line(yardstick));
         }
         finally
         {
-            await ExecuteAsync(connection, "DROP TABLE IF EXISTS commit_pace", CancellationToken.None);
+            await Ceiling.ExecuteAsync(connection, "DROP TABLE IF EXISTS commit_pace", CancellationToken.None);
         }
     }
 
@@ -70,16 +61,4 @@ internal static class CommitPace
     public static string Line(CommitYardstick c) => string.Create(CultureInfo.InvariantCulture,
         $"the database's commits ({c.Tool}, one client, {c.PerSecond} one-row commits a second for {c.Seconds:0} s, {(c.Durable ? "durable" : "NOT durable")}): " +
         $"p50 {c.Commits.P50:0.00} ms, p99 {c.Commits.P99:0.00} ms, max {c.Commits.Max:0.00} ms over {c.Commits.Count:N0}");
-
-    private static async Task<object?> ScalarAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
-    {
-        await using var command = new NpgsqlCommand(sql, connection);
-        return await command.ExecuteScalarAsync(ct);
-    }
-
-    private static async Task ExecuteAsync(NpgsqlConnection connection, string sql, CancellationToken ct)
-    {
-        await using var command = new NpgsqlCommand(sql, connection);
-        await command.ExecuteNonQueryAsync(ct);
-    }
 }
