@@ -165,8 +165,20 @@ describe('a person books, looks up, reschedules and cancels', () => {
     const phone = await openBrowser({ width: 390, height: 844 });
     try {
       await phone.page.goto(appUrl);
+      await phone.page.locator('h1').waitFor();
+      // The language the page states when the English heading first appears, read in the same task.
+      await phone.page.evaluate(() => {
+        const seen = window as unknown as { langAtEnglishHeading?: string };
+        const watch = new MutationObserver(() => {
+          if (seen.langAtEnglishHeading === undefined && document.querySelector('h1')?.textContent === 'Choose a place') {
+            seen.langAtEnglishHeading = document.documentElement.lang;
+          }
+        });
+        watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+      });
       await phone.page.getByRole('button', { name: 'English' }).click();
       await expect.poll(() => phone.page.locator('h1').textContent()).toBe('Choose a place');
+      expect(await phone.page.evaluate(() => (window as unknown as { langAtEnglishHeading?: string }).langAtEnglishHeading)).toBe('en');
       expect(await phone.page.getAttribute('html', 'lang')).toBe('en');
       const place = await somePlace(apiUrl, 1);
       await phone.page.getByRole('button', { name: place.name }).click();

@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useLayoutEffect, useMemo, useState } from 'react';
 import type { Language } from '../api/types';
 import { en, sk, type Translate, translator } from './messages';
 
@@ -21,7 +21,9 @@ function initialLanguage(): Language {
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [lang, setLangState] = useState<Language>(initialLanguage);
 
-  useEffect(() => {
+  // Set in the same commit as the text, not after the next paint: a screen reader reading the new
+  // text must already hear it in its language.
+  useLayoutEffect(() => {
     document.documentElement.lang = lang;
     document.title = (lang === 'en' ? en : sk).appName;
   }, [lang]);
