@@ -1,8 +1,8 @@
 import preact from '@preact/preset-vite';
 import { loadEnv } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { precompress } from './build/precompress';
-import { firstPlacesPath } from './src/api/firstPlaces';
+import { precompress } from './build/precompress.ts';
+import { firstPlacesPath } from './src/api/firstPlaces.ts';
 
 // Relative asset paths: the same dist/ works at the API's root and from any CDN folder.
 export default defineConfig(({ mode }) => {
