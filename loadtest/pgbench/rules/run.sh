@@ -31,7 +31,8 @@ for pair in $(seq 0 "$pairs"); do
     [ "$statements" = 1 ] && psql -c "SELECT pg_stat_statements_reset()" >/dev/null
     psql -c "CHECKPOINT"
     before=$(wal)
-    out=$(pgbench -n -M prepared -c 1 -j 1 -T "$seconds" -D codes="$([ "$path" = invite ] && echo 1 || echo 0)" -f "$here/book.sql" "$db" 2>&1)
+    out=$(pgbench -n -M prepared -c 1 -j 1 -T "$seconds" -D codes="$([ "$path" = invite ] && echo 1 || echo 0)" -f "$here/book.sql" "$db" 2>&1) ||
+      { printf '%s\n' "$out" >&2; exit 1; }
     after=$(wal)
     tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' <<<"$out")
     made=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' <<<"$out")
