@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, testPorts } from './stack';
+import { canListen, freePort, testPorts } from './stack';
 
 describe("the tests' ports", () => {
   it('are free and below the ephemeral range, where no outgoing connection takes them', async () => {
@@ -12,11 +11,7 @@ describe("the tests' ports", () => {
       expect(port).toBeGreaterThanOrEqual(testPorts.from);
       expect(port).toBeLessThan(ephemeralFrom);
       // Free: a server can listen on it at once.
-      await new Promise<void>((resolveListening, reject) => {
-        const server = createServer();
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => server.close(() => resolveListening()));
-      });
+      expect(await canListen(port)).toBe(true);
     }
   });
 });

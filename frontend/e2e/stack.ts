@@ -42,7 +42,8 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port in ${testPorts.from}–${testPorts.to}`);
 }
 
-function canListen(port: number): Promise<boolean> {
+/** Whether a server can listen on the port on the loopback right now. */
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolveFree) => {
     const server = createServer();
     server.once('error', () => resolveFree(false));

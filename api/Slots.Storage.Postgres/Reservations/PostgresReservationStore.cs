@@ -93,10 +93,9 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
             var slot = StorageRows.AvailabilityOfAnyPlace(row);
             if (day.Count > 0 && (day[0].Slot.PlaceId, day[0].Slot.Day) != (slot.Slot.PlaceId, slot.Slot.Day))
             {
-                var digest = Digest(sum);
-                foreach (var s in day)
+                foreach (var answered in Answered(day, sum))
                 {
-                    yield return new ChangedSlot(s.Slot.PlaceId, s.Slot.Day, digest, s);
+                    yield return answered;
                 }
                 day.Clear();
                 sum = 0;
@@ -104,11 +103,17 @@ public sealed class PostgresReservationStore(NpgsqlDataSource dataSource, Postgr
             day.Add(slot);
             sum += (Int128)row.GetDecimal(8);
         }
-        var last = Digest(sum);
-        foreach (var s in day)
+        foreach (var answered in Answered(day, sum))
         {
-            yield return new ChangedSlot(s.Slot.PlaceId, s.Slot.Day, last, s);
+            yield return answered;
         }
+    }
+
+    /// <summary>A whole day's slots, each with the day's digest.</summary>
+    private static ChangedSlot[] Answered(List<SlotAvailability> day, Int128 sum)
+    {
+        var digest = Digest(sum);
+        return [.. day.Select(s => new ChangedSlot(s.Slot.PlaceId, s.Slot.Day, digest, s))];
     }
 
     /// <summary>A day's digest from the sum of its seats' hashes, as PostgreSQL's numeric remainder and cast take it.</summary>
