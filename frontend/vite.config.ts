@@ -32,6 +32,9 @@ export default defineConfig(({ mode }) => {
       // screens share with it (Preact, the texts) into extra chunks, and a phone fetches three files.
       rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } } },
     },
-    test: { include: ['src/**/*.test.ts'], environment: 'node' },
+    // 30 s a test rather than vitest's 5: ./slots test runs these beside the chaos soak, and a test that
+    // waits for nothing timed out there once when the VM stood still for seconds (its kernel logged a fork of
+    // the virtual machine); each takes milliseconds, so only such a pause ever comes near the limit.
+    test: { include: ['src/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
   };
 });

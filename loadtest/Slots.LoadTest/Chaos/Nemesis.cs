@@ -70,7 +70,7 @@ public sealed class Nemesis(
             var down = kind switch
             {
                 "pause" => rng.Next(1000, quick ? 6000 : 15000),
-                // Longer than Patroni's ttl (10 s): the dead leader's key expires and the synchronous
+                // Longer than Patroni's ttl (9 s): the dead leader's key expires and the synchronous
                 // standby is promoted; a Patroni back sooner would find its own key and simply carry on.
                 "primary-patroni-kill" or "primary-node-kill" => rng.Next(11_000, 14_000),
                 _ => rng.Next(200, 3000),

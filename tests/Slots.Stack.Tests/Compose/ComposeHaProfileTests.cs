@@ -111,7 +111,7 @@ public sealed partial class ComposeHaProfileTests
         var ttl = int.Parse(PatroniSetting("bootstrap", "dcs", "ttl")!, System.Globalization.CultureInfo.InvariantCulture);
         var loopWait = int.Parse(PatroniSetting("bootstrap", "dcs", "loop_wait")!, System.Globalization.CultureInfo.InvariantCulture);
         var retryTimeout = int.Parse(PatroniSetting("bootstrap", "dcs", "retry_timeout")!, System.Globalization.CultureInfo.InvariantCulture);
-        Assert.Equal((10, 1, 4), (ttl, loopWait, retryTimeout));
+        Assert.Equal((9, 1, 4), (ttl, loopWait, retryTimeout));
         Assert.True(loopWait + 2 * retryTimeout <= ttl, "loop_wait + 2 × retry_timeout must not exceed ttl");
         Assert.Equal("true", PatroniSetting("bootstrap", "dcs", "synchronous_mode"));
         Assert.Equal("0", PatroniSetting("bootstrap", "dcs", "primary_start_timeout"));

@@ -26,7 +26,7 @@ internal static class ScriptOutput
           hosts: 127.0.0.1:26800,127.0.0.1:26802,127.0.0.1:26804
         bootstrap:
           dcs:
-            ttl: 10
+            ttl: 9
             loop_wait: 1
             retry_timeout: 4
             primary_start_timeout: 0
@@ -88,7 +88,7 @@ internal static class ScriptOutput
           hosts: 127.0.0.1:26800,127.0.0.1:26802,127.0.0.1:26804
         bootstrap:
           dcs:
-            ttl: 10
+            ttl: 9
             loop_wait: 1
             retry_timeout: 4
             primary_start_timeout: 0

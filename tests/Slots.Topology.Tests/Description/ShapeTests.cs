@@ -134,7 +134,7 @@ public sealed class ShapeTests
     public void Patroni_settings_keep_loop_wait_plus_two_retries_within_the_ttl()
     {
         Assert.True(PatroniSettings.Stack.Consistent);
-        Assert.Equal((10, 1, 4), (PatroniSettings.Stack.Ttl, PatroniSettings.Stack.LoopWait, PatroniSettings.Stack.RetryTimeout));
+        Assert.Equal((9, 1, 4), (PatroniSettings.Stack.Ttl, PatroniSettings.Stack.LoopWait, PatroniSettings.Stack.RetryTimeout));
         Assert.False((PatroniSettings.Stack with { Ttl = 8 }).Consistent);
     }
 

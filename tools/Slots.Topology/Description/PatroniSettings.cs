@@ -6,7 +6,7 @@ namespace Slots.Topology;
 /// <summary>Patroni's cluster-wide settings (bootstrap.dcs) and each node's patroni.yml. Why each timing is what it
 /// is: docs/reliability.md. The invariant Patroni needs: loop_wait + 2 × retry_timeout ≤ ttl.</summary>
 public sealed record PatroniSettings(
-    int Ttl = 10,
+    int Ttl = 9,
     int LoopWait = 1,
     int RetryTimeout = 4,
     int PrimaryStartTimeout = 0,
