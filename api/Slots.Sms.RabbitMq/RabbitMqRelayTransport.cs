@@ -11,7 +11,8 @@ namespace Slots.Sms.RabbitMq;
 /// for at most Slots:Sms:ConfirmTimeout: the client waits for a confirm without end, and a node that
 /// froze or lost the queue's leader mid-publish may never send one.
 /// </summary>
-public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<RabbitMqRelayTransport> logger) : IOutboxTransport, IAsyncDisposable
+public sealed partial class RabbitMqRelayTransport(SmsBroker broker, SmsMetrics metrics, ILogger<RabbitMqRelayTransport> logger)
+    : IOutboxTransport, IAsyncDisposable
 {
     /// <summary>How long a broken connection may take to close before it is left to the garbage collector.</summary>
     private static readonly TimeSpan AbortTimeout = TimeSpan.FromSeconds(1);
@@ -22,6 +23,37 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, ILogger<Rab
     private IConnection? _connection;
     private IChannel? _channel;
     private Task _closing = Task.CompletedTask;
+
+    /// <summary>
+    /// The work queue's room below its limit (<see cref="SmsBroker.QueueLimit"/>), from a passive declare on the relay's
+    /// channel: the queue's ready messages and its consumers, one round trip before each batch.
+    /// </summary>
+    public async Task<TransportRoom> RoomAsync(CancellationToken ct)
+    {
+        if (broker.QueueLimit(1) is null)
+        {
+            return TransportRoom.Any;
+        }
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        deadline.CancelAfter(broker.ConfirmTimeout);
+        try
+        {
+            var channel = await ChannelAsync(deadline.Token);
+            var queue = await channel.QueueDeclarePassiveAsync(broker.WorkQueue, deadline.Token);
+            metrics.QueueReady(queue.MessageCount);
+            var limit = broker.QueueLimit(queue.ConsumerCount) ?? long.MaxValue;
+            return new TransportRoom((int)Math.Clamp(limit - queue.MessageCount, 0, int.MaxValue));
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            return new TransportRoom(0, TimedOut("the broker did not say how full the work queue is"));
+        }
+        catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or AlreadyClosedException
+                                       or System.Net.Sockets.SocketException or IOException or TimeoutException)
+        {
+            return new TransportRoom(0, ex);
+        }
+    }
 
     public async Task<HandOver> HandOverAsync(IReadOnlyList<SmsEvent> wave, CancellationToken ct)
     {

@@ -26,6 +26,15 @@ public sealed class SmsBroker(BrokerAddress address, SmsOptions options)
 
     public string DelayQueue(TimeSpan delay) => $"{options.Queue}.delay.{(long)delay.TotalMilliseconds}ms";
 
+    /// <summary>
+    /// The most ready messages the work queue should hold with <paramref name="consumers"/> reading it: each consumer sends
+    /// Slots:Sms:MessagesPerSecond, and the queue holds Slots:Sms:QueueAhead of that (a queue nobody reads counts one
+    /// consumer, so the first to come finds work at once). Null: no limit.
+    /// </summary>
+    public long? QueueLimit(uint consumers) => options.QueueAhead <= TimeSpan.Zero
+        ? null
+        : (long)Math.Ceiling(Math.Max(1u, consumers) * (double)options.MessagesPerSecond * options.QueueAhead.TotalSeconds);
+
     /// <summary>Slots:Sms:ConfirmTimeout: the longest wait for a channel to open and a wave to be confirmed.</summary>
     public TimeSpan ConfirmTimeout => options.ConfirmTimeout;
 

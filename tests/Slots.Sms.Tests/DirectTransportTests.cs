@@ -161,6 +161,8 @@ public sealed class DirectTransportTests
             return inner.HandOverAsync(wave, ct);
         }
 
+        public Task<TransportRoom> RoomAsync(CancellationToken ct) => inner.RoomAsync(ct);
+
         public ValueTask ResetAsync() => inner.ResetAsync();
     }
 }

@@ -180,6 +180,8 @@ public sealed class RabbitMqClusterTests
             return result;
         }
 
+        public Task<TransportRoom> RoomAsync(CancellationToken ct) => _inner!.RoomAsync(ct);
+
         public ValueTask ResetAsync() => _inner!.ResetAsync();
 
         /// <summary>What the relay did after the kill, for a failure message.</summary>

@@ -214,4 +214,48 @@ public sealed class RabbitMqDeliveryTests
         Assert.Equal(11, sender.Sent.Count);
         Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
     }
+
+    [Fact]
+    public async Task The_relay_fills_the_queue_only_to_its_lead_and_the_outbox_keeps_the_rest_until_the_consumer_takes_them()
+    {
+        var rabbit = await Rabbit.SharedAsync();
+        var sender = new RecordingSender();
+        // 50 messages a second, 0.4 s ahead: the queue holds 20 for each consumer, and 20 while none reads it.
+        await using var world = await SmsWorld.StartAsync(Backend.Sqlite, rabbit.AmqpUri, sender, new Dictionary<string, string?>
+        {
+            ["Slots:Sms:MessagesPerSecond"] = "50",
+            ["Slots:Sms:QueueAhead"] = "00:00:00.4",
+        });
+        await world.BurstAsync(100);
+
+        Assert.Equal(20, await world.Job.DrainAsync(CancellationToken.None));
+        Assert.Equal(0, await world.Job.DrainAsync(CancellationToken.None));
+        Assert.Equal(80, await world.UnsentAsync());
+        Assert.Equal(20, await ReadyAsync(world));
+        Assert.False(world.Relay.RetryPending);
+
+        await world.StartConsumerAsync();
+        var limit = DateTime.UtcNow + Patience;
+        var mostReady = 0;
+        while (sender.Sent.Count < 100)
+        {
+            Assert.True(DateTime.UtcNow < limit, $"{sender.Sent.Count} of 100 sent, {await world.UnsentAsync()} rows unsent");
+            await world.Job.DrainAsync(CancellationToken.None);
+            mostReady = Math.Max(mostReady, await ReadyAsync(world));
+            await Task.Delay(50);
+        }
+        Assert.InRange(mostReady, 0, 20); // one consumer: never more than its lead ready
+        Assert.Equal(0, await world.UnsentAsync());
+        await Task.Delay(500); // anything doubled would arrive now
+        Assert.Equal(100, sender.Sent.Count);
+        Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
+    }
+
+    private static async Task<int> ReadyAsync(SmsWorld world)
+    {
+        var broker = world.Services.GetRequiredService<SmsBroker>();
+        await using var connection = await broker.ConnectAsync("slots-test-reader", CancellationToken.None);
+        await using var channel = await connection.CreateChannelAsync();
+        return (int)await channel.MessageCountAsync(world.Queue);
+    }
 }

@@ -58,6 +58,9 @@ public sealed partial class DirectRelayTransport(
         return new HandOver(accepted.ToHashSet());
     }
 
+    /// <summary>Any number: each message is sent within its hand-over, at the gateway's rate, so nothing waits ahead of the sender.</summary>
+    public Task<TransportRoom> RoomAsync(CancellationToken ct) => Task.FromResult(TransportRoom.Any);
+
     public ValueTask ResetAsync() => ValueTask.CompletedTask;
 
     [LoggerMessage(EventId = 5010, Level = LogLevel.Warning, Message = "SMS {MessageId} failed on try {Try} ({Error}); it will be tried again")]

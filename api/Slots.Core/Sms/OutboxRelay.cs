@@ -55,7 +55,18 @@ public sealed partial class OutboxRelay(
         try
         {
             RetryPending = false;
-            var rows = await store.ReadUnsentAsync(options.Value.RelayBatchSize, ct);
+            // A broker's queue holds a lead of what its consumers send (Slots:Sms:QueueAhead); the rest waits here.
+            var room = await transport.RoomAsync(ct);
+            if (room.Broken is not null)
+            {
+                await BackOffAsync(room.Broken);
+                return 0;
+            }
+            if (room.Messages == 0)
+            {
+                return 0;
+            }
+            var rows = await store.ReadUnsentAsync(Math.Min(options.Value.RelayBatchSize, room.Messages), ct);
             metrics.OutboxDepth(rows.Count);
             if (rows.Count == 0)
             {
@@ -112,21 +123,26 @@ public sealed partial class OutboxRelay(
             held.UnionWith(ready.Where(m => !accepted.Contains(m.Id)).Select(m => m.Code));
             if (result.Broken is not null)
             {
-                await transport.ResetAsync();
-                // The first reconnect comes after half a second: in a cluster another node has taken the
-                // queue over by then (RabbitMqClusterTests: first confirm about 0.5 s after the leader's
-                // kill; a reconnect after 100 ms stalled there). A broker that stays down is asked ever less often.
-                _backOff = _backOff == TimeSpan.Zero
-                    ? TimeSpan.FromMilliseconds(500)
-                    : TimeSpan.FromTicks(Math.Min(_backOff.Ticks * 2, options.Value.ReconnectMaxDelay.Ticks));
-                _retryAt = clock.GetUtcNow() + _backOff;
-                RetryPending = true;
-                LogTransportBroken(logger, _backOff.TotalSeconds, result.Broken);
+                await BackOffAsync(result.Broken);
                 return relayed;
             }
         }
         _backOff = TimeSpan.Zero;
         return relayed;
+    }
+
+    private async Task BackOffAsync(Exception broken)
+    {
+        await transport.ResetAsync();
+        // The first reconnect comes after half a second: in a cluster another node has taken the
+        // queue over by then (RabbitMqClusterTests: first confirm about 0.5 s after the leader's
+        // kill; a reconnect after 100 ms stalled there). A broker that stays down is asked ever less often.
+        _backOff = _backOff == TimeSpan.Zero
+            ? TimeSpan.FromMilliseconds(500)
+            : TimeSpan.FromTicks(Math.Min(_backOff.Ticks * 2, options.Value.ReconnectMaxDelay.Ticks));
+        _retryAt = clock.GetUtcNow() + _backOff;
+        RetryPending = true;
+        LogTransportBroken(logger, _backOff.TotalSeconds, broken);
     }
 
     /// <summary>Wave k holds the k-th message of every reservation code, in id order.</summary>

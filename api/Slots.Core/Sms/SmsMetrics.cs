@@ -8,6 +8,7 @@ public sealed class SmsMetrics
     public const string MeterName = "Slots.Sms";
 
     private long _outboxDepth;
+    private long _queueReady = -1;
 
     public SmsMetrics(IMeterFactory meters)
     {
@@ -20,7 +21,18 @@ public sealed class SmsMetrics
         DeadLettered = meter.CreateCounter<long>("slots.sms.dead_lettered", "{message}", "Messages given up after the last try");
         meter.CreateObservableGauge("slots.sms.outbox.depth", () => Volatile.Read(ref _outboxDepth), "{message}",
             "Unsent outbox rows the relay found at its last look, at most one relay batch (Slots:Sms:RelayBatchSize): a full batch means at least that many wait");
+        meter.CreateObservableGauge("slots.sms.queue.ready", QueueReadyMeasurements, "{message}",
+            "Ready messages in the broker's work queue at the relay's last look (Slots:Sms:QueueAhead bounds them); none without a broker");
     }
+
+    private IEnumerable<Measurement<long>> QueueReadyMeasurements()
+    {
+        var ready = Volatile.Read(ref _queueReady);
+        return ready < 0 ? [] : [new Measurement<long>(ready)];
+    }
+
+    /// <summary>What the broker's work queue held ready when the relay last asked it.</summary>
+    public void QueueReady(long ready) => Volatile.Write(ref _queueReady, ready);
 
     /// <summary>What the relay saw waiting when it last read the outbox; read for free from the batch it reads anyway.</summary>
     public void OutboxDepth(int unsent) => Volatile.Write(ref _outboxDepth, unsent);

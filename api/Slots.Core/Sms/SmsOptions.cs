@@ -48,6 +48,14 @@ public sealed class SmsOptions
     public int RelayMaxBatchesPerRun { get; set; } = 200;
     public TimeSpan RelayMaxRunTime { get; set; } = TimeSpan.FromSeconds(30);
 
+    /// <summary>
+    /// How much sending the broker's work queue holds ahead of its consumers: the relay publishes only while the queue's
+    /// ready messages are fewer than its consumers (at least one) × MessagesPerSecond × this, and the outbox keeps the
+    /// rest. A stampede's confirmations wait in the database's outbox, not in a replicated queue, and the broker takes
+    /// them at the pace the gateway sends them. Zero: no limit (the relay publishes everything it reads).
+    /// </summary>
+    public TimeSpan QueueAhead { get; set; } = TimeSpan.FromSeconds(30);
+
     /// <summary>Longest wait between reconnection attempts to the broker (the wait doubles from 1 s up to this).</summary>
     public TimeSpan ReconnectMaxDelay { get; set; } = TimeSpan.FromSeconds(30);
 

@@ -19,6 +19,10 @@ public static class SmsRelayRegistration
         {
             throw new InvalidOperationException($"{SmsOptions.Section}: MaxTries, RelayBatchSize and MessagesPerSecond must be at least 1.");
         }
+        if (options.QueueAhead < TimeSpan.Zero)
+        {
+            throw new InvalidOperationException($"{SmsOptions.Section}:QueueAhead must not be negative (zero: no limit).");
+        }
         var services = builder.Services;
         services.AddSingleton(Options.Create(options));
         services.AddSingleton<SmsMetrics>();
