@@ -52,16 +52,17 @@ public sealed class SmsOptions
     /// How much sending the broker's work queue holds ahead of its consumers: the relay publishes only while the queue's
     /// ready messages are fewer than its consumers (at least one) × MessagesPerSecond × this, and the outbox keeps the
     /// rest. A stampede's confirmations wait in the database's outbox, not in a replicated queue, and the broker takes
-    /// them at the pace the gateway sends them. Zero: no limit (the relay publishes everything it reads).
+    /// them at the pace the gateway sends them. 10 s is five relay runs (RelayInterval): a relay that misses a few still
+    /// leaves the consumers work. Zero: no limit (the relay publishes everything it reads).
     /// </summary>
-    public TimeSpan QueueAhead { get; set; } = TimeSpan.FromSeconds(30);
+    public TimeSpan QueueAhead { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>Longest wait between reconnection attempts to the broker (the wait doubles from 1 s up to this).</summary>
     public TimeSpan ReconnectMaxDelay { get; set; } = TimeSpan.FromSeconds(30);
 
     /// <summary>
-    /// How long the relay waits for RabbitMQ to open its channel and confirm a wave. Past it the wave
-    /// counts as broken: the connection is dropped and the unconfirmed rows go again after the back-off
+    /// How long the relay waits for RabbitMQ to open its channel, say how full the work queue is (QueueAhead) and confirm a
+    /// wave. Past it the wave counts as broken: the connection is dropped and the unconfirmed rows go again after the back-off
     /// (a copy is stopped at sms_sent). Without a bound a confirm that never comes (a frozen or
     /// partitioned node, a queue leader lost mid-publish) would hold the relay, and every SMS behind it, for good.
     /// </summary>
