@@ -48,8 +48,7 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, SmsMetrics 
         {
             return new TransportRoom(0, TimedOut("the broker did not say how full the work queue is"));
         }
-        catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or AlreadyClosedException
-                                       or System.Net.Sockets.SocketException or IOException or TimeoutException)
+        catch (Exception ex) when (SmsBroker.Unreachable(ex))
         {
             return new TransportRoom(0, ex);
         }
@@ -68,8 +67,7 @@ public sealed partial class RabbitMqRelayTransport(SmsBroker broker, SmsMetrics 
         {
             return new HandOver([], TimedOut("the channel did not open"));
         }
-        catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or AlreadyClosedException
-                                       or System.Net.Sockets.SocketException or IOException or TimeoutException)
+        catch (Exception ex) when (SmsBroker.Unreachable(ex))
         {
             return new HandOver([], ex);
         }

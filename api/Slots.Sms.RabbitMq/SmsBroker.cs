@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using RabbitMQ.Client;
+using RabbitMQ.Client.Exceptions;
 
 namespace Slots.Sms.RabbitMq;
 
@@ -54,6 +55,13 @@ public sealed class SmsBroker(BrokerAddress address, SmsOptions options)
         };
         return factory.CreateConnectionAsync(Address.Endpoints, clientName, ct);
     }
+
+    /// <summary>
+    /// The failures of a broker that is down, restarting or cut off (no node answers, the connection or channel closed, the
+    /// socket broke, an operation timed out): the caller drops the connection and tries again later.
+    /// </summary>
+    public static bool Unreachable(Exception ex) => ex is BrokerUnreachableException or OperationInterruptedException
+        or AlreadyClosedException or System.Net.Sockets.SocketException or IOException or TimeoutException;
 
     /// <summary>Declares every queue (idempotent; the same arguments every time).</summary>
     public async Task DeclareAsync(IChannel channel, CancellationToken ct)

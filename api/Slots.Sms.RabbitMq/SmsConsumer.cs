@@ -45,8 +45,7 @@ public sealed partial class SmsConsumer(
             {
                 return;
             }
-            catch (Exception ex) when (ex is BrokerUnreachableException or OperationInterruptedException or AlreadyClosedException
-                                           or System.Net.Sockets.SocketException or IOException or TimeoutException)
+            catch (Exception ex) when (SmsBroker.Unreachable(ex))
             {
                 LogConnectFailed(logger, delay.TotalSeconds, ex);
             }

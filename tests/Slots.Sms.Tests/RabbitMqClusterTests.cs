@@ -82,7 +82,7 @@ public sealed class RabbitMqClusterTests
         await world.StartConsumerAsync();
         await sender.WaitForAsync(Total, Patience);
         await Task.Delay(500); // anything doubled would arrive now
-        await Poll.UntilAsync(async () => await CountAsync(broker) == 0, Patience, "the consumer did not empty the queue");
+        await Poll.UntilAsync(async () => await Rabbit.ReadyAsync(broker) == 0, Patience, "the consumer did not empty the queue");
         var ids = await world.MessageIdsAsync();
 
         Rabbit.Report($"cluster of 3 formed in {formed.TotalSeconds:F1} s; leader {leader.NodeName} SIGKILLed after {KillAfter} confirms, {unsentAtKill} outbox rows still unsent");
@@ -121,13 +121,6 @@ public sealed class RabbitMqClusterTests
         }
         await channel.CloseAsync();
         return ids;
-    }
-
-    private static async Task<uint> CountAsync(SmsBroker broker)
-    {
-        await using var connection = await broker.ConnectAsync("slots-test-reader", CancellationToken.None);
-        await using var channel = await connection.CreateChannelAsync();
-        return await channel.MessageCountAsync(Queue);
     }
 
     /// <summary>Around the product's transport: when each wave started and came back, and what the broker confirmed of it.</summary>

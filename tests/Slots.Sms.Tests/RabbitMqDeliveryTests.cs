@@ -231,7 +231,7 @@ public sealed class RabbitMqDeliveryTests
         Assert.Equal(20, await world.Job.DrainAsync(CancellationToken.None));
         Assert.Equal(0, await world.Job.DrainAsync(CancellationToken.None));
         Assert.Equal(80, await world.UnsentAsync());
-        Assert.Equal(20, await ReadyAsync(world));
+        Assert.Equal(20, (int)await Rabbit.ReadyAsync(world.Services.GetRequiredService<SmsBroker>()));
         Assert.False(world.Relay.RetryPending);
 
         await world.StartConsumerAsync();
@@ -241,7 +241,7 @@ public sealed class RabbitMqDeliveryTests
         {
             Assert.True(DateTime.UtcNow < limit, $"{sender.Sent.Count} of 100 sent, {await world.UnsentAsync()} rows unsent");
             await world.Job.DrainAsync(CancellationToken.None);
-            mostReady = Math.Max(mostReady, await ReadyAsync(world));
+            mostReady = Math.Max(mostReady, (int)await Rabbit.ReadyAsync(world.Services.GetRequiredService<SmsBroker>()));
             await Task.Delay(50);
         }
         Assert.InRange(mostReady, 0, 20); // one consumer: never more than its lead ready
@@ -249,13 +249,5 @@ public sealed class RabbitMqDeliveryTests
         await Task.Delay(500); // anything doubled would arrive now
         Assert.Equal(100, sender.Sent.Count);
         Assert.All(sender.Sent.Values, n => Assert.Equal(1, n));
-    }
-
-    private static async Task<int> ReadyAsync(SmsWorld world)
-    {
-        var broker = world.Services.GetRequiredService<SmsBroker>();
-        await using var connection = await broker.ConnectAsync("slots-test-reader", CancellationToken.None);
-        await using var channel = await connection.CreateChannelAsync();
-        return (int)await channel.MessageCountAsync(world.Queue);
     }
 }
